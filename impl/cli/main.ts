@@ -1,0 +1,67 @@
+import { parseArgs } from 'node:util';
+import { EXIT, UsageError, processIo, type CliIo } from './io.js';
+import { VERBS } from './verbs.js';
+
+const PROGRAM = 'aep';
+
+function topHelp(): string {
+  const width = Math.max(...Object.keys(VERBS).map((v) => v.length), 4);
+  const lines = Object.entries(VERBS).map(([name, v]) => `  ${name.padEnd(width)}  ${v.summary}`);
+  return [
+    `usage: ${PROGRAM} <verb> [flags]`,
+    '',
+    'Agent Event Protocol (AEP 0.1) reference implementation and conformance suite.',
+    '',
+    'verbs:',
+    ...lines,
+    '',
+    `Run '${PROGRAM} <verb> --help' for a verb's flags, environment variables and exit codes.`,
+    '',
+  ].join('\n');
+}
+
+/** Entry point: returns the exit code. Never throws; unexpected errors become one line on stderr. */
+export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  const [name, ...rest] = argv;
+  if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
+    (name === undefined ? io.stderr : io.stdout)(topHelp());
+    return name === undefined ? EXIT.usage : EXIT.ok;
+  }
+  if (name === '--version') {
+    io.stdout('aep 0.1 (reference implementation 0.1.0)\n');
+    return EXIT.ok;
+  }
+  const entry = VERBS[name];
+  if (!entry) {
+    io.stderr(`${PROGRAM}: unknown verb '${name}'. Run '${PROGRAM} --help' for the list.\n`);
+    return EXIT.usage;
+  }
+  const verb = await entry.load();
+  try {
+    let parsed;
+    try {
+      parsed = parseArgs({
+        args: rest,
+        options: { ...verb.options, help: { type: 'boolean', short: 'h' } },
+        allowPositionals: verb.allowPositionals,
+        strict: true,
+      });
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
+    if (parsed.values.help) {
+      io.stdout(verb.help.endsWith('\n') ? verb.help : `${verb.help}\n`);
+      return EXIT.ok;
+    }
+    return await verb.run({ values: parsed.values as Record<string, unknown>, positionals: parsed.positionals }, io);
+  } catch (err) {
+    if (err instanceof UsageError) {
+      io.stderr(`${PROGRAM} ${name}: ${err.message}\nRun '${PROGRAM} ${name} --help' for usage.\n`);
+      return EXIT.usage;
+    }
+    const message = err instanceof Error ? err.message : String(err);
+    io.stderr(`${PROGRAM} ${name}: internal error: ${message}\n`);
+    if (io.env.AEP_DEBUG) io.stderr(`${(err as Error)?.stack ?? ''}\n`);
+    return EXIT.failed;
+  }
+}

@@ -1,0 +1,206 @@
+/**
+ * Claude Code hook → AEP event, the pure half of the adapter (AEP-0002 Annex A.1).
+ *
+ * `mapHook(input, posture)` returns `{type, data, subject?}` or null (a deliberate silence).
+ * Envelope identity (session, run, seq, cause) and the held loops are runtime state in adapter.ts.
+ * Every content-bearing field is produced only when the event's capture level allows it.
+ *
+ * Documented deviations (Annex A requires them stated in the adapter):
+ * - PreCompact emits nothing; `session.compacted` fires once, at PostCompact.
+ * - PermissionRequest for the AskUserQuestion tool is a `kind:"form"` request (AEP-0006), not a permission.
+ * - Notification `permission_prompt` / `elicitation_dialog` emit nothing: the first-class
+ *   PermissionRequest / Elicitation hooks already raise that request (one request, never two).
+ * - ElicitationResult maps to nothing on its own: it settles a pending Elicitation (answered `via:"oob"`)
+ *   at runtime, and an orphan result emits nothing (one terminal per request).
+ */
+import { digest } from '../core/digest.js';
+import { redactValue } from '../core/redact.js';
+import { isPlainObject, type CaptureLevel } from '../core/event.js';
+import { levelFor, red } from '../adapter-kit/capture.js';
+import type { HookInput, Mapped, Posture } from '../adapter-kit/types.js';
+import { mapAskUserQuestion, questionsOf } from './map-ask-user-question.js';
+import { mapElicitation } from './map-elicitation.js';
+
+export const AGENT = 'claude-code';
+
+/** The options of every Claude Code permission request: adapter constants, structural at any ceiling. */
+export const PERMISSION_OPTIONS = Object.freeze([
+  Object.freeze({ id: 'allow', label: 'Allow' }),
+  Object.freeze({ id: 'deny', label: 'Deny' }),
+]);
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** `SomeHookName` → `some_hook_name` (the mechanical `x.{vendor}.session.*` fallback). */
+export function snakeCase(name: string): string {
+  return name
+    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
+    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
+    .replace(/[^A-Za-z0-9]+/g, '_')
+    .replace(/^_+|_+$/g, '')
+    .toLowerCase() || 'unknown';
+}
+
+function put(data: Record<string, unknown>, key: string, value: unknown): void {
+  if (value !== undefined) data[key] = value;
+}
+
+function toolRef(input: HookInput): { name: string; call_id?: string } {
+  const ref: { name: string; call_id?: string } = { name: str(input.tool_name) ?? 'unknown' };
+  const call = str(input.tool_use_id);
+  if (call) ref.call_id = call;
+  return ref;
+}
+
+/** An object-or-string payload at `full` verbatim, at `redacted` through the pipeline, else absent. */
+function content(value: unknown, level: CaptureLevel): unknown {
+  if (value === undefined || level === 'none' || level === 'metadata') return undefined;
+  if (level === 'full') return value;
+  return typeof value === 'string' ? red(value, level) : redactValue(value, { pii: true });
+}
+
+/** The one-line human summary of a tool call used in permission prompts. */
+function toolSummary(toolInput: unknown): string {
+  if (!isPlainObject(toolInput)) return '';
+  const what = str(toolInput.command) ?? str(toolInput.file_path) ?? str(toolInput.url) ?? str(toolInput.pattern) ?? str(toolInput.path);
+  const why = str(toolInput.description);
+  return [what ? ` — ${what}` : '', why ? ` (${why})` : ''].join('');
+}
+
+/** `attention.requested` for a PermissionRequest (permission, or the AskUserQuestion form). */
+export function mapPermissionRequest(input: HookInput, posture: Posture): Mapped {
+  const level = levelFor('attention.requested', posture);
+  const contentOk = level === 'redacted' || level === 'full';
+  const tool = str(input.tool_name) ?? 'unknown';
+  if (tool === 'AskUserQuestion') {
+    const { prompt, fields } = mapAskUserQuestion(questionsOf(input.tool_input), { agent: AGENT, contentOk });
+    return { type: 'attention.requested', data: { kind: 'form', prompt, fields, respond_via: ['control'] }, subject: tool };
+  }
+  const prompt = contentOk
+    ? (red(`Permission requested: ${tool}${toolSummary(input.tool_input)}`, level) as string)
+    : `${AGENT} requests permission: ${tool}`;
+  return {
+    type: 'attention.requested',
+    data: { kind: 'permission', prompt, options: PERMISSION_OPTIONS.map((o) => ({ ...o })), respond_via: ['control'] },
+    subject: tool,
+  };
+}
+
+/** `attention.requested` for an Elicitation: a held form, or (URL mode) an out-of-band request. */
+export function mapElicitationHook(input: HookInput, posture: Posture): Mapped {
+  const level = levelFor('attention.requested', posture);
+  const contentOk = level === 'redacted' || level === 'full';
+  const server = str(input.mcp_server_name);
+  const subject = server ? { subject: server } : {};
+  if (input.mode === 'url' || (!isPlainObject(input.requested_schema) && str(input.url))) {
+    const prompt = contentOk && str(input.message) ? (red(input.message as string, level) as string) : `${AGENT} requests auth: ${server ?? 'mcp'}`;
+    return { type: 'attention.requested', data: { kind: 'auth', prompt, respond_via: ['oob'] }, ...subject };
+  }
+  const { prompt, fields } = mapElicitation(input.message, input.requested_schema, { agent: AGENT, contentOk });
+  return { type: 'attention.requested', data: { kind: 'form', prompt, fields, respond_via: ['control'] }, ...subject };
+}
+
+const SESSION_END_REASONS: Record<string, string> = { clear: 'normal', logout: 'normal', prompt_input_exit: 'normal', other: 'normal' };
+
+/** The pure mapping of one Claude Code hook payload; null where the adapter deliberately emits nothing. */
+export function mapHook(input: HookInput, posture: Posture): Mapped | null {
+  const hook = str(input.hook_event_name) ?? 'Unknown';
+  const at = (type: string): CaptureLevel => levelFor(type, posture);
+  const data: Record<string, unknown> = {};
+  switch (hook) {
+    case 'SessionStart': {
+      data.client = { name: AGENT };
+      put(data, 'trigger', str(input.source));
+      put(data, 'gen_ai.request.model', str(input.model));
+      put(data, 'cwd', str(input.cwd) && red(input.cwd as string, at('session.started')));
+      return { type: 'session.started', data };
+    }
+    case 'SessionEnd':
+      data.reason = SESSION_END_REASONS[str(input.reason) ?? 'other'] ?? 'normal';
+      return { type: 'session.ended', data };
+    case 'UserPromptSubmit':
+      data.trigger = 'user';
+      put(data, 'prompt', str(input.prompt) && red(input.prompt as string, at('run.started')));
+      return { type: 'run.started', data };
+    case 'Stop':
+      return { type: 'run.finished', data };
+    case 'StopFailure': {
+      const error: Record<string, unknown> = {};
+      put(error, 'type', str(input.error));
+      const detail = str(input.error_details) ?? str(input.error_message);
+      put(error, 'message', detail && red(detail, at('run.failed')));
+      data.reason = 'error';
+      if (Object.keys(error).length > 0) data.error = error;
+      return { type: 'run.failed', data };
+    }
+    case 'PreToolUse': {
+      data.tool = toolRef(input);
+      if (input.tool_input !== undefined) data.args_digest = digest(input.tool_input);
+      const level = at('tool.requested');
+      if (level === 'full') put(data, 'args', input.tool_input);
+      else put(data, 'args_redacted', content(input.tool_input, level));
+      return { type: 'tool.requested', data, subject: (data.tool as { name: string }).name };
+    }
+    case 'PostToolUse': {
+      data.tool = toolRef(input);
+      if (typeof input.duration_ms === 'number' && Number.isInteger(input.duration_ms) && input.duration_ms >= 0) data.duration_ms = input.duration_ms;
+      if (input.tool_response !== undefined) data.result_digest = digest(input.tool_response);
+      const level = at('tool.completed');
+      if (level === 'full') put(data, 'result', input.tool_response);
+      else put(data, 'result_redacted', content(input.tool_response, level));
+      return { type: 'tool.completed', data, subject: (data.tool as { name: string }).name };
+    }
+    case 'PostToolUseFailure': {
+      data.tool = toolRef(input);
+      const error: Record<string, unknown> = {};
+      if (input.is_interrupt === true) error.type = 'interrupted';
+      put(error, 'message', str(input.error) && red(input.error as string, at('tool.failed')));
+      data.error = error;
+      return { type: 'tool.failed', data, subject: (data.tool as { name: string }).name };
+    }
+    case 'PermissionDenied':
+      data.tool = toolRef(input);
+      data.by = 'policy';
+      return { type: 'tool.denied', data, subject: (data.tool as { name: string }).name };
+    case 'PermissionRequest':
+      return mapPermissionRequest(input, posture);
+    case 'Elicitation':
+      return mapElicitationHook(input, posture);
+    case 'ElicitationResult':
+      return null;
+    case 'Notification': {
+      const kind = str(input.notification_type);
+      if (kind === 'permission_prompt' || kind === 'elicitation_dialog') return null;
+      put(data, 'phase', kind);
+      put(data, 'message', str(input.message) && red(input.message as string, at('progress.status')));
+      return { type: 'progress.status', data };
+    }
+    case 'SubagentStart':
+    case 'SubagentStop': {
+      put(data, 'agent_type', str(input.agent_type));
+      const agentId = str(input.agent_id);
+      const type = hook === 'SubagentStart' ? 'delegation.subagent.started' : 'delegation.subagent.stopped';
+      return agentId ? { type, data, subject: agentId } : { type, data };
+    }
+    case 'PreCompact':
+      return null;
+    case 'PostCompact':
+      put(data, 'trigger', str(input.trigger));
+      return { type: 'session.compacted', data };
+    case 'TaskCreated':
+    case 'TaskCompleted': {
+      const task: Record<string, unknown> = {};
+      put(task, 'id', str(input.task_id));
+      const type = hook === 'TaskCreated' ? 'progress.task.planned' : 'progress.task.completed';
+      put(task, 'title', str(input.task_subject) && red(input.task_subject as string, at(type)));
+      data.task = task;
+      if (hook === 'TaskCompleted') data.status = 'completed';
+      return { type, data };
+    }
+    case 'TeammateIdle':
+      data.reason = 'teammate_idle';
+      return { type: 'agent.idle', data };
+    default:
+      return { type: `x.${AGENT}.session.${snakeCase(hook)}`, data };
+  }
+}

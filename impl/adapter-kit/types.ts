@@ -1,0 +1,135 @@
+/**
+ * The contract between the adapter kit and one vendor adapter.
+ *
+ * A vendor adapter is a plain object (`AdapterDef`): its pure mapping, its reply bytes and its
+ * hook handler. The kit (daemon.ts) owns every socket, file and timer; the adapter never
+ * touches I/O, so a new vendor is one definition file plus its pure mappers.
+ */
+import type { AepEvent, CaptureLevel } from '../core/event.js';
+
+/** What a pure mapper produces for one hook: the event minus its envelope identity. */
+export interface Mapped {
+  type: string;
+  data: Record<string, unknown>;
+  subject?: string;
+  step?: string;
+}
+
+/**
+ * The capture posture an adapter runs with (AEP-0003 §9.1).
+ * `ceiling` governs every event; `attention` overrides it for `attention.*` events.
+ */
+export interface Posture {
+  /** Default `metadata`. */
+  ceiling: CaptureLevel;
+  /** Default `redacted` (AEP-0003 §9.1's recommended per-category override). */
+  attention: CaptureLevel;
+}
+
+/** A vendor hook payload: the JSON the vendor wrote to the hook's stdin. */
+export type HookInput = Record<string, unknown>;
+
+/** A closed choice on a permission-style request. */
+export interface RequestOption {
+  id: string;
+  label: string;
+}
+
+/** One AEP-0006 `field_spec`. */
+export interface FieldSpec {
+  id: string;
+  type: 'string' | 'number' | 'boolean' | 'select';
+  label: string;
+  required?: boolean;
+  multi?: boolean;
+  other?: boolean;
+  choices?: { id: string; label: string }[];
+  min?: number;
+  max?: number;
+}
+
+/** The answer carried by `control.attention.respond` (AEP-0004 §5). */
+export interface Answer {
+  option?: string;
+  text?: string;
+  values?: Record<string, unknown>;
+}
+
+/** How a held request ended; what the adapter turns into its vendor reply. */
+export type Settlement =
+  /** A permission-style decision: the applied option (and guidance text, if any survived). */
+  | { kind: 'option'; option: string; text?: string; via: 'control' | 'oob' }
+  /** A validated form answer. */
+  | { kind: 'values'; values: Record<string, unknown>; via: 'control' | 'oob' }
+  /** The window elapsed: fail open with the vendor's neutral reply. */
+  | { kind: 'timeout' }
+  /** A non-gating surface settled it (e.g. PostToolUse while pending): free the hook neutrally. */
+  | { kind: 'dismissed' };
+
+/** What `HookContext.hold` needs to open a held request. */
+export interface HoldSpec {
+  session: string;
+  run?: string;
+  /** The `attention.requested` payload mapping (already capture-gated by the adapter). */
+  mapped: Mapped;
+  /** Answer semantics: permission-style options, or form fields. */
+  options?: RequestOption[];
+  fields?: FieldSpec[];
+  /** Which option refuses (AEP-0008: unmatched text applies it). Default `deny`. */
+  refusing?: string;
+  /** Whether a plain `{text}`/`{option}` answer is accepted on a form (AEP-0006 degradation). */
+  legacyAnswer?: (answer: Answer) => Record<string, unknown> | null;
+  /** A key the adapter can use to find this request later (e.g. `tool:<session>:<tool>`). */
+  key?: string;
+}
+
+/** A request the daemon is holding a hook open for. */
+export interface PendingInfo {
+  id: string;
+  session: string;
+  key?: string;
+}
+
+/** The kit's services to an adapter's hook handler. Valid only during one `handle()` call and the promises it awaits. */
+export interface HookContext {
+  /** The capture posture in force. */
+  readonly posture: Posture;
+  /** The run currently open for a session, if the adapter opened one. */
+  run(session: string): string | undefined;
+  /** Open or close the current run of a session (a new run id is a ULID when `id` is omitted). */
+  setRun(session: string, id: string | null | undefined): string | undefined;
+  /** Emit one event: capture-stamped, sequenced, logged and sent. Returns the full envelope. */
+  emit(session: string, mapped: Mapped, extra?: { run?: string; cause?: string; severity?: AepEvent['severity'] }): AepEvent;
+  /** Emit `attention.requested` and hold until a settlement; resolves exactly once. */
+  hold(spec: HoldSpec): Promise<{ request: AepEvent; settlement: Settlement }>;
+  /** Requests still pending for a session (optionally filtered by key). */
+  pending(session: string, key?: string): PendingInfo[];
+  /** Settle a pending request from the vendor side: `dismissed`, or answered out of band. */
+  settle(id: string, how: { kind: 'dismissed' } | { kind: 'oob'; answer: Answer }): boolean;
+  /** Take the queued steering text for a session (joined), or null; emits the delivery audit events. */
+  takeSteering(session: string): string | null;
+  /** Drop queued steering for a session (session end), emitting one audit event per text. */
+  dropSteering(session: string): void;
+}
+
+/** One vendor adapter, plugged into the kit. */
+export interface AdapterDef {
+  /** The AEP `agent` name, also the vendor token in `x.{vendor}.*` types, e.g. `claude-code`. */
+  agent: string;
+  /** Loopback port the daemon listens on by default (Claude Code 8377, Codex 8378). */
+  defaultPort: number;
+  /** Event categories declared in hello `capabilities.emits`. */
+  emits: string[];
+  /** Core command types this adapter honors (declared in hello `control.accepts`). */
+  accepts: string[];
+  /** The exact stdout a hook gets when the daemon cannot answer (fail open). */
+  neutralReply(hookEvent: string): string;
+  /** Whether this hook moment accepts steering context on an otherwise empty reply. */
+  steerable(hookEvent: string): boolean;
+  /** The exact stdout that delivers steering text on a steerable moment. */
+  steeringReply(hookEvent: string, text: string): string;
+  /** Max characters of joined steering text one reply may carry (vendor cap). */
+  steeringCap?: number;
+  /** Handle one hook call; resolves to the exact stdout the vendor receives. */
+  handle(hookEvent: string, input: HookInput, ctx: HookContext): Promise<string>;
+}

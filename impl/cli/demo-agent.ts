@@ -1,0 +1,64 @@
+import { runDemoAgent } from '../demo-agent/agent.js';
+import { UsageError } from './io.js';
+import type { Verb } from './verb.js';
+
+const HELP = `usage: aep demo-agent [--relay URL] [--token T] [--session S] [--run R]
+
+A synthetic control-capable target. It connects to the relay's WebSocket ({relay}/socket),
+says hello declaring control.accepts ["control.attention.respond", "control.cancel"] (not
+control.pause) with ack_window_ms 10000, then emits session.started, run.started and one
+open permission request (attention.requested, options allow/deny) for session S, run R.
+
+It honors control.cancel (scope run) with control.accepted then run.cancelled cause-linked to
+the command, refuses an already-terminal run ('refused'), answers its permission request over
+control.attention.respond ('invalid' for any other request id), nacks undeclared commands
+'unsupported', and re-sends the recorded ack byte-identically for a retransmitted command.
+
+Prints 'demo-agent ready session=S run=R' on stdout once the hello completed and the opening
+events were sent. Reconnects with backoff (250 ms doubling to 5 s); exits 0 on SIGINT/SIGTERM,
+1 when the relay refuses the credentials.
+
+flags:
+  --relay URL    relay base URL (default http://127.0.0.1:8787)
+  --token T      bearer token (default: the AEP_TOKEN environment variable; control needs one)
+  --session S    the session it owns (default demo-session)
+  --run R        the open run (default demo-run)
+
+environment:
+  AEP_TOKEN      used when --token is not given
+`;
+
+export const verb: Verb = {
+  name: 'demo-agent',
+  summary: 'run a synthetic control-capable target (owns a session with an open run)',
+  help: HELP,
+  allowPositionals: false,
+  options: {
+    relay: { type: 'string' },
+    token: { type: 'string' },
+    session: { type: 'string' },
+    run: { type: 'string' },
+  },
+  async run({ values }, io) {
+    const relay = typeof values.relay === 'string' ? values.relay : 'http://127.0.0.1:8787';
+    let url: URL;
+    try {
+      url = new URL(relay);
+    } catch {
+      throw new UsageError(`--relay '${relay}' is not a URL; expected e.g. http://127.0.0.1:8787`);
+    }
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--relay must be an http:// or https:// URL, got '${relay}'`);
+    const nonEmpty = (k: string, dflt: string): string => {
+      const v = values[k];
+      if (v === undefined) return dflt;
+      if (typeof v !== 'string' || v === '') throw new UsageError(`--${k} must not be empty`);
+      return v;
+    };
+    const token = typeof values.token === 'string' && values.token !== '' ? values.token : io.env.AEP_TOKEN || undefined;
+    return runDemoAgent(
+      { relay, ...(token ? { token } : {}), session: nonEmpty('session', 'demo-session'), run: nonEmpty('run', 'demo-run') },
+      io.stopSignal,
+      io,
+    );
+  },
+};

@@ -1,0 +1,70 @@
+/** `aep relay`: run the collector/relay until SIGINT/SIGTERM. */
+import { EXIT, UsageError, type CliIo } from './io.js';
+import type { Verb } from './verb.js';
+import { ConfigError, parseRelayConfig } from '../relay/config.js';
+import { startRelay } from '../relay/server.js';
+
+const HELP = `usage: aep relay [--host HOST] [--port PORT]
+
+Run the AEP collector/relay: HTTP ingest (POST /events), discovery (GET /events,
+GET /.well-known/aep), SSE (GET /stream), WebSocket (/socket), health (GET /healthz).
+The first stdout line is 'aep relay listening on http://HOST:PORT'. SIGINT/SIGTERM
+drain every client and exit 0 (1 when the drain takes longer than 5 s).
+
+flags:
+  --host HOST   interface to bind (env AEP_HOST, default 127.0.0.1)
+  --port PORT   TCP port, 0 = ephemeral (env AEP_PORT, default 8787)
+
+environment:
+  AEP_TOKEN         bearer token; unset = open observation, watch-only control
+                    (every command refused 'unauthorized'); set = token required on
+                    /events POST, /stream and /socket, and commands are routed
+  AEP_BUFFER        replay buffer, events per session (default 10000)
+  AEP_MAX_SESSIONS  sessions held; the least recently written is evicted (default 500)
+  AEP_MAX_BODY      largest POST body and WebSocket frame, bytes (default 16777216)
+  AEP_MAX_BATCH     most events per NDJSON POST (default 10000)
+  AEP_MAX_FROM      most resume positions per 'from' (default = AEP_MAX_SESSIONS)
+  AEP_MAX_SUBS      most subscriptions per WebSocket (default 64)
+  AEP_HEARTBEAT_MS  SSE ': ping' interval, 10..30000 ms (default 15000)
+
+exit codes: 0 stopped cleanly · 1 failed to start, or drain cut off · 2 usage error
+`;
+
+export const verb: Verb = {
+  name: 'relay',
+  summary: 'run the collector/relay (HTTP ingest, SSE, WebSocket, control routing)',
+  help: HELP,
+  options: {
+    host: { type: 'string' },
+    port: { type: 'string' },
+  },
+  allowPositionals: false,
+  async run({ values }, io: CliIo): Promise<number> {
+    let config;
+    try {
+      config = parseRelayConfig(io.env, { host: values.host as string | undefined, port: values.port as string | undefined });
+    } catch (err) {
+      if (err instanceof ConfigError) throw new UsageError(err.message);
+      throw err;
+    }
+    const log = (line: string): void => io.stderr(`aep relay: ${line}\n`);
+    let relay;
+    try {
+      relay = await startRelay({ ...config, log });
+    } catch (err) {
+      io.stderr(`aep relay: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`);
+      return EXIT.failed;
+    }
+    io.stdout(`aep relay listening on ${relay.url}\n`);
+    log(
+      config.token === undefined
+        ? `listening on ${relay.url}; no AEP_TOKEN: observation is open and control is watch-only (every command is refused 'unauthorized')`
+        : `listening on ${relay.url}; AEP_TOKEN set: a bearer token is required, commands are routed`,
+    );
+    const signal = await io.stopSignal;
+    log(`${signal}: draining clients`);
+    const drained = await relay.shutdown();
+    log(drained ? 'stopped' : 'drain took longer than 5 s; clients were cut off');
+    return drained ? EXIT.ok : EXIT.failed;
+  },
+};

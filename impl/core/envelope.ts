@@ -1,0 +1,302 @@
+/**
+ * Single-Event validation: the AEP-0001 §5 envelope (attributes, formats, scope, extension
+ * attributes), the §6 type grammar, AEP-0002 registry membership, the per-type prose rules a
+ * schema cannot state (attention lifecycle subject, ack cause, form structure), then the payload
+ * schema (`validatePayload`). Pure; never throws on any input.
+ */
+import { annotationsOf } from './capture.js';
+import { CAPTURE_ORDER, CORE_ATTRIBUTES, SEVERITY_ORDER, captureRank, isPlainObject, type CaptureLevel } from './event.js';
+import { childPath, type Issue } from './issue.js';
+import { schemaForType, validatePayload } from './payload.js';
+import { violation, type RuleId } from './rules.js';
+import { COMMAND_TYPES, lookupCategory, lookupType } from '../../spec/registry.js';
+
+/** Names that are never extension attributes: the sixteen context attributes plus `data`. */
+const CORE_NAMES: ReadonlySet<string> = new Set<string>([...CORE_ATTRIBUTES, 'data']);
+
+const EXTENSION_NAME = /^[a-z0-9]{1,20}$/;
+const CORE_TYPE = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
+const VENDOR_TYPE = /^x\.[a-z0-9_-]+\.[a-z0-9_]+(\.[a-z0-9_]+)+$/;
+const VENDOR_COMMAND = /^x\.[a-z0-9_-]+\.control\..+$/;
+const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
+const DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})[Tt](\d{2}):(\d{2}):(\d{2})(\.\d+)?([Zz]|([+-])(\d{2}):(\d{2}))$/;
+/** RFC 3986 absolute URI: scheme, then URI characters only, with well-formed percent escapes. */
+const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]]|%[0-9A-Fa-f]{2})*$/;
+
+/** Lifecycle types whose `subject` must name the request (AEP-0002 §7 rule 1). */
+const ATTENTION_FOLLOWERS: ReadonlySet<string> = new Set(['attention.routed', 'attention.answered', 'attention.resolved', 'attention.timeout']);
+const ACK_TYPES: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
+
+/** Validate one Event. Returns every problem found, `[]` when the Event is valid. */
+export function validateEvent(value: unknown): Issue[] {
+  if (!isPlainObject(value)) {
+    const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
+    return [violation('envelope.not_object', '$', `an Event must be a JSON object, got ${got}`)];
+  }
+  const ev = value;
+  const issues: Issue[] = [];
+  checkAttributes(ev, issues);
+  checkExtensions(ev, issues);
+  const type = typeof ev.type === 'string' ? ev.type : undefined;
+  const typeOk = type !== undefined && checkType(type, issues);
+  if (type !== undefined) checkScope(ev, type, issues);
+  checkTypeRules(ev, type, issues);
+  if (typeOk && type !== undefined && isPlainObject(ev.data) && lookupType(type)?.payload === true) {
+    issues.push(...validatePayload(type, ev.data));
+    checkCaptureHonesty(type, ev.capture, ev.data, issues);
+  }
+  return issues;
+}
+
+const annotationCache = new Map<string, Readonly<Record<string, CaptureLevel>>>();
+
+/**
+ * AEP-0001 §8.2(a), AEP-0002 §5.1 rule 1: no payload member is annotated above the Event's
+ * declared `capture` (default `metadata`). Unannotated members count as `metadata`.
+ */
+function checkCaptureHonesty(type: string, capture: unknown, data: Record<string, unknown>, issues: Issue[]): void {
+  const declared: CaptureLevel = capture === undefined ? 'metadata' : (capture as CaptureLevel);
+  const rank = captureRank(declared);
+  if (rank <= 0) return; // an unknown level is reported by envelope.capture.enum; `none` by capture.none.data
+  let annotations = annotationCache.get(type);
+  if (annotations === undefined) {
+    annotations = annotationsOf(schemaForType(type));
+    annotationCache.set(type, annotations);
+  }
+  const visit = (node: Record<string, unknown>, key: string, path: string): void => {
+    for (const [name, value] of Object.entries(node)) {
+      const k = key === '' ? name : `${key}.${name}`;
+      const p = childPath(path, name);
+      const level = annotations[k] ?? 'metadata';
+      if (captureRank(level) > rank) {
+        issues.push(violation('capture.field.level', p, `\`${p}\` may appear only at capture "${level}" or above, but this Event declares "${declared}"; drop the field or declare the capture level it needs`));
+        continue;
+      }
+      if (isPlainObject(value)) visit(value, k, p);
+      else if (Array.isArray(value)) {
+        value.forEach((item, i) => {
+          const ip = childPath(p, i);
+          const il = annotations[`${k}[]`] ?? 'metadata';
+          if (captureRank(il) > rank) {
+            issues.push(violation('capture.field.level', ip, `items of \`${p}\` may appear only at capture "${il}" or above, but this Event declares "${declared}"`));
+          } else if (isPlainObject(item)) visit(item, `${k}[]`, ip);
+        });
+      }
+    }
+  };
+  visit(data, '', '$.data');
+}
+
+function has(ev: Record<string, unknown>, key: string): boolean {
+  return Object.hasOwn(ev, key);
+}
+
+function show(v: unknown): string {
+  if (v === null) return 'null';
+  if (Array.isArray(v)) return 'an array';
+  if (typeof v === 'object') return 'an object';
+  if (typeof v === 'string') return JSON.stringify(v.length > 60 ? `${v.slice(0, 60)}…` : v);
+  return `${typeof v} ${String(v)}`;
+}
+
+/** The string attributes and whether each is required and must be non-empty. */
+const STRINGS: readonly { name: string; required: boolean }[] = [
+  { name: 'id', required: true },
+  { name: 'type', required: true },
+  { name: 'subject', required: false },
+  { name: 'time', required: true },
+  { name: 'source', required: true },
+  { name: 'agent', required: true },
+  { name: 'session', required: false },
+  { name: 'run', required: false },
+  { name: 'step', required: false },
+  { name: 'cause', required: false },
+  { name: 'traceparent', required: false },
+];
+
+function checkAttributes(ev: Record<string, unknown>, issues: Issue[]): void {
+  // aep: the version marker (AEP-0001 §5.1 #1, §11).
+  if (!has(ev, 'aep')) {
+    issues.push(violation('envelope.aep.required', '$.aep', 'missing `aep`: add "aep": "0.1" (the envelope version)'));
+  } else if (ev.aep !== '0.1') {
+    issues.push(violation('envelope.aep.version', '$.aep', `\`aep\` is ${show(ev.aep)}; this validator reads the 0.1 envelope only, so set "aep": "0.1"`));
+  }
+
+  for (const { name, required } of STRINGS) {
+    const path = `$.${name}`;
+    if (!has(ev, name)) {
+      if (required) issues.push(violation(`envelope.${name}.required` as RuleId, path, `missing required attribute \`${name}\``));
+      continue;
+    }
+    const v = ev[name];
+    if (typeof v !== 'string') {
+      const hint = v === null ? ' (absent optional attributes are omitted, never null)' : '';
+      issues.push(violation(`envelope.${name}.type` as RuleId, path, `\`${name}\` must be a string, got ${show(v)}${hint}`));
+      continue;
+    }
+    if (name === 'type') continue; // grammar: checkType
+    if (name === 'time') {
+      if (!isDateTime(v)) issues.push(violation('envelope.time.format', path, `\`time\` ${show(v)} is not an RFC 3339 date-time with timezone, e.g. "2026-07-03T10:15:04.221Z"`));
+      continue;
+    }
+    if (name === 'traceparent') {
+      if (!TRACEPARENT.test(v)) issues.push(violation('envelope.traceparent.format', path, `\`traceparent\` ${show(v)} is not a W3C traceparent (version-traceid-parentid-flags in lowercase hex, e.g. "00-<32 hex>-<16 hex>-01")`));
+      continue;
+    }
+    if (v.length === 0) {
+      issues.push(violation(`envelope.${name}.empty` as RuleId, path, `\`${name}\` must not be empty; omit it if there is no value`));
+      continue;
+    }
+    if (name === 'source' && !ABSOLUTE_URI.test(v)) {
+      issues.push(violation('envelope.source.format', path, `\`source\` ${show(v)} is not an absolute URI; use e.g. "aep://host/agent/{agent}/session/{session}" and percent-encode segments`));
+    }
+  }
+
+  for (const name of ['seq', 'epoch'] as const) {
+    if (!has(ev, name)) continue;
+    const v = ev[name];
+    if (typeof v !== 'number' || !Number.isInteger(v)) {
+      issues.push(violation(`envelope.${name}.type`, `$.${name}`, `\`${name}\` must be a non-negative integer, got ${show(v)}`));
+    } else if (v < 0) {
+      issues.push(violation(`envelope.${name}.minimum`, `$.${name}`, `\`${name}\` is ${v}; it must be >= 0`));
+    }
+  }
+
+  if (has(ev, 'severity') && !(SEVERITY_ORDER as readonly unknown[]).includes(ev.severity)) {
+    issues.push(violation('envelope.severity.enum', '$.severity', `\`severity\` ${show(ev.severity)} is not one of ${SEVERITY_ORDER.join(', ')}`));
+  }
+  if (has(ev, 'capture') && !(CAPTURE_ORDER as readonly unknown[]).includes(ev.capture)) {
+    issues.push(violation('envelope.capture.enum', '$.capture', `\`capture\` ${show(ev.capture)} is not one of ${CAPTURE_ORDER.join(', ')}`));
+  }
+  if (has(ev, 'data')) {
+    if (!isPlainObject(ev.data)) {
+      issues.push(violation('envelope.data.type', '$.data', `\`data\` must be a JSON object, got ${show(ev.data)}; omit it when there is no payload`));
+    } else if (ev.capture === 'none' && Object.keys(ev.data).length > 0) {
+      issues.push(violation('capture.none.data', '$.data', 'capture "none" means envelope only: drop `data` or declare the capture level the payload needs'));
+    }
+  }
+}
+
+/** RFC 3339 `date-time` (§5.6) with calendar and clock ranges checked; leap second 60 allowed. */
+export function isDateTime(s: string): boolean {
+  const m = DATE_TIME.exec(s);
+  if (m === null) return false;
+  const [year, month, day, hour, minute, second] = [1, 2, 3, 4, 5, 6].map((i) => Number(m[i]));
+  if (month! < 1 || month! > 12 || day! < 1) return false;
+  const leap = year! % 4 === 0 && (year! % 100 !== 0 || year! % 400 === 0);
+  const days = [31, leap ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][month! - 1]!;
+  if (day! > days || hour! > 23 || minute! > 59 || second! > 60) return false;
+  if (m[9] !== undefined && (Number(m[10]) > 23 || Number(m[11]) > 59)) return false;
+  return true;
+}
+
+function checkExtensions(ev: Record<string, unknown>, issues: Issue[]): void {
+  for (const [name, v] of Object.entries(ev)) {
+    if (CORE_NAMES.has(name)) continue;
+    const path = childPath('$', name);
+    if (!EXTENSION_NAME.test(name)) {
+      const why = name.length > 20 ? `is ${name.length} characters long (at most 20)` : 'uses characters outside lowercase a-z and 0-9';
+      issues.push(violation('ext.name.grammar', path, `extension attribute ${JSON.stringify(name.length > 60 ? `${name.slice(0, 60)}…` : name)} ${why}; rename it to match [a-z0-9]{1,20}, starting with your vendor name`));
+    }
+    const scalar = typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isInteger(v));
+    if (!scalar) {
+      issues.push(violation('ext.value.type', path, `extension attribute values must be a string, an integer or a boolean, got ${show(v)}; put structured data in \`data\``));
+    }
+  }
+}
+
+/** Type grammar, category and registry membership. Returns true when the type is well-formed and known enough to validate its payload. */
+function checkType(type: string, issues: Issue[]): boolean {
+  const path = '$.type';
+  if (/[A-Z]/.test(type)) {
+    issues.push(violation('type.grammar', path, `type ${show(type)} has uppercase letters; AEP types are lowercase (e.g. "tool.completed")`));
+    return false;
+  }
+  if (type.startsWith('x.')) {
+    if (VENDOR_TYPE.test(type)) return true;
+    issues.push(violation('type.vendor', path, `vendor type ${show(type)} must be x.{vendor}.{category}.{rest} (at least four segments, e.g. "x.acme.session.note"); tokens use [a-z0-9_], the vendor also "-"`));
+    return false;
+  }
+  if (!CORE_TYPE.test(type)) {
+    issues.push(violation('type.grammar', path, `type ${show(type)} must be {category}.{rest}: two or more dot-separated [a-z0-9_] tokens, e.g. "run.started"`));
+    return false;
+  }
+  const category = type.slice(0, type.indexOf('.'));
+  if (lookupCategory(category) === undefined) {
+    issues.push(violation('type.category', path, `"${category}" is not an AEP 0.1 category; use a registered category or a vendor type x.{vendor}.${type}`));
+    return false;
+  }
+  if (lookupType(type) === undefined) {
+    issues.push(violation('registry.type.unregistered', path, `"${type}" is in the core "${category}" namespace but is not a registered 0.1 type; vendor types use x.{vendor}.${type}`));
+    return false;
+  }
+  return true;
+}
+
+/** AEP-0001 §5.2 scope, decided from the type string exactly as the envelope schema decides it. */
+function checkScope(ev: Record<string, unknown>, type: string, issues: Issue[]): void {
+  if (type.startsWith('agent.')) {
+    for (const name of ['session', 'run', 'step', 'seq']) {
+      if (has(ev, name)) {
+        issues.push(violation('scope.agent.forbidden', `$.${name}`, `agent-scoped Events (agent.*) describe the emitter, not a session: remove \`${name}\``));
+      }
+    }
+    return;
+  }
+  const command = COMMAND_TYPES.includes(type) || VENDOR_COMMAND.test(type);
+  const routed = type === 'attention.routed';
+  if (!has(ev, 'session')) {
+    const who = command ? 'a command must name its target session' : routed ? '`attention.routed` is scoped to the original session' : 'session-scoped Events carry `session`';
+    issues.push(violation('scope.session.required', '$.session', `missing \`session\`: ${who}`));
+  }
+  if (command || routed) {
+    if (has(ev, 'seq')) {
+      const rule = command ? 'scope.command.seq' : 'scope.routed.seq';
+      const who = command ? 'a command' : '`attention.routed`';
+      issues.push(violation(rule, '$.seq', `${who} is a foreign-emitter session Event: its sender does not own the session order, so remove \`seq\``));
+    }
+  } else if (!has(ev, 'seq')) {
+    issues.push(violation('scope.seq.required', '$.seq', 'missing `seq`: the session owner numbers every session-scoped Event (per-session counter, ordering and resume basis)'));
+  }
+}
+
+/** Prose rules tied to particular types (AEP-0002 §7, AEP-0004 §3 and §6, AEP-0006). */
+function checkTypeRules(ev: Record<string, unknown>, type: string | undefined, issues: Issue[]): void {
+  if (type === undefined) return;
+  if (ATTENTION_FOLLOWERS.has(type) && !has(ev, 'subject')) {
+    issues.push(violation('attention.subject.required', '$.subject', `${type} must set \`subject\` to the id of the attention.requested Event it follows`));
+  }
+  if (ACK_TYPES.has(type) && !has(ev, 'cause')) {
+    issues.push(violation('control.ack.cause', '$.cause', `${type} must set \`cause\` to the id of the command it acknowledges`));
+  }
+  if (type === 'control.attention.respond' && !has(ev, 'subject')) {
+    issues.push(violation('control.respond.subject', '$.subject', 'control.attention.respond must set `subject` to the id of the attention.requested Event it answers'));
+  }
+  if (type === 'attention.requested' && isPlainObject(ev.data)) checkFormStructure(ev.data, issues);
+}
+
+function checkFormStructure(data: Record<string, unknown>, issues: Issue[]): void {
+  if (!has(data, 'fields')) return;
+  if (data.kind !== 'form') {
+    issues.push(violation('form.fields.kind', '$.data.fields', `\`fields\` belongs to kind "form" requests only, but kind is ${show(data.kind)}; set kind "form" or drop fields`));
+  }
+  if (!Array.isArray(data.fields)) return; // the payload schema reports the shape
+  const seen = new Set<string>();
+  data.fields.forEach((field, i) => {
+    if (!isPlainObject(field)) return;
+    const path = childPath('$.data.fields', i);
+    if (typeof field.id === 'string') {
+      if (seen.has(field.id)) issues.push(violation('form.field.duplicate', `${path}.id`, `field id "${field.id}" is used twice; answer.values is keyed by field id, so ids must be unique`));
+      seen.add(field.id);
+    }
+    if (!Array.isArray(field.choices)) return;
+    const choices = new Set<string>();
+    field.choices.forEach((choice, j) => {
+      if (!isPlainObject(choice) || typeof choice.id !== 'string') return;
+      if (choices.has(choice.id)) {
+        issues.push(violation('form.choice.duplicate', `${childPath(`${path}.choices`, j)}.id`, `choice id "${choice.id}" appears twice in this field; choice ids must be unique`));
+      }
+      choices.add(choice.id);
+    });
+  });
+}

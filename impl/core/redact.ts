@@ -1,0 +1,201 @@
+/**
+ * The AEP-0003 §9.4 text-redaction pipeline, hardened past its normative floor.
+ *
+ * Stages run in the spec's order, each over the output of the previous one:
+ *   (a) secrets and credentials  -> `[REDACTED:secret]`
+ *   (b) operator-listed secret values -> `[REDACTED:secret]`
+ *   (c) home-directory prefixes  -> `~`
+ *   (d) PII (emails, phone numbers, SSNs, card numbers) -> `[REDACTED:pii]`, on unless `pii: false`
+ * Running it twice gives the same text as running it once: markers never match a pattern.
+ * Pure: no I/O. Out of scope (documented, like the standard's corpus): base64/hex-encoded
+ * secrets, homoglyph key names, secrets inside object key names, obfuscated PII.
+ */
+
+export const SECRET_MARKER = '[REDACTED:secret]';
+export const PII_MARKER = '[REDACTED:pii]';
+
+/** Options for one redaction pass. Every member is optional. */
+export interface RedactOptions {
+  /** The operator's home directory (e.g. `/home/ana`); its prefix becomes `~` (rule c). Default: none; other users' homes are caught anyway. */
+  home?: string;
+  /** Literal secret values configured by the operator (rule b). Values shorter than 4 characters are ignored. Default: `[]`. */
+  secretValues?: readonly string[];
+  /** Redact PII (rule d). Default: `true`, as AEP-0003 §9.4(d) requires at `redacted`. */
+  pii?: boolean;
+}
+
+// ---- (a) secrets -------------------------------------------------------------------------
+
+/** Words that make a key a credential, as a regex source (matched case-insensitively). */
+const CREDENTIAL_WORD = String.raw`(?:passwd|password|passphrase|secret|api[ _-]?key|apikey|token|authorization|credentials?|private[ _-]?key|access[ _-]?key|secret[ _-]?key|client[_-]?secret)`;
+
+/** PEM armor, any label; an unterminated block is redacted to the end of the text. */
+const PEM = /-----BEGIN [A-Z0-9 ]{1,40}-----[\s\S]*?(?:-----END [A-Z0-9 ]{1,40}-----|$(?![\s\S]))/g;
+
+/** Whole-token vendor credential shapes, redacted wherever they appear. */
+const TOKEN_SHAPES: readonly RegExp[] = [
+  /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g, // AWS access key ids
+  /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, // JWT / JWS compact
+  /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub classic tokens
+  /\bgithub_pat_[A-Za-z0-9_]{20,}/g, // GitHub fine-grained PAT
+  /\bglpat-[A-Za-z0-9_-]{20,}/g, // GitLab PAT
+  /\bxox[abprse]-[A-Za-z0-9-]{10,}/g, // Slack tokens
+  /\bhttps:\/\/hooks\.slack\.com\/services\/[A-Za-z0-9/_-]+/g, // Slack webhook URLs
+  /\bsk-[A-Za-z0-9_-]{20,}/g, // OpenAI / Anthropic (sk-proj-, sk-ant-)
+  /\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{10,}/g, // Stripe
+  /\bwhsec_[A-Za-z0-9]{20,}/g, // Stripe webhook secret
+  /\bAIza[0-9A-Za-z_-]{35}/g, // Google API keys
+  /\bya29\.[0-9A-Za-z_-]{20,}/g, // Google OAuth access tokens
+  /\bnpm_[A-Za-z0-9]{36}\b/g, // npm tokens
+  /\bhf_[A-Za-z0-9]{30,}\b/g, // Hugging Face
+  /\bpypi-[A-Za-z0-9_-]{50,}/g, // PyPI
+  /\bSG\.[A-Za-z0-9_-]{16,}\.[A-Za-z0-9_-]{16,}/g, // SendGrid
+  /\bdop_v1_[a-f0-9]{64}\b/g, // DigitalOcean
+];
+
+/** `Bearer <token>`, scheme case-insensitive (RFC 6750); the token must not be a plain word. */
+const BEARER = /\b(bearer)([ \t]+)((?=[A-Za-z0-9._~+/-]*[0-9._~+/-])[A-Za-z0-9._~+/-]{8,}=*)/gi;
+
+/**
+ * `key=value`, `key: value`, `"key": "value"`, `key=\n\nvalue` (any whitespace, as the floor's `\s*`): a credential-named key (any
+ * prefix, e.g. `DB_PASSWORD`, `client_secret`; the match starts at the credential word, so a
+ * prefix of any length is fine) then `=` or `:`, then the value. Groups:
+ * 1 key (with its optional closing quote) and separator, 2 a quoted value with its quotes,
+ * 3 an `Authorization` scheme word, 4 an unquoted value.
+ */
+const ASSIGNMENT = new RegExp(
+  String.raw`(${CREDENTIAL_WORD}["']?\s*[=:]\s*)` +
+    String.raw`(?:("(?:[^"\\\n]|\\.)*"|'[^'\n]*')|((?:basic|bearer|digest|token)[ \t]+)?(\S+))`,
+  'gi',
+);
+
+/** `scheme://user:password@host`: the password part. */
+const URL_PASSWORD = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi;
+
+function redactSecrets(text: string): string {
+  let out = text.replace(PEM, SECRET_MARKER);
+  out = out.replace(BEARER, (_m, scheme: string, gap: string) => `${scheme}${gap}${SECRET_MARKER}`);
+  for (const shape of TOKEN_SHAPES) out = out.replace(shape, SECRET_MARKER);
+  out = out.replace(URL_PASSWORD, (_m, head: string, _pw: string, at: string) => `${head}${SECRET_MARKER}${at}`);
+  out = out.replace(ASSIGNMENT, (match, head: string, quoted?: string, scheme?: string, bare?: string) => {
+    if (quoted !== undefined) {
+      const inner = quoted.slice(1, -1);
+      return inner === '' || inner === SECRET_MARKER ? match : `${head}${quoted[0]}${SECRET_MARKER}${quoted[0]}`;
+    }
+    const value = bare ?? '';
+    if (value.startsWith('[REDACTED:')) return match;
+    // Keep closing punctuation that belongs to the surrounding syntax, never the value's body.
+    const tail = /["'`,;)\]}]+$/.exec(value)?.[0] ?? '';
+    const body = value.slice(0, value.length - tail.length);
+    if (body === '' || body.startsWith('[REDACTED:')) return match;
+    return `${head}${scheme ?? ''}${SECRET_MARKER}${tail}`;
+  });
+  return out;
+}
+
+// ---- (b) configured values ---------------------------------------------------------------
+
+function redactConfigured(text: string, values: readonly string[]): string {
+  const usable = [...new Set(values)].filter((v) => typeof v === 'string' && v.length >= 4).sort((a, b) => b.length - a.length);
+  let out = text;
+  for (const v of usable) out = out.split(v).join(SECRET_MARKER);
+  return out;
+}
+
+// ---- (c) home paths ----------------------------------------------------------------------
+
+/** Where a path may start: text start, whitespace, quotes, assignment/list punctuation, or `file://`. */
+const PATH_START = String.raw`(?<=^|[\s"'\`(=:,;\[{<>|]|file://)`;
+const POSIX_HOME = new RegExp(String.raw`${PATH_START}(?:/home/[^/\s"'\`:;,)\]}]+|/Users/[^/\s"'\`:;,)\]}]+|/root)(?=[/\s"'\`:;,)\]}]|$)`, 'g');
+const WINDOWS_HOME = /(?<![A-Za-z0-9])[A-Za-z]:(?:\\{1,2}|\/)Users(?:\\{1,2}|\/)[^\\/\s"'`:;,)\]}]+(?=[\\/\s"'`:;,)\]}]|$)/gi;
+
+function redactHomes(text: string, home: string | undefined): string {
+  let out = text;
+  const own = home?.replace(/[\\/]+$/, '');
+  if (own && own.length > 1) {
+    out = out.replace(new RegExp(`${escapeRegExp(own)}(?=[\\\\/\\s"'\`:;,)\\]}]|$)`, 'g'), '~');
+  }
+  return out.replace(WINDOWS_HOME, '~').replace(POSIX_HOME, '~');
+}
+
+// ---- (d) PII -----------------------------------------------------------------------------
+
+/** Email addresses; `user@host:path` (an scp/SSH remote such as `git@github.com:o/r`) is not one. */
+const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b(?![.-]?[A-Za-z0-9]|:\S)/g;
+/** International numbers: `+` country code then 7 to 14 more digits in groups. */
+const PHONE_INTL = /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}(?![\w.]\d|\w)/g;
+/** North American shapes: `(415) 555-0100`, `415-555-0100`, `415.555.0100`, `415 555 0100` (one separator style). */
+const PHONE_NANP = /(?<![\w.+/-])(?:\(\d{3}\)[ ]?\d{3}[-. ]|\d{3}([-. ])\d{3}\1)\d{4}(?![\w-]|\.\d)/g;
+/** US social security numbers `123-45-6789`. */
+const SSN = /(?<![\w.-])\d{3}-\d{2}-\d{4}(?![\w-]|\.\d)/g;
+/** Payment card numbers (13-19 digits, optional space/dash groups), confirmed by the Luhn check. */
+const CARD = /(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g;
+
+function redactPii(text: string): string {
+  return text
+    .replace(EMAIL, PII_MARKER)
+    .replace(CARD, (m) => (luhn(m.replace(/\D/g, '')) ? PII_MARKER : m))
+    .replace(PHONE_INTL, (m) => {
+      const digits = m.replace(/\D/g, '').length;
+      return digits >= 8 && digits <= 15 ? PII_MARKER : m;
+    })
+    .replace(PHONE_NANP, PII_MARKER)
+    .replace(SSN, PII_MARKER);
+}
+
+function luhn(digits: string): boolean {
+  if (/^(\d)\1+$/.test(digits)) return false;
+  let sum = 0;
+  for (let i = 0; i < digits.length; i++) {
+    let d = Number(digits[digits.length - 1 - i]);
+    if (i % 2 === 1) d = d * 2 > 9 ? d * 2 - 9 : d * 2;
+    sum += d;
+  }
+  return sum % 10 === 0;
+}
+
+// ---- public API --------------------------------------------------------------------------
+
+/** Run the §9.4 pipeline over one string. Safe on any input; never throws. */
+export function redactText(text: string, opts: RedactOptions = {}): string {
+  if (typeof text !== 'string' || text === '') return text;
+  let out = redactSecrets(text);
+  out = redactConfigured(out, opts.secretValues ?? []);
+  out = redactHomes(out, opts.home);
+  if (opts.pii !== false) out = redactPii(out);
+  return out;
+}
+
+/**
+ * Redact every string inside a JSON value; returns a new value, never mutates. Object keys are
+ * structural and kept. A value under a credential-named key (`password`, `api_key`, `apiKey`,
+ * `GITHUB_TOKEN`, `client_secret`, `Authorization`, ...) is replaced whole by `[REDACTED:secret]`,
+ * whatever it holds, except `null` and booleans, which cannot carry a secret. Other non-string
+ * scalars are kept as they are.
+ */
+export function redactValue<T>(value: T, opts: RedactOptions = {}): T {
+  return walk(value, opts) as T;
+}
+
+/** True when an object key names a credential (whole key, case-insensitive, any prefix). */
+export function isCredentialKey(key: string): boolean {
+  const normalized = key.replace(/([a-z0-9])([A-Z])/g, '$1_$2').toLowerCase();
+  return CREDENTIAL_KEY.test(normalized);
+}
+
+const CREDENTIAL_KEY = /(?:^|[_.-])(?:passwd|password|passphrase|secret|api[_-]?key|apikey|token|authorization|credentials?|private[_-]?key|access[_-]?key|secret[_-]?key|client[_-]?secret)$/;
+
+function walk(value: unknown, opts: RedactOptions): unknown {
+  if (typeof value === 'string') return redactText(value, opts);
+  if (Array.isArray(value)) return value.map((item) => walk(item, opts));
+  if (value === null || typeof value !== 'object') return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
+    out[key] = isCredentialKey(key) && inner !== null && typeof inner !== 'boolean' && inner !== undefined ? SECRET_MARKER : walk(inner, opts);
+  }
+  return out;
+}
+
+function escapeRegExp(s: string): string {
+  return s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}

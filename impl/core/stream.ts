@@ -1,0 +1,282 @@
+/**
+ * Streams of Events: JSONL parsing (AEP-0003 §3.1) and the cross-event rules a single Event
+ * cannot show: `(source, id)` uniqueness, `(epoch, seq)` order (AEP-0001 §7), terminal
+ * exclusivity (AEP-0002 §2 convention 5, §7), one ack decision per command (AEP-0004 §3) and
+ * form answers against their request (AEP-0006). Pure; never throws on any input.
+ *
+ * All per-session state is keyed by `(source, session)` (AEP-0001 §5.2). A repeat of an
+ * already-seen `(source, id)` with the same canonical JSON is a legal redelivery and is
+ * skipped before any ordering or terminal check.
+ */
+import { canonicalJson } from './canonical.js';
+import { validateEvent } from './envelope.js';
+import { captureRank, isPlainObject, type CaptureLevel } from './event.js';
+import { freeTextKeys, validateFormValues } from './forms.js';
+import { atLine, childPath, type Issue } from './issue.js';
+import { violation } from './rules.js';
+
+/** Longest JSONL line parsed, in UTF-8 bytes (1 MiB). A longer line gets `stream.line.size` and is skipped. */
+export const MAX_LINE_BYTES = 1024 * 1024;
+
+/** One parsed line: its 1-based line number and the JSON value on it. */
+export interface StreamEntry {
+  line: number;
+  value: unknown;
+}
+
+/** What {@link parseJsonl} returns: the parsed lines, and one issue per line that could not be parsed. */
+export interface ParsedJsonl {
+  events: StreamEntry[];
+  issues: Issue[];
+}
+
+const decoder = new TextDecoder('utf-8', { fatal: true });
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
+
+/**
+ * Parse JSONL: one JSON value per line, `\n` or `\r\n` separated. Blank lines are ignored and a
+ * leading byte-order mark is dropped. Pass the raw bytes (a `Uint8Array`) to have invalid UTF-8
+ * reported per line as `stream.line.encoding`; a string input is checked for lone surrogates,
+ * which no UTF-8 encoding can carry. Lines over {@link MAX_LINE_BYTES} get `stream.line.size` and
+ * are not parsed; lines that are not JSON get `stream.line.json`. The values are not validated:
+ * pass `events` to {@link validateStream}.
+ */
+export function parseJsonl(input: string | Uint8Array): ParsedJsonl {
+  const events: StreamEntry[] = [];
+  const issues: Issue[] = [];
+  const lines = typeof input === 'string' ? splitText(input) : splitBytes(input);
+  lines.forEach((raw, i) => {
+    const line = i + 1;
+    const fail = (rule: 'stream.line.json' | 'stream.line.size' | 'stream.line.encoding', message: string) =>
+      issues.push(atLine([violation(rule, '$', message)], line)[0]!);
+    if (raw.bytes > MAX_LINE_BYTES) {
+      fail('stream.line.size', `line is ${raw.bytes} bytes, over this validator's ${MAX_LINE_BYTES}-byte (1 MiB) bound; it was not parsed`);
+      return;
+    }
+    let text: string;
+    if (typeof raw.text === 'string') {
+      text = raw.text;
+    } else {
+      try {
+        text = decoder.decode(raw.text);
+      } catch {
+        fail('stream.line.encoding', 'line is not valid UTF-8 (binary data or a different text encoding); AEP Events are UTF-8 JSON');
+        return;
+      }
+    }
+    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    if (text.trim() === '') return;
+    if (LONE_SURROGATE.test(text)) {
+      fail('stream.line.encoding', 'line contains a lone UTF-16 surrogate, which has no UTF-8 form; AEP Events are UTF-8 JSON');
+      return;
+    }
+    try {
+      events.push({ line, value: JSON.parse(text) as unknown });
+    } catch (e) {
+      const binary = BINARY.test(text) ? ' (the line holds control characters: binary data?)' : '';
+      fail('stream.line.json', `line is not valid JSON${binary}: ${(e as Error).message}; each line must hold exactly one JSON object`);
+    }
+  });
+  return { events, issues };
+}
+
+interface RawLine {
+  text: string | Uint8Array;
+  bytes: number;
+}
+
+function splitText(text: string): RawLine[] {
+  return text.split('\n').map((l) => {
+    const t = l.endsWith('\r') ? l.slice(0, -1) : l;
+    return { text: t, bytes: t.length * 3 <= MAX_LINE_BYTES ? t.length : utf8Length(t) };
+  });
+}
+
+function utf8Length(s: string): number {
+  let n = 0;
+  for (let i = 0; i < s.length; i++) {
+    const c = s.charCodeAt(i);
+    if (c < 0x80) n += 1;
+    else if (c < 0x800) n += 2;
+    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < s.length) {
+      n += 4;
+      i++;
+    } else n += 3;
+  }
+  return n;
+}
+
+function splitBytes(bytes: Uint8Array): RawLine[] {
+  const out: RawLine[] = [];
+  let start = 0;
+  for (let i = 0; i <= bytes.length; i++) {
+    if (i === bytes.length || bytes[i] === 0x0a) {
+      const end = i > start && bytes[i - 1] === 0x0d ? i - 1 : i;
+      out.push({ text: bytes.subarray(start, end), bytes: end - start });
+      start = i + 1;
+    }
+  }
+  return out;
+}
+
+const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.failed', 'run.cancelled']);
+const TOOL_TERMINALS: ReadonlySet<string> = new Set(['tool.completed', 'tool.failed', 'tool.denied']);
+const ATTENTION_TERMINALS: ReadonlySet<string> = new Set(['attention.resolved', 'attention.timeout']);
+const ACKS: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
+
+/** A request remembered for the close-before-end and form-values rules. */
+interface Request {
+  line: number;
+  data: Record<string, unknown> | undefined;
+}
+
+/** Cross-event state for one `(source, session)`. */
+interface SessionState {
+  position?: { epoch: number; seq: number; line: number };
+  ended?: number;
+  requests: Map<string, Request>;
+  open: Set<string>;
+  attentionTerminals: Map<string, number>;
+  runTerminals: Map<string, number>;
+  toolTerminals: Map<string, number>;
+  acks: Map<string, number>;
+}
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
+const nonNegInt = (v: unknown): number | undefined => (typeof v === 'number' && Number.isInteger(v) && v >= 0 ? v : undefined);
+
+function isEntry(v: unknown): v is StreamEntry {
+  if (!isPlainObject(v) || typeof v.line !== 'number') return false;
+  const keys = Object.keys(v);
+  return keys.length === 2 && keys.includes('line') && keys.includes('value');
+}
+
+function canonical(v: unknown): string | undefined {
+  try {
+    return canonicalJson(v);
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Validate a stream: every Event on its own ({@link validateEvent}), then the cross-event rules.
+ * Accepts raw values (line numbers are then 1-based positions) or {@link parseJsonl} entries.
+ * Every issue carries the `line` of the Event it is about.
+ */
+export function validateStream(events: readonly unknown[] | readonly StreamEntry[]): Issue[] {
+  const issues: Issue[] = [];
+  const seen = new Map<string, string | undefined>();
+  const sessions = new Map<string, SessionState>();
+  events.forEach((item: unknown, index) => {
+    const { line, value } = isEntry(item) ? item : { line: index + 1, value: item };
+    issues.push(...atLine(validateEvent(value), line));
+    if (!isPlainObject(value)) return;
+    const source = str(value.source);
+    const id = str(value.id);
+    if (source === undefined || id === undefined) return;
+
+    // (source, id) is the identity of an Event (AEP-0001 §7 rule 4): a repeat is redelivery or a fault.
+    const idKey = `${source}\u0000${id}`;
+    const form = canonical(value);
+    if (seen.has(idKey)) {
+      if (form === undefined || seen.get(idKey) !== form) {
+        issues.push(atLine([violation('stream.id.collision', '$.id', `(source, id) = (${source}, ${id}) already names a different Event; a retransmission must be byte-identical, a new Event needs a new id`)], line)[0]!);
+      }
+      return;
+    }
+    seen.set(idKey, form);
+
+    const session = str(value.session);
+    if (session === undefined) return;
+    const skey = `${source}\u0000${session}`;
+    let state = sessions.get(skey);
+    if (state === undefined) {
+      state = { requests: new Map(), open: new Set(), attentionTerminals: new Map(), runTerminals: new Map(), toolTerminals: new Map(), acks: new Map() };
+      sessions.set(skey, state);
+    }
+    issues.push(...atLine(crossCheck(value, line, state), line));
+  });
+  return issues;
+}
+
+function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState): Issue[] {
+  const issues: Issue[] = [];
+  const type = typeof ev.type === 'string' ? ev.type : '';
+  const data = isPlainObject(ev.data) ? ev.data : undefined;
+
+  // (epoch, seq) strictly increases per (source, session) (AEP-0001 §7 rules 1-3). Seq-less Events are not positioned.
+  const seq = nonNegInt(ev.seq);
+  const epoch = Object.hasOwn(ev, 'epoch') ? nonNegInt(ev.epoch) : 0;
+  if (seq !== undefined && epoch !== undefined) {
+    const last = st.position;
+    if (last !== undefined && epoch < last.epoch) {
+      issues.push(violation('stream.epoch.order', '$.epoch', `epoch ${epoch} comes after epoch ${last.epoch} (line ${last.line}) in this session; an emitter never reuses an earlier epoch`));
+    } else if (last !== undefined && epoch === last.epoch && seq <= last.seq) {
+      issues.push(violation('stream.seq.order', '$.seq', `seq ${seq} is not above seq ${last.seq} (line ${last.line}) in epoch ${epoch}; within an epoch seq strictly increases (a restarted counter takes a new epoch)`));
+    } else {
+      st.position = { epoch, seq, line };
+    }
+  }
+
+  const id = ev.id as string;
+  const subject = str(ev.subject);
+  if (RUN_TERMINALS.has(type)) {
+    const run = str(ev.run);
+    if (run !== undefined) once(st.runTerminals, run, line, issues, 'stream.run.terminal', (at) => `run "${run}" already reached its terminal at line ${at}; run.finished, run.failed and run.cancelled are exclusive and unrepeatable`);
+  } else if (TOOL_TERMINALS.has(type)) {
+    const tool = data !== undefined && isPlainObject(data.tool) ? str(data.tool.call_id) : undefined;
+    if (tool !== undefined) once(st.toolTerminals, `${str(ev.run) ?? ''}\u0000${tool}`, line, issues, 'stream.tool.terminal', (at) => `tool call "${tool}" already reached its terminal at line ${at}; tool.completed, tool.failed and tool.denied are exclusive`);
+  } else if (type === 'session.ended') {
+    if (st.ended !== undefined) {
+      issues.push(violation('stream.session.terminal', '$', `this session already ended at line ${st.ended}; a second distinct session.ended is not allowed`));
+    } else {
+      st.ended = line;
+    }
+    for (const req of st.open) {
+      issues.push(violation('stream.attention.open', '$', `attention request "${req}" (line ${st.requests.get(req)?.line}) is still open; close it with attention.resolved{resolution:"dismissed"} or attention.timeout before session.ended`));
+    }
+    st.open.clear();
+  } else if (type === 'attention.requested') {
+    st.requests.set(id, { line, data });
+    st.open.add(id);
+  } else if (ATTENTION_TERMINALS.has(type) && subject !== undefined) {
+    once(st.attentionTerminals, subject, line, issues, 'stream.attention.terminal', (at) => `attention request "${subject}" already reached its terminal at line ${at}; attention.resolved and attention.timeout are exclusive`);
+    st.open.delete(subject);
+  } else if (ACKS.has(type)) {
+    const cause = str(ev.cause);
+    if (cause !== undefined) once(st.acks, cause, line, issues, 'stream.ack.duplicate', (at) => `command "${cause}" was already acknowledged at line ${at}; a target makes one ack decision per command, and answers a redelivery by re-emitting that same ack byte-identically`);
+  } else if (type === 'attention.answered' && subject !== undefined) {
+    issues.push(...checkAnswer(ev, data, st.requests.get(subject)));
+  }
+  return issues;
+}
+
+/** Record the first Event for `key`; a second, different one is a violation naming the first's line. */
+function once(map: Map<string, number>, key: string, line: number, issues: Issue[], rule: 'stream.run.terminal' | 'stream.tool.terminal' | 'stream.attention.terminal' | 'stream.ack.duplicate', message: (firstLine: number) => string): void {
+  const first = map.get(key);
+  if (first === undefined) map.set(key, line);
+  else issues.push(violation(rule, '$', message(first)));
+}
+
+/** AEP-0006: `answer.values` against the request's fields, and its type-dependent capture gating. */
+function checkAnswer(ev: Record<string, unknown>, data: Record<string, unknown> | undefined, request: Request | undefined): Issue[] {
+  const answer = data !== undefined && isPlainObject(data.answer) ? data.answer : undefined;
+  if (answer === undefined || !Object.hasOwn(answer, 'values') || request === undefined) return [];
+  const path = '$.data.answer.values';
+  if (request.data?.kind !== 'form') {
+    return [violation('form.values.kind', path, `answer.values answers kind "form" requests only, but the request (line ${request.line}) is kind ${JSON.stringify(request.data?.kind ?? null)}; use answer.option or answer.text`)];
+  }
+  const capture = (typeof ev.capture === 'string' ? ev.capture : 'metadata') as CaptureLevel;
+  const textAllowed = captureRank(capture) >= captureRank('redacted');
+  const fields = request.data.fields;
+  // Below `redacted` a required string field is legitimately gated away, so coverage is not demanded there.
+  const issues = validateFormValues(fields, answer.values, { path, checkRequired: textAllowed });
+  if (!textAllowed && captureRank(capture) >= 0) {
+    for (const key of freeTextKeys(fields, answer.values)) {
+      issues.push(violation('form.values.capture', childPath(path, key), `value of field "${key}" is free text (a string field or other:true text), allowed only at capture redacted or full; this Event is at "${capture}", so drop it or raise capture`));
+    }
+  }
+  return issues;
+}

@@ -1,0 +1,101 @@
+/**
+ * The `aep-reference/reference-api` subpath: this package's functions under the standard's
+ * reference module names (`shared/aep`, `shared/ce-bridge`, `shared/redact`, `shared/otlp`,
+ * `shared/ocsf`), with the reference's names and parameter lists, so a harness written
+ * against the reference stack can drive this implementation unchanged.
+ *
+ * Every function is pure except `loadCaptureAnnotations`, which reads schema files; all may
+ * be called at any time, in any order. Each function's `length` is its parameter count in
+ * the reference signature (optional parameters included).
+ */
+import type { AepEvent, CaptureLevel } from './core/event.js';
+import { canonicalJson as canonical } from './core/canonical.js';
+import { downlevel as down, loadCaptureAnnotations as loadAnnotations, CAPTURE_ANNOTATIONS, type CaptureAnnotations } from './core/capture.js';
+import { attrMatch as match, validateFilter as checkFilter } from './core/filter.js';
+import { gateFormValues as gate } from './core/forms.js';
+import { redactText as redactString, redactValue as redactAny, type RedactOptions } from './core/redact.js';
+import { fromCloudEvent as fromCe, toCloudEvent as toCe } from './core/project/cloudevents.js';
+import { toOtlp as otlpRecord, type OtlpOptions } from './core/project/otlp.js';
+import { toOcsf as ocsfRecord, type OcsfOptions } from './core/project/ocsf.js';
+
+/**
+ * Projection options: an options object, or a bare capture level, which is read as
+ * `{ maxCapture: level }` (the reference's `toOtlp(ev, maxCapture)` form). Default: `metadata`.
+ */
+export type ProjectionOptions<T> = T | CaptureLevel | undefined;
+
+function projectionOptions<T extends { maxCapture?: CaptureLevel }>(opts: ProjectionOptions<T>): T {
+  return (typeof opts === 'string' ? { maxCapture: opts } : (opts ?? {})) as T;
+}
+
+/** `shared/aep`: filters, canonical JSON, form gating, down-leveling, capture annotations. */
+export const aep = {
+  /** `null` when `filter` is an acceptable attr-match filter, else why it is refused (AEP-0003 §6). */
+  validateFilter: function validateFilter(filter: unknown): string | null {
+    return checkFilter(filter);
+  },
+  /** Whether `event` passes `filter`; the filter must have passed `validateFilter`. */
+  attrMatch: function attrMatch(filter: unknown, event: Readonly<Record<string, unknown>>): boolean {
+    return match(filter, event);
+  },
+  /** RFC 8785-shaped canonical JSON text. Throws TypeError on cycles and BigInts. */
+  canonicalJson: function canonicalJson(value: unknown): string {
+    return canonical(value);
+  },
+  /** AEP-0006 gating of `answer.values` for `ceiling`; `redact` (optional) is applied to kept free text. */
+  gateFormValues: function gateFormValues(fields: unknown, values: unknown, ceiling: CaptureLevel, redact?: (text: string) => string): Record<string, unknown> {
+    return gate(fields, values, ceiling, redact);
+  },
+  /** AEP-0001 §8.2 hop down-leveling. `annotations` default: this package's own (`spec/schemas/types`). */
+  downlevel: function downlevel(event: AepEvent, ceiling: CaptureLevel, annotations?: CaptureAnnotations): AepEvent {
+    return down(event, ceiling, annotations ?? CAPTURE_ANNOTATIONS);
+  },
+  /** Reads the `x-aep-capture` annotations of every `<type>.schema.json` in a folder. Throws naming a missing or bad file. */
+  loadCaptureAnnotations: function loadCaptureAnnotations(schemaTypesDir: string): CaptureAnnotations {
+    return loadAnnotations(schemaTypesDir);
+  },
+};
+
+/** `shared/ce-bridge`: the AEP-0005 §1-§2 CloudEvents mapping, both directions. */
+export const ceBridge = {
+  toCloudEvent: function toCloudEvent(event: AepEvent): Record<string, unknown> {
+    return toCe(event);
+  },
+  /** The inverse; `null` for a CloudEvent that is not an AEP profile event. */
+  fromCloudEvent: function fromCloudEvent(ce: unknown): AepEvent | null {
+    return fromCe(ce);
+  },
+};
+
+/** `shared/redact`: the AEP-0003 §9.4 pipeline. Options: `home`, `secretValues`, `pii` (default true). */
+export const redact = {
+  redactText: function redactText(text: string, opts?: RedactOptions): string {
+    return redactString(text, opts);
+  },
+  redactValue: function redactValue<T>(value: T, opts?: RedactOptions): T {
+    return redactAny(value, opts);
+  },
+};
+
+/** `shared/otlp`: the AEP-0005 §3 LogRecord projection. */
+export const otlp = {
+  toOtlp: function toOtlp(event: AepEvent, opts?: ProjectionOptions<OtlpOptions>) {
+    return otlpRecord(event, projectionOptions(opts));
+  },
+};
+
+/** `shared/ocsf`: the AEP-0005 §4 OCSF projection; `null` for events with no OCSF class. */
+export const ocsf = {
+  toOcsf: function toOcsf(event: AepEvent, opts?: ProjectionOptions<OcsfOptions>) {
+    return ocsfRecord(event, projectionOptions(opts));
+  },
+};
+
+/** The reference module names mapped to their function tables. Adapter modules are added here. */
+export const modules = {
+  'shared/aep': aep,
+  'shared/ce-bridge': ceBridge,
+  'shared/redact': redact,
+  'shared/otlp': otlp,
+  'shared/ocsf': ocsf,
+} as const;

@@ -1,0 +1,90 @@
+/**
+ * Parsing a `POST /events` body into events (AEP-0003 §3.2). Pure: text in, a verdict out.
+ * The whole body is judged before anything is ingested: one bad line rejects the batch,
+ * naming the first failing line and rule.
+ */
+import { validateEvent } from '../core/envelope.js';
+import type { AepEvent } from '../core/event.js';
+import { issue, renderIssue, type Issue } from '../core/issue.js';
+import type { Received } from './buffer.js';
+import { isCommand } from './control.js';
+
+export type BodyKind = 'json' | 'ndjson';
+
+/** An HTTP refusal: status plus the JSON body to send. */
+export interface Refusal {
+  readonly status: number;
+  readonly body: Readonly<Record<string, unknown>>;
+}
+
+export type BatchVerdict = { readonly ok: true; readonly events: Received[] } | { readonly ok: false; readonly refusal: Refusal };
+
+const SECTION = 'AEP-0003 §3.2';
+
+/**
+ * The one-line JSON text to forward for an event: the received text when it already fits on
+ * one line (so delivery is byte-identical), else a re-serialization (an SSE `data:` field
+ * cannot carry a line break).
+ */
+export function oneLine(text: string, value: unknown): string {
+  const trimmed = text.trim();
+  return /[\r\n]/.test(trimmed) ? JSON.stringify(value) : trimmed;
+}
+
+function invalid(issues: readonly Issue[], line: number): Refusal {
+  const located = issues.map((i) => issue(i.rule, i.section, i.path, i.message, line));
+  return { status: 400, body: { error: 'invalid-event', detail: renderIssue(located[0]!), line, issues: located } };
+}
+
+/** Parse and validate one JSON text as an event; `line` is its 1-based line in the body. */
+export function parseEventText(text: string, line: number): { ok: true; rec: Received } | { ok: false; refusal: Refusal } {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (err) {
+    const why = err instanceof Error ? err.message : String(err);
+    return { ok: false, refusal: invalid([issue('binding.json', SECTION, '$', `not JSON (${why}); send one event as a JSON object`)], line) };
+  }
+  const issues = validateEvent(value);
+  if (issues.length > 0) return { ok: false, refusal: invalid(issues, line) };
+  const event = value as AepEvent;
+  if (isCommand(event.type)) {
+    return {
+      ok: false,
+      refusal: {
+        status: 403,
+        body: {
+          error: 'control-requires-duplex',
+          detail: `line ${line}: ${event.type} is a command; commands flow only on an authenticated WebSocket (/socket), never over HTTP POST (AEP-0004 §4.1)`,
+          line,
+        },
+      },
+    };
+  }
+  return { ok: true, rec: { event, raw: oneLine(text, value) } };
+}
+
+/**
+ * Judge a whole body. `ndjson` bodies carry one event per line; blank lines are skipped but
+ * still counted for line numbers. More than `maxBatch` events: 413 `too-many-events`.
+ */
+export function parseBatch(text: string, kind: BodyKind, maxBatch: number): BatchVerdict {
+  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  if (kind === 'json') {
+    const one = parseEventText(body, 1);
+    return one.ok ? { ok: true, events: [one.rec] } : one;
+  }
+  const lines = body.split('\n');
+  const count = lines.reduce((n, l) => (l.trim() === '' ? n : n + 1), 0);
+  if (count > maxBatch) {
+    return { ok: false, refusal: { status: 413, body: { error: 'too-many-events', detail: `the batch carries ${count} events; this relay takes at most ${maxBatch} per request (AEP_MAX_BATCH); nothing was ingested` } } };
+  }
+  const events: Received[] = [];
+  for (const [i, line] of lines.entries()) {
+    if (line.trim() === '') continue;
+    const one = parseEventText(line, i + 1);
+    if (!one.ok) return one;
+    events.push(one.rec);
+  }
+  return { ok: true, events };
+}

@@ -1,0 +1,70 @@
+/**
+ * The relay's shared state and its one fan-out path: the replay buffer, the live
+ * subscriptions (SSE streams and WS subscriptions), and the live WS connections that may
+ * own sessions. No sockets here: sinks and peers are interfaces the bindings implement.
+ */
+import { attrMatch } from '../core/filter.js';
+import type { CaptureLevel } from '../core/event.js';
+import { ReplayBuffer, type Received } from './buffer.js';
+import type { Claimant } from './control.js';
+import type { Position, ReplayRequest } from './positions.js';
+
+/** A live subscription. `deliver` is called synchronously during fan-out, in arrival order. */
+export interface Sink {
+  readonly filter: Readonly<Record<string, unknown>>;
+  readonly ceiling: CaptureLevel | undefined;
+  deliver(rec: Received): void;
+}
+
+/** A live WS connection that may own sessions and receive routed commands. */
+export interface Peer extends Claimant {
+  /** Sends one text frame to the connection. */
+  send(text: string): void;
+}
+
+/** What a subscription replays before it goes live. */
+export interface ReplayPlan {
+  /** One marker per requested session whose requested position predates the buffer. */
+  readonly exhausted: ReadonlyArray<{ readonly session: string; readonly earliest: Position }>;
+  /** Matching held events, in delivery order. */
+  readonly events: readonly Received[];
+}
+
+export class Hub {
+  readonly buffer: ReplayBuffer;
+  readonly sinks = new Set<Sink>();
+  readonly peers = new Set<Peer>();
+
+  constructor(perSession: number, maxSessions: number) {
+    this.buffer = new ReplayBuffer(perSession, maxSessions);
+  }
+
+  /**
+   * Accept one valid, non-refused event: buffer it (deduped on `(source, id)`) and forward it
+   * to every matching live sink, duplicates included (AEP-0003 §5). Returns whether it was new.
+   */
+  publish(rec: Received): boolean {
+    const { buffered } = this.buffer.admit(rec);
+    for (const sink of [...this.sinks]) {
+      if (this.sinks.has(sink) && attrMatch(sink.filter, rec.event)) sink.deliver(rec);
+    }
+    return buffered || typeof rec.event.session !== 'string';
+  }
+
+  /**
+   * Compute the replay for a new subscription. The caller writes the markers, then the
+   * events, then adds the sink, all in the same tick, so nothing falls between replay and live.
+   */
+  plan(request: ReplayRequest, filter: Readonly<Record<string, unknown>>): ReplayPlan {
+    if (request.kind === 'none') return { exhausted: [], events: [] };
+    if (request.kind === 'all') return { exhausted: [], events: this.buffer.replayAll().filter((h) => attrMatch(filter, h.event)) };
+    const exhausted: Array<{ session: string; earliest: Position }> = [];
+    const events: Received[] = [];
+    for (const point of request.points) {
+      const replay = this.buffer.replay(point);
+      if (replay.exhausted) exhausted.push({ session: point.session, earliest: replay.exhausted });
+      for (const h of replay.events) if (attrMatch(filter, h.event)) events.push(h);
+    }
+    return { exhausted, events };
+  }
+}

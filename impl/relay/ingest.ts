@@ -1,0 +1,49 @@
+/**
+ * `POST /events` (AEP-0003 §3.2): version gate, media type, size bounds, whole-batch
+ * validation, then every event is published in body order.
+ *
+ * Check order: `AEP-Version` (missing: 400 `version-required`; anything but `0.1`: 426),
+ * media type (415), body size (413 `payload-too-large`), batch size (413 `too-many-events`),
+ * every event valid and none a command (400 `invalid-event`, 403 `control-requires-duplex`),
+ * then 202 `{accepted, duplicates}`. Authentication is checked by the router before this.
+ */
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import { parseBatch, type BodyKind } from './batch.js';
+import type { RelayConfig } from './config.js';
+import { VERSIONS } from './discovery.js';
+import { mediaType, readBody, refuseTooLarge, sendJson } from './http-util.js';
+import type { Hub } from './hub.js';
+
+const KINDS: Readonly<Record<string, BodyKind>> = { 'application/json': 'json', 'application/x-ndjson': 'ndjson' };
+
+/** The version gate, shared by tests: null when the header names a supported version. */
+export function versionRefusal(header: string | string[] | undefined): { status: number; body: Record<string, unknown> } | null {
+  if (header === undefined) {
+    return { status: 400, body: { error: 'version-required', versions: [...VERSIONS], detail: 'send the AEP-Version: 0.1 request header (AEP-0003 §3.2)' } };
+  }
+  const value = (Array.isArray(header) ? header.join(',') : header).trim();
+  if (VERSIONS.includes(value)) return null;
+  return { status: 426, body: { error: 'version-unsupported', versions: [...VERSIONS], detail: `AEP-Version ${JSON.stringify(value)} is not supported; this relay speaks ${VERSIONS.join(', ')}` } };
+}
+
+export async function handleIngest(req: IncomingMessage, res: ServerResponse, config: RelayConfig, hub: Hub): Promise<void> {
+  const version = versionRefusal(req.headers['aep-version']);
+  if (version) return sendJson(res, version.status, version.body, version.status === 426 ? { upgrade: 'AEP/0.1' } : {});
+  const kind = KINDS[mediaType(req)];
+  if (kind === undefined) {
+    return sendJson(res, 415, {
+      error: 'unsupported-media-type',
+      detail: `Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')} is not accepted: send application/json (one event) or application/x-ndjson (one event per line)`,
+    });
+  }
+  const body = await readBody(req, config.maxBody);
+  if (!body.ok) {
+    if (body.reason === 'too-large') refuseTooLarge(req, res, config.maxBody);
+    return;
+  }
+  const verdict = parseBatch(body.text, kind, config.maxBatch);
+  if (!verdict.ok) return sendJson(res, verdict.refusal.status, verdict.refusal.body);
+  let duplicates = 0;
+  for (const rec of verdict.events) if (!hub.publish(rec)) duplicates++;
+  sendJson(res, 202, { accepted: verdict.events.length, duplicates });
+}

@@ -1,0 +1,231 @@
+/**
+ * One WebSocket connection on `/socket` (AEP-0003 §3.5, §4, §6.5; AEP-0004 §4): the hello
+ * exchange, subscriptions, ping/pong, roster, events and commands in, events out.
+ *
+ * Lifecycle: `awaiting-hello` until the peer's first frame; a first frame that is not an
+ * acceptable hello gets its error frame and a 1008 close. After the hello every bad frame
+ * gets an in-band error and the connection survives. Unknown frame types are ignored.
+ */
+import type { WebSocket, RawData } from 'ws';
+import { validateEvent } from '../core/envelope.js';
+import type { AepEvent } from '../core/event.js';
+import { isPlainObject } from '../core/event.js';
+import { renderIssue } from '../core/issue.js';
+import { oneLine } from './batch.js';
+import type { Received } from './buffer.js';
+import type { RelayConfig } from './config.js';
+import { isCommand, routeCommand } from './control.js';
+import { relayHello } from './discovery.js';
+import { acceptHello, declaredAccepts, errorFrame, frame, parseSubscribe, type Frame, type PeerHello } from './frames.js';
+import type { Hub, Peer, Sink } from './hub.js';
+import type { Position } from './positions.js';
+import { renderAt } from './render.js';
+
+/** Unsent bytes above which a consumer counts as slow (AEP-0003 §8.4). */
+export const SLOW_BYTES = 8 * 1024 * 1024;
+
+/** What a connection needs from the relay around it. */
+export interface SocketContext {
+  readonly config: RelayConfig;
+  readonly hub: Hub;
+  /** Whether the upgrade request carried a valid token (always false without AEP_TOKEN). */
+  readonly authenticated: boolean;
+  /** The `identity.instance` the relay announces in its hello. */
+  readonly instance: string;
+  /** Operational log line (never carries a token). */
+  readonly log: (line: string) => void;
+}
+
+interface Subscription extends Sink {
+  readonly id: unknown;
+  /** Last delivered position per session, for the `closing` frame. */
+  readonly delivered: Map<string, Position>;
+}
+
+const droppable = (e: AepEvent): boolean => e.severity === undefined || e.severity === 'debug' || e.severity === 'info';
+
+export class SocketSession implements Peer {
+  #hello: PeerHello | undefined;
+  readonly claims = new Set<string>();
+  readonly #subs = new Map<string, Subscription>();
+  #closed = false;
+
+  constructor(readonly ws: WebSocket, readonly ctx: SocketContext) {
+    ws.on('message', (data, isBinary) => this.#onMessage(data, isBinary));
+    ws.once('close', () => this.#onClose());
+  }
+
+  get accepts(): readonly string[] | undefined {
+    return this.#hello ? declaredAccepts(this.#hello) : undefined;
+  }
+
+  get hello(): PeerHello | undefined {
+    return this.#hello;
+  }
+
+  /** Send one text frame; a no-op once the connection is closing. */
+  send(text: string): void {
+    if (!this.#closed && this.ws.readyState === this.ws.OPEN) this.ws.send(text);
+  }
+
+  /** Orderly close (AEP-0003 §3.5 rule 4): a `closing` frame with delivered positions, then close. */
+  shutdown(reason: string, code = 1001): void {
+    if (this.#closed) return;
+    const delivered: Array<Record<string, unknown>> = [];
+    for (const sub of this.#subs.values()) {
+      for (const [session, pos] of sub.delivered) delivered.push({ sub: sub.id, session, epoch: pos.epoch, seq: pos.seq });
+    }
+    if (this.#hello) this.send(frame({ type: 'closing', reason, delivered }));
+    this.#detach();
+    this.ws.close(code, reason.slice(0, 120));
+  }
+
+  #detach(): void {
+    this.#closed = true;
+    for (const sub of this.#subs.values()) this.ctx.hub.sinks.delete(sub);
+    this.#subs.clear();
+    this.ctx.hub.peers.delete(this);
+  }
+
+  #onClose(): void {
+    if (!this.#closed) this.#detach();
+  }
+
+  #onMessage(data: RawData, isBinary: boolean): void {
+    if (this.#closed) return;
+    if (isBinary) {
+      if (!this.#hello) return this.#refuseFirst(errorFrame('hello-required', 'the first frame on /socket must be a text hello (AEP-0003 §3.5)'));
+      return this.send(errorFrame('invalid-frame', 'binary frames are reserved in AEP 0.1: send each event or frame as one JSON text frame (AEP-0003 §3.5)'));
+    }
+    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      value = undefined;
+    }
+    if (!this.#hello) {
+      const verdict = acceptHello(value);
+      if (!verdict.ok) return this.#refuseFirst(verdict.error);
+      this.#hello = verdict.hello;
+      this.ctx.hub.peers.add(this);
+      return this.send(frame(relayHello(this.ctx.config, verdict.hello.version, this.ctx.instance)));
+    }
+    if (!isPlainObject(value)) return this.send(errorFrame('invalid-frame', 'each text frame must carry one JSON object: an event or a frame'));
+    const type = value.type;
+    if (typeof type === 'string' && type.includes('.')) return this.#onEvent(value, text);
+    if ('aep' in value) return this.#onEvent(value, text);
+    if (typeof type !== 'string') return this.send(errorFrame('invalid-frame', 'a frame needs a string type'));
+    switch (type) {
+      case 'hello':
+        return this.send(errorFrame('invalid-frame', 'hello was already exchanged on this connection; the first hello governs it (AEP-0003 §4)'));
+      case 'subscribe':
+        return this.#subscribe(value);
+      case 'unsubscribe':
+        return this.#unsubscribe(value);
+      case 'ping':
+        return this.send(frame(value.t === undefined ? { type: 'pong' } : { type: 'pong', t: value.t }));
+      case 'roster':
+        return this.#roster(value);
+      default:
+        return; // unknown and peer-to-relay-meaningless frames are ignored (AEP-0003 §2)
+    }
+  }
+
+  #refuseFirst(error: string): void {
+    this.send(error);
+    this.#detach();
+    this.ws.close(1008, 'hello required');
+  }
+
+  #onEvent(value: Record<string, unknown>, text: string): void {
+    const cause = typeof value.id === 'string' ? value.id : undefined;
+    const issues = validateEvent(value);
+    if (issues.length > 0) {
+      this.send(frame({ type: 'error', ...(cause === undefined ? {} : { cause }), code: 'invalid-event', detail: renderIssue(issues[0]!), issues }));
+      return;
+    }
+    const event = value as AepEvent;
+    const rec: Received = { event, raw: oneLine(text, value) };
+    if (isCommand(event.type)) return this.#command(rec);
+    if (typeof event.session === 'string' && typeof event.seq === 'number') this.claims.add(event.session);
+    this.ctx.hub.publish(rec);
+  }
+
+  #command(rec: Received): void {
+    const route = routeCommand(rec.event, this.ctx.authenticated, this.ctx.hub.peers);
+    if (!route.ok) {
+      this.ctx.log(`refused ${rec.event.type} ${rec.event.id} for session ${JSON.stringify(rec.event.session ?? null)}: ${route.code}`);
+      return this.send(errorFrame(route.code, route.detail, { cause: rec.event.id }));
+    }
+    route.target.send(rec.raw);
+    this.ctx.hub.publish(rec);
+  }
+
+  #subscribe(f: Frame): void {
+    const verdict = parseSubscribe(f, this.ctx.config.maxFrom);
+    if (!verdict.ok) return this.send(errorFrame(verdict.code, verdict.detail, { id: f.id }));
+    const { id, filter, ceiling, replay } = verdict.sub;
+    const key = JSON.stringify(id);
+    if (this.#subs.has(key)) return this.send(errorFrame('invalid-filter', `subscription id ${key} is already active on this connection; unsubscribe it first`, { id }));
+    if (this.#subs.size >= this.ctx.config.maxSubscriptions) {
+      return this.send(errorFrame('limit-exceeded', `this connection already holds ${this.#subs.size} subscriptions; the limit is ${this.ctx.config.maxSubscriptions} (AEP_MAX_SUBS)`, { id }));
+    }
+    const sub: Subscription = {
+      id,
+      filter,
+      ceiling,
+      delivered: new Map(),
+      deliver: (rec) => this.#deliver(sub, rec),
+    };
+    this.send(frame({ type: 'subscribed', id }));
+    const plan = this.ctx.hub.plan(replay, filter);
+    for (const m of plan.exhausted) this.send(frame({ type: 'replay-exhausted', sub: id, session: m.session, earliest: { epoch: m.earliest.epoch, seq: m.earliest.seq } }));
+    for (const rec of plan.events) this.#deliver(sub, rec);
+    if (this.#closed) return;
+    this.#subs.set(key, sub);
+    this.ctx.hub.sinks.add(sub);
+  }
+
+  #deliver(sub: Subscription, rec: Received): void {
+    if (this.#closed) return;
+    if (this.ws.bufferedAmount > SLOW_BYTES) {
+      if (droppable(rec.event)) return;
+      return this.shutdown('slow-consumer', 1013);
+    }
+    this.send(renderAt(rec, sub.ceiling));
+    const { session, seq } = rec.event;
+    if (typeof session === 'string' && typeof seq === 'number') sub.delivered.set(session, { epoch: rec.event.epoch ?? 0, seq });
+  }
+
+  #unsubscribe(f: Frame): void {
+    const key = JSON.stringify(f.id);
+    const sub = this.#subs.get(key);
+    if (sub) {
+      this.#subs.delete(key);
+      this.ctx.hub.sinks.delete(sub);
+    }
+    this.send(frame({ type: 'unsubscribed', id: f.id }));
+  }
+
+  #roster(f: Frame): void {
+    if (f.id === undefined) return this.send(errorFrame('invalid-frame', 'a roster request needs an id (AEP-0003 §4.1)'));
+    if (this.#hello?.role === 'emitter') {
+      return this.send(errorFrame('unauthorized', 'roster requests are honored on consumer and both connections only (AEP-0003 §4.1)', { id: f.id }));
+    }
+    const entries: Array<Record<string, unknown>> = [];
+    for (const peer of this.ctx.hub.peers) {
+      if (!(peer instanceof SocketSession) || !peer.#hello) continue;
+      const h = peer.#hello;
+      for (const session of peer.claims) {
+        const entry: Record<string, unknown> = { session };
+        if (h.agent !== undefined) entry.agent = h.agent;
+        if (h.instance !== undefined) entry.instance = h.instance;
+        if (h.control !== undefined) entry.control = h.control;
+        if (h.emits !== undefined) entry.emits = h.emits;
+        entries.push(entry);
+      }
+    }
+    this.send(frame({ type: 'roster', id: f.id, entries }));
+  }
+}

@@ -1,0 +1,46 @@
+/**
+ * ce-roundtrip (AEP-0005 §2, §5.1, §5.5): every golden event projects to its pinned
+ * CloudEvent (member order ignored), the pinned CloudEvent maps back to the golden event,
+ * forward-then-inverse is the identity, and hand-authored inbound cases map exactly.
+ */
+import { attempt, fail } from '../check.js';
+import { jsonDiff } from '../compare.js';
+import { caseList, caseName, filesExist, GOLDEN_FILE, readJsonFixture, readJsonlFixture } from '../fixtures.js';
+import type { Check, Family } from '../types.js';
+
+const PINS = 'ce-roundtrip/ce-expected.jsonl';
+const INBOUND = 'ce-roundtrip/inbound-cases.json';
+
+function label(line: number, event: unknown): string {
+  const t = typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
+  return `line ${line}${typeof t === 'string' ? ` ${t}` : ''}`;
+}
+
+export const family: Family = {
+  name: 'ce-roundtrip',
+  description: 'CloudEvents projection: forward pins, inverse of the pins, round-trip identity, inbound preserve path',
+  detect: (dir) => filesExist(dir, GOLDEN_FILE, PINS),
+  run({ corpusDir, implementation: impl }) {
+    const golden = readJsonlFixture(corpusDir, GOLDEN_FILE);
+    const pins = readJsonlFixture(corpusDir, PINS);
+    const checks: Check[] = [];
+    if (pins.length !== golden.length) {
+      checks.push(fail('ce-roundtrip/coverage', `${PINS} has ${pins.length} pins for ${golden.length} golden events`));
+    }
+    golden.forEach(({ line, value: event }, i) => {
+      const pin = pins[i]?.value;
+      if (pin === undefined) return;
+      const at = label(line, event);
+      checks.push(attempt(`ce-roundtrip/forward ${at}`, () => jsonDiff(pin, impl.toCloudEvent(event))));
+      checks.push(attempt(`ce-roundtrip/inverse ${at}`, () => jsonDiff(event, impl.fromCloudEvent(pin))));
+      checks.push(attempt(`ce-roundtrip/round-trip ${at}`, () => jsonDiff(event, impl.fromCloudEvent(impl.toCloudEvent(event)))));
+    });
+    if (filesExist(corpusDir, INBOUND)) {
+      const cases = caseList(readJsonFixture(corpusDir, INBOUND), INBOUND, 'cases');
+      cases.forEach((c, i) => {
+        checks.push(attempt(`ce-roundtrip/inbound: ${caseName(c, i)}`, () => jsonDiff(c.expected ?? null, impl.fromCloudEvent(c.ce))));
+      });
+    }
+    return checks;
+  },
+};

@@ -1,0 +1,46 @@
+/**
+ * golden: every event of the golden stream is valid on its own (AEP-0001 §5, AEP-0002
+ * payload schemas) and the whole stream passes the cross-event rules.
+ */
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderIssue, type Issue } from '../../../impl/core/issue.js';
+import { attempt } from '../check.js';
+import { filesExist, GOLDEN_FILE, readJsonlFixture } from '../fixtures.js';
+import type { Check, Family } from '../types.js';
+
+/** `null` for an empty issue list, else the first few rendered issues. */
+export function noIssues(issues: unknown): string | null {
+  if (!Array.isArray(issues)) return `validator returned ${JSON.stringify(issues) ?? String(issues)} instead of an issue list`;
+  if (issues.length === 0) return null;
+  const shown = (issues as Issue[]).slice(0, 3).map(renderIssue).join('; ');
+  return `${issues.length} issue(s): ${shown}${issues.length > 3 ? '; ...' : ''}`;
+}
+
+function typeOf(value: unknown): string {
+  const t = typeof value === 'object' && value !== null ? (value as { type?: unknown }).type : undefined;
+  return typeof t === 'string' ? ` ${t}` : '';
+}
+
+export const family: Family = {
+  name: 'golden',
+  description: 'every golden event is valid, and the whole golden stream passes the cross-event rules',
+  detect: (dir) => filesExist(dir, GOLDEN_FILE),
+  run({ corpusDir, implementation: impl }) {
+    const lines = readJsonlFixture(corpusDir, GOLDEN_FILE);
+    const checks: Check[] = lines.map(({ line, value }) =>
+      attempt(`golden/line ${line}${typeOf(value)}`, () => noIssues(impl.validateEvent(value))),
+    );
+    checks.push(attempt('golden/stream', () => noIssues(impl.validateStream(lines.map((l) => l.value)))));
+    checks.push(
+      attempt('golden/parse', () => {
+        const parsed = impl.parseJsonl(readFileSync(join(corpusDir, GOLDEN_FILE), 'utf8'));
+        const problem = noIssues(parsed.issues);
+        if (problem) return `parseJsonl: ${problem}`;
+        if (parsed.events.length !== lines.length) return `parseJsonl returned ${parsed.events.length} events, the file has ${lines.length}`;
+        return null;
+      }),
+    );
+    return checks;
+  },
+};

@@ -1,0 +1,67 @@
+/**
+ * Runs families over a corpus and collects their checks. Pure orchestration: reading
+ * fixtures is the families' business, rendering the report is report.ts's.
+ */
+import { describeThrown, fail } from './check.js';
+import type { Check, Family, Implementation, Logger } from './types.js';
+
+export interface RunOptions {
+  /** Absolute corpus root. */
+  corpusDir: string;
+  /** Families to run, in order. Each is run even if `detect` is false (the caller decides). */
+  families: readonly Family[];
+  implementation: Implementation;
+  logger: Logger;
+  /** Clock, injectable for tests. Default: `() => new Date()`. */
+  now?: () => Date;
+}
+
+export interface RunResult {
+  startedAt: string;
+  finishedAt: string;
+  checks: Check[];
+}
+
+/** Ensures check names are unique within a run by suffixing repeats with ` (2)`, ` (3)`... */
+function uniqueNames(checks: Check[]): Check[] {
+  const seen = new Map<string, number>();
+  return checks.map((c) => {
+    const n = (seen.get(c.name) ?? 0) + 1;
+    seen.set(c.name, n);
+    return n === 1 ? c : { ...c, name: `${c.name} (${n})` };
+  });
+}
+
+function tally(checks: readonly Check[]): string {
+  const count = (s: Check['status']) => checks.filter((c) => c.status === s).length;
+  const failed = count('fail');
+  const skipped = count('skip');
+  return `${count('pass')}/${checks.length} pass${failed ? `, ${failed} fail` : ''}${skipped ? `, ${skipped} skip` : ''}`;
+}
+
+/**
+ * Runs every family in order. A family that throws (missing or malformed fixture file)
+ * contributes one failed check named `<family>/fixtures` and the run continues.
+ * Logs one progress line per family (`golden: 64/64 pass`) and one line per failure.
+ */
+export async function runFamilies(opts: RunOptions): Promise<RunResult> {
+  const now = opts.now ?? (() => new Date());
+  const startedAt = now().toISOString();
+  const all: Check[] = [];
+  for (const family of opts.families) {
+    let checks: Check[];
+    try {
+      checks = uniqueNames(await family.run({ corpusDir: opts.corpusDir, implementation: opts.implementation, logger: opts.logger }));
+      if (checks.length === 0) checks = [fail(`${family.name}/fixtures`, 'the fixture files hold no cases: an empty family proves nothing')];
+    } catch (err) {
+      const message = err instanceof Error && err.name === 'FixtureError' ? err.message : describeThrown(err);
+      checks = [fail(`${family.name}/fixtures`, message)];
+    }
+    opts.logger.info(`${family.name}: ${tally(checks)}`);
+    for (const c of checks) {
+      if (c.status === 'fail') opts.logger.info(`  FAIL ${c.name}${c.detail ? `: ${c.detail}` : ''}`);
+    }
+    all.push(...checks);
+  }
+  return { startedAt, finishedAt: now().toISOString(), checks: uniqueNames(all) };
+}

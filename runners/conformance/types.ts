@@ -1,0 +1,80 @@
+/**
+ * The corpus runner's vocabulary: a Family reads one fixture format and turns every case
+ * into one Check, calling an injectable Implementation (so self-tests can hand the runner
+ * deliberately broken functions and watch it fail).
+ */
+import type { Issue } from '../../impl/core/issue.js';
+
+export type CheckStatus = 'pass' | 'fail' | 'skip';
+
+/** One verdict, as it appears in the report. `detail` explains a failure or a skip. */
+export interface Check {
+  /** `<family>/<case>`: stable across runs, readable by a person. */
+  readonly name: string;
+  readonly status: CheckStatus;
+  readonly detail?: string;
+}
+
+/** Options of the §9.4 redaction pipeline (AEP-0003). */
+export interface RedactOptions {
+  home?: string;
+  secretValues?: string[];
+  pii?: boolean;
+}
+
+/**
+ * The functions under test. Members are declared as methods so that the real core
+ * functions, whose parameters are narrower than `unknown`, can be supplied as they are.
+ * Every member may be called at any time, any number of times, in any order.
+ */
+export interface Implementation {
+  /** Envelope + registry + payload checks for one event (AEP-0001 §5, AEP-0002). */
+  validateEvent(value: unknown): Issue[];
+  /** Cross-event rules over a whole stream; issues carry 1-based `line`. */
+  validateStream(events: unknown[]): Issue[];
+  /** JSONL text to values; malformed lines become issues. */
+  parseJsonl(text: string): { events: unknown[]; issues: Issue[] };
+  /** `null` for an acceptable attr-match filter, otherwise why it is refused (AEP-0003 §6). */
+  validateFilter(filter: unknown): string | null;
+  attrMatch(filter: unknown, event: unknown): boolean;
+  redactText(text: string, opts?: RedactOptions): string;
+  redactValue(value: unknown, opts?: RedactOptions): unknown;
+  /** AEP-0006 type-dependent gating of `answer.values`; `redact` is applied to kept free text. */
+  gateFormValues(fields: unknown, values: unknown, ceiling: string, redact?: (text: string) => string): unknown;
+  /** AEP-0001 §8.2 hop down-leveling with the implementation's own capture annotations. */
+  downlevel(event: unknown, ceiling: string): unknown;
+  toCloudEvent(event: unknown): unknown;
+  fromCloudEvent(ce: unknown): unknown;
+  /** AEP-0005 §3, default options (`max_capture` = metadata). */
+  toOtlp(event: unknown): unknown;
+  /** AEP-0005 §4, default options; `null` when the event has no OCSF class. */
+  toOcsf(event: unknown): unknown;
+}
+
+/** Human progress output. Lines are written without a trailing newline. */
+export interface Logger {
+  info(line: string): void;
+}
+
+/** What a family's `run` receives. Valid for the duration of that call. */
+export interface FamilyContext {
+  /** Absolute path of the corpus root (the directory holding `golden/`, `invalid/`, ...). */
+  readonly corpusDir: string;
+  readonly implementation: Implementation;
+  readonly logger: Logger;
+}
+
+/** One fixture family. Adding one is a new file under families/ plus one line in families/index.ts. */
+export interface Family {
+  /** Directory-like name, also the check-name prefix: `golden`, `attr-match`. */
+  readonly name: string;
+  /** One line for `--help` and the README. */
+  readonly description: string;
+  /** True when this family's fixture files exist under `corpusDir`. Must not throw. */
+  detect(corpusDir: string): boolean;
+  /**
+   * Turns every case into one Check. Throwing (a missing or malformed fixture file) is
+   * allowed: the runner records it as one failed check for the family.
+   */
+  run(ctx: FamilyContext): Promise<Check[]> | Check[];
+}

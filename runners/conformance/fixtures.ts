@@ -82,23 +82,31 @@ export function caseName(c: Record<string, unknown>, index: number): string {
 /** The golden stream; the projection families pin their outputs against its lines. */
 export const GOLDEN_FILE = 'golden/golden.jsonl';
 
+/** One projection pin: its key, the golden index it names (`null` when the key names none), the pinned value. */
+export interface GoldenPin {
+  key: string;
+  index: number | null;
+  pin: unknown;
+}
+
 /**
  * Projection pins are objects keyed by the 0-based index of a golden line (`"3": {...}`);
- * `$`-prefixed keys are comments. Returns the pins in index order.
+ * `$`-prefixed keys are comments. A key that names no golden line is returned with
+ * `index: null` so that one pin fails, not the whole family. Ordered by index.
  */
-export function goldenPins(file: unknown, relPath: string, goldenCount: number): { index: number; pin: unknown }[] {
+export function goldenPins(file: unknown, relPath: string, goldenCount: number): GoldenPin[] {
   if (typeof file !== 'object' || file === null || Array.isArray(file)) {
     throw new FixtureError(`${relPath}: expected an object keyed by golden line index`);
   }
   return Object.entries(file)
     .filter(([key]) => !key.startsWith('$'))
-    .map(([key, pin]) => {
-      if (!/^(0|[1-9][0-9]*)$/.test(key) || Number(key) >= goldenCount) {
-        throw new FixtureError(`${relPath}: key "${key}" is not the index of a golden line (0..${goldenCount - 1})`);
-      }
-      return { index: Number(key), pin };
-    })
-    .sort((a, b) => a.index - b.index);
+    .map(([key, pin]) => ({ key, index: /^(0|[1-9][0-9]*)$/.test(key) && Number(key) < goldenCount ? Number(key) : null, pin }))
+    .sort((a, b) => (a.index ?? Infinity) - (b.index ?? Infinity));
+}
+
+/** The failure detail for a pin whose key names no golden line. */
+export function strayPinDetail(relPath: string, key: string, goldenCount: number): string {
+  return `fixture: ${relPath} key "${key}" is not the index of a golden line (0..${goldenCount - 1})`;
 }
 
 /** `golden[3] tool.completed`: how projection checks name the golden event they pin. */

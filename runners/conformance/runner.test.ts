@@ -239,9 +239,12 @@ describe('runner against broken fixtures', () => {
     });
   });
 
-  it('a pin keyed by something other than a golden index is a fixture error', async () => {
-    const r = await run(goodImplementation(), { 'otlp/otlp-expected.json': '{"9": {}}' });
-    expect(r.byName.get('otlp/fixtures')?.detail).toBe('otlp/otlp-expected.json: key "9" is not the index of a golden line (0..2)');
+  it('a pin keyed by something other than a golden index fails that pin only', async () => {
+    const r = await run(goodImplementation(), { 'otlp/otlp-expected.json': JSON.stringify({ 9: {}, 1: { event_name: 'dev.aep.tool.requested', severity_number: 9, attributes: { 'aep.event_id': 'FERRY-002' } } }) });
+    expect(r.checks.filter((c) => c.name.startsWith('otlp/'))).toEqual([
+      { name: 'otlp/golden[1] tool.requested', status: 'pass' },
+      { name: 'otlp/9', status: 'fail', detail: 'fixture: otlp/otlp-expected.json key "9" is not the index of a golden line (0..2)' },
+    ]);
   });
 
   it('detect reports absent files without throwing', () => {

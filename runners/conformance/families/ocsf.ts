@@ -4,9 +4,9 @@
  * events without a pin still have to honor §4.1 scope: the three families project to a
  * class-valid record, every other event produces none.
  */
-import { attempt } from '../check.js';
+import { attempt, fail } from '../check.js';
 import { jsonDiff } from '../compare.js';
-import { filesExist, GOLDEN_FILE, goldenLabel, goldenPins, readJsonFixture, readJsonlFixture } from '../fixtures.js';
+import { filesExist, GOLDEN_FILE, goldenLabel, goldenPins, readJsonFixture, readJsonlFixture, strayPinDetail } from '../fixtures.js';
 import type { Family } from '../types.js';
 import { ocsfClassProblems } from './ocsf-classes.js';
 
@@ -31,9 +31,11 @@ export const family: Family = {
   detect: (dir) => filesExist(dir, GOLDEN_FILE, PINS, CLASSES),
   run({ corpusDir, implementation: impl }) {
     const golden = readJsonlFixture(corpusDir, GOLDEN_FILE);
-    const pins = new Map(goldenPins(readJsonFixture(corpusDir, PINS), PINS, golden.length).map((p) => [p.index, p.pin]));
+    const all = goldenPins(readJsonFixture(corpusDir, PINS), PINS, golden.length);
+    const pins = new Map(all.map((p) => [p.index, p.pin]));
     const classes = readJsonFixture(corpusDir, CLASSES);
-    return golden.map(({ value: event }, index) => {
+    const stray = all.filter((p) => p.index === null).map((p) => fail(`ocsf/${p.key}`, strayPinDetail(PINS, p.key, golden.length)));
+    return [...stray, ...golden.map(({ value: event }, index) => {
       const pin = pins.get(index);
       const type = typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
       if (pin !== undefined) {
@@ -49,6 +51,6 @@ export const family: Family = {
         if (record === null || record === undefined) return `${type} is in the §4.2 mapping but produced no record`;
         return validity(record, classes);
       });
-    });
+    })];
   },
 };

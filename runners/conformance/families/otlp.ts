@@ -3,9 +3,9 @@
  * under the default exporter settings (`max_capture` metadata): severity table, `gen_ai.*`
  * hoisting, traceparent parsing, body down-leveling.
  */
-import { attempt } from '../check.js';
+import { attempt, fail } from '../check.js';
 import { jsonDiff } from '../compare.js';
-import { filesExist, GOLDEN_FILE, goldenLabel, goldenPins, readJsonFixture, readJsonlFixture } from '../fixtures.js';
+import { filesExist, GOLDEN_FILE, goldenLabel, goldenPins, readJsonFixture, readJsonlFixture, strayPinDetail } from '../fixtures.js';
 import type { Family } from '../types.js';
 
 const PINS = 'otlp/otlp-expected.json';
@@ -17,7 +17,8 @@ export const family: Family = {
   run({ corpusDir, implementation: impl }) {
     const golden = readJsonlFixture(corpusDir, GOLDEN_FILE);
     const pins = goldenPins(readJsonFixture(corpusDir, PINS), PINS, golden.length);
-    return pins.map(({ index, pin }) => {
+    return pins.map(({ key, index, pin }) => {
+      if (index === null) return fail(`otlp/${key}`, strayPinDetail(PINS, key, golden.length));
       const event = golden[index]!.value;
       return attempt(`otlp/${goldenLabel(index, event)}`, () => jsonDiff(pin, impl.toOtlp(event)));
     });

@@ -1,0 +1,88 @@
+#!/usr/bin/env bash
+# Everything CI needs, in order. Runs from a clean clone; starts (and always stops) its own relay,
+# demo agent and adapter daemons on ephemeral loopback ports. Usable locally: `bash ci.sh`.
+#
+# Environment:
+#   AEP_STANDARD_DIR   the standard's checkout (default ../shared/aep-standard); stages that need it
+#                      are skipped with a note when it is absent.
+set -euo pipefail
+cd "$(dirname "$0")"
+
+STANDARD=${AEP_STANDARD_DIR:-../shared/aep-standard}
+CORPUS="$STANDARD/conformance/fixtures"
+# Families of the standard's corpus this project implements so far.
+FAMILIES=(golden invalid attr-match ce-roundtrip otlp ocsf redaction capture-gating downlevel mappings)
+AEP="node bin/aep.js"
+WORK=$(mktemp -d)
+PIDS=()
+STAGES_PASSED=0
+
+cleanup() {
+  for pid in "${PIDS[@]:-}"; do [ -n "$pid" ] && kill "$pid" 2>/dev/null || true; done
+  wait 2>/dev/null || true
+  rm -rf "$WORK"
+}
+trap cleanup EXIT
+
+stage() { printf '\n==> %s\n' "$*"; }
+passed() { STAGES_PASSED=$((STAGES_PASSED + 1)); }
+
+# Starts a long-running `aep` verb in the background; waits until its stdout has a line matching
+# $2 (at most 15 s) and prints that line. Its output goes to $WORK/$1.log.
+start_bg() {
+  local name=$1 ready=$2; shift 2
+  "$@" >"$WORK/$name.log" 2>"$WORK/$name.err" &
+  PIDS+=($!)
+  for _ in $(seq 1 150); do
+    if grep -m1 -E "$ready" "$WORK/$name.log" 2>/dev/null; then return 0; fi
+    if ! kill -0 "${PIDS[-1]}" 2>/dev/null; then break; fi
+    sleep 0.1
+  done
+  echo "ci: $name did not become ready; its stderr:" >&2
+  cat "$WORK/$name.err" >&2
+  return 1
+}
+
+# Kills the most recently started background process.
+stop_last() { kill "${PIDS[-1]}" 2>/dev/null || true; wait "${PIDS[-1]}" 2>/dev/null || true; unset 'PIDS[-1]'; }
+
+relay_url() { grep -m1 -oE 'http://[0-9.]+:[0-9]+' "$WORK/$1.log"; }
+
+stage "install (npm ci)"
+npm ci --no-audit --no-fund
+passed
+
+stage "unit and integration tests (npm test)"
+npm test
+passed
+
+stage "the project's own corpus (npm run conformance)"
+npm run conformance
+passed
+
+if [ -d "$CORPUS" ]; then
+  stage "the standard's corpus in $CORPUS: ${FAMILIES[*]}"
+  $AEP conformance --corpus "$CORPUS" --family "${FAMILIES[@]}" --json "$WORK/standard.json"
+  passed
+else
+  stage "the standard's corpus: skipped ($CORPUS not found)"
+fi
+
+stage "live: open relay with AEP_BUFFER=8, check-live --evict"
+AEP_BUFFER=8 start_bg relay-open 'listening on' $AEP relay --port 0
+URL=$(relay_url relay-open)
+$AEP check-live "$URL" --evict
+stop_last
+passed
+
+stage "live: tokened relay + demo-agent, check-live --control-session --control-cancel"
+TOKEN="ci-$RANDOM$RANDOM"
+AEP_TOKEN=$TOKEN start_bg relay-tok 'listening on' $AEP relay --port 0
+URL=$(relay_url relay-tok)
+start_bg demo 'demo-agent ready' $AEP demo-agent --relay "$URL" --token "$TOKEN" --session ci-demo --run ci-run
+$AEP check-live "$URL" --token "$TOKEN" --control-session ci-demo --control-cancel ci-run
+stop_last
+stop_last
+passed
+
+printf '\nci: %d passed, 0 failed\n' "$STAGES_PASSED"

@@ -6,6 +6,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateEvent } from '../core/envelope.js';
+import { validateStream } from '../core/stream.js';
 import { startAdapter, type AdapterOptions, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
 import { adapter } from './adapter.js';
@@ -18,10 +19,13 @@ let running: RunningAdapter | null = null;
 let relay: StubRelay | null = null;
 
 afterEach(async () => {
+  // Every scenario's stream, as the relay received it (commands are not ours), must be a valid AEP stream.
+  const stream = relay?.frames.slice(1).map((f) => JSON.parse(f)) ?? [];
   await running?.close();
   await relay?.close();
   running = null;
   relay = null;
+  expect(validateStream(stream)).toEqual([]);
 });
 
 async function setup(opts: Partial<AdapterOptions> = {}): Promise<{ a: RunningAdapter; r: StubRelay; home: string }> {

@@ -94,7 +94,7 @@ export function tempHome(): string {
   return mkdtempSync(join(tmpdir(), 'aep-adapter-test-'));
 }
 
-/** A control command as a consumer would send it (no seq; agent = the sender). */
+/** A control command as a consumer would send it (no seq; agent = the sender; capture redacted so text answers are legal). */
 export function command(type: string, session: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}): Record<string, unknown> {
   return {
     aep: '0.1',
@@ -104,6 +104,7 @@ export function command(type: string, session: string, data: Record<string, unkn
     source: 'aep://test/agent/operator',
     agent: 'operator',
     session,
+    capture: 'redacted',
     ...extra,
     data,
   };

@@ -192,3 +192,28 @@ describe.skipIf(!existsSync(join(__dirname, '../../conformance/fixtures/golden/g
     expect(code).toBe(0);
   });
 });
+
+describe.skipIf(!existsSync(join(__dirname, '../../dist/impl/cli/main.js')))('the built binary', () => {
+  it('--json - writes nothing but the JSON report to stdout', async () => {
+    const { execFileSync } = await import('node:child_process');
+    const dir = corpus();
+    let stdout: string;
+    let status = 0;
+    try {
+      stdout = execFileSync(process.execPath, [join(__dirname, '../../bin/aep.js'), 'conformance', '--corpus', dir, '--family', 'attr-match', '--json', '-'], {
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'pipe'],
+      });
+    } catch (err) {
+      const e = err as { stdout: string; status: number };
+      stdout = e.stdout;
+      status = e.status;
+    }
+    expect([0, 1]).toContain(status);
+    const report = JSON.parse(stdout);
+    expect(stdout).toBe(`${JSON.stringify(report, null, 2)}\n`);
+    expect(report.checks.map((c: { name: string }) => c.name)).toEqual([
+      'attr-match/tool glob hits', 'attr-match/tool glob misses run', 'attr-match/invalid: payload is not filterable',
+    ]);
+  });
+});

@@ -1,10 +1,9 @@
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
-import { readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
-import { CAPTURE_ANNOTATIONS, annotationsOf, downlevel, loadCaptureAnnotations, projectSchemaTypesDir, type CaptureAnnotations } from './capture.js';
+import { CAPTURE_ANNOTATIONS, STARRED_FIELDS, annotationsOf, downlevel, loadCaptureAnnotations, projectSchemaTypesDir, type CaptureAnnotations } from './capture.js';
 import type { AepEvent, CaptureLevel } from './event.js';
 
 interface Case { name: string; ceiling: CaptureLevel; event: AepEvent; expect_capture: CaptureLevel | null; expect_data: unknown }
@@ -120,5 +119,52 @@ describe('annotations', () => {
     expect('tool.completed' in CAPTURE_ANNOTATIONS).toBe(true);
     expect(CAPTURE_ANNOTATIONS['tool.completed']).toEqual(direct['tool.completed']);
     expect({ ...CAPTURE_ANNOTATIONS }['tool.completed']).toEqual(direct['tool.completed']);
+  });
+});
+
+describe('the project corpus catches broken down-levelers', () => {
+  const { cases } = JSON.parse(readFileSync(ourCases, 'utf8')) as { cases: Case[] };
+  const std = existsSync(oursDir) ? CAPTURE_ANNOTATIONS : existsSync(standardTypes) ? loadCaptureAnnotations(standardTypes) : undefined;
+  const failures = (impl: (e: AepEvent, c: CaptureLevel) => AepEvent): number =>
+    cases.filter((c) => {
+      const out = impl(structuredClone(c.event), c.ceiling);
+      return (out.capture ?? null) !== c.expect_capture || JSON.stringify(out.data ?? null) !== JSON.stringify(c.expect_data);
+    }).length;
+  it.skipIf(!std)('rejects minting redacted, skipping the starred degrade, and passing vendor data through', () => {
+    const ann = std!;
+    const order: CaptureLevel[] = ['none', 'metadata', 'redacted', 'full'];
+    const mints = (e: AepEvent, c: CaptureLevel) => {
+      const out = downlevel(e, c, ann);
+      const min = order[Math.min(order.indexOf(e.capture ?? 'metadata'), order.indexOf(c))]!;
+      return { ...out, capture: min };
+    };
+    const keepsPrompt = (e: AepEvent, c: CaptureLevel) => {
+      const out = downlevel(e, c, ann);
+      if (out.data && e.data && 'prompt' in e.data) out.data.prompt = e.data.prompt;
+      return out;
+    };
+    const vendorLeak = (e: AepEvent, c: CaptureLevel) => (e.type.startsWith('x.') ? { ...e, capture: c } : downlevel(e, c, ann));
+    expect(failures((e, c) => downlevel(e, c, ann))).toBe(0);
+    expect(failures(mints)).toBeGreaterThan(0);
+    expect(failures(keepsPrompt)).toBeGreaterThan(0);
+    expect(failures(vendorLeak)).toBeGreaterThan(0);
+    expect(failures((e) => e)).toBeGreaterThan(10);
+  });
+});
+
+describe.skipIf(!existsSync(oursDir))('STARRED_FIELDS', () => {
+  it('equals the paths our schemas mark with x-aep-capture-exception', () => {
+    const marked: Record<string, string[]> = {};
+    const walk = (node: unknown, path: string, type: string): void => {
+      if (typeof node !== 'object' || node === null) return;
+      const n = node as Record<string, unknown>;
+      if (n['x-aep-capture-exception'] !== undefined) (marked[type] ??= []).push(path);
+      for (const [k, v] of Object.entries((n.properties as Record<string, unknown>) ?? {})) walk(v, path === '' ? k : `${path}.${k}`, type);
+      if (n.items) walk(n.items, `${path}[]`, type);
+    };
+    for (const file of readdirSync(oursDir).filter((f) => f.endsWith('.schema.json'))) {
+      walk(JSON.parse(readFileSync(join(oursDir, file), 'utf8')), '', file.replace('.schema.json', ''));
+    }
+    expect(marked).toEqual(Object.fromEntries(Object.entries(STARRED_FIELDS).map(([t, p]) => [t, [...p]])));
   });
 });

@@ -178,6 +178,16 @@ function pruneValue(value: unknown, path: string, ann: Readonly<Record<string, C
   return value;
 }
 
+/**
+ * The AEP-0002 §5.3 `[metadata*]` fields `downlevel` degrades (type -> annotation paths).
+ * Our generated schemas mark the same paths with `x-aep-capture-exception`; a test keeps the two equal.
+ */
+export const STARRED_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  'attention.requested': ['prompt', 'options[].label', 'fields[].label', 'fields[].choices[].label'],
+  'attention.answered': ['answer.values'],
+  'control.attention.respond': ['answer.values'],
+};
+
 /** AEP-0002 §5.3 `[metadata*]` fields, degraded structurally for a level below `redacted`. */
 function degradeStarred(event: AepEvent, data: Record<string, unknown>): Record<string, unknown> {
   if (event.type === 'attention.requested') {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isDateTime, validateEvent } from './envelope.js';
+import { isDateTime, validateEnvelope, validateEvent } from './envelope.js';
 import { lookupRule } from './rules.js';
 
 /** A valid session-scoped Event; each test breaks one thing. */
@@ -182,6 +182,20 @@ describe('validateEvent', () => {
     for (const found of samples.flatMap((s) => validateEvent(s))) {
       expect(lookupRule(found.rule)?.section, found.rule).toBe(found.section);
     }
+  });
+});
+
+describe('validateEnvelope', () => {
+  it('checks the envelope schema surface only: unknown core types, payloads and prose rules pass', () => {
+    expect(validateEnvelope(ok({ type: 'progress.some_future_member' }))).toEqual([]);
+    expect(validateEnvelope(ok({ type: 'run.failed', data: {} }))).toEqual([]);
+    expect(validateEnvelope(ok({ type: 'attention.timeout' }))).toEqual([]);
+    expect(validateEnvelope(ok({ data: { message: 'above metadata' } }))).toEqual([]);
+  });
+  it('still reports every envelope problem', () => {
+    expect(validateEnvelope([]).map((i) => i.rule)).toEqual(['envelope.not_object']);
+    const found = validateEnvelope(without(ok({ type: 'banana.peeled', time: 'noon', xX: 1 }), 'seq'));
+    expect(found.map((i) => i.rule)).toEqual(['envelope.time.format', 'ext.name.grammar', 'type.category', 'scope.seq.required']);
   });
 });
 

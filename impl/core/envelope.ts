@@ -1,8 +1,10 @@
 /**
- * Single-Event validation: the AEP-0001 §5 envelope (attributes, formats, scope, extension
- * attributes), the §6 type grammar, AEP-0002 registry membership, the per-type prose rules a
- * schema cannot state (attention lifecycle subject, ack cause, form structure), then the payload
- * schema (`validatePayload`). Pure; never throws on any input.
+ * Single-Event validation. `validateEnvelope`: the AEP-0001 §5 envelope (attributes, formats,
+ * scope, extension attributes) and the §6 type grammar, exactly the envelope schema's surface.
+ * `validateEvent`: that, plus AEP-0002 registry membership, the per-type prose rules a schema
+ * cannot state (attention lifecycle subject, ack cause and respond subject, form structure),
+ * capture honesty (AEP-0002 §5.1) and the payload schema (`validatePayload`).
+ * Pure; never throws on any input.
  */
 import { annotationsOf } from './capture.js';
 import { CAPTURE_ORDER, CORE_ATTRIBUTES, SEVERITY_ORDER, captureRank, isPlainObject, type CaptureLevel } from './event.js';
@@ -27,8 +29,33 @@ const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?
 const ATTENTION_FOLLOWERS: ReadonlySet<string> = new Set(['attention.routed', 'attention.answered', 'attention.resolved', 'attention.timeout']);
 const ACK_TYPES: ReadonlySet<string> = new Set(['control.accepted', 'control.rejected']);
 
-/** Validate one Event. Returns every problem found, `[]` when the Event is valid. */
+/**
+ * Validate one Event as an emitter's output (AEP-0001 §10): {@link validateEnvelope}, then
+ * registry membership (a core-namespace type must be registered), the per-type prose rules,
+ * capture honesty and the payload schema. Returns every problem found, `[]` when valid.
+ */
 export function validateEvent(value: unknown): Issue[] {
+  const issues = validateEnvelope(value);
+  if (!isPlainObject(value)) return issues;
+  const ev = value;
+  const type = typeof ev.type === 'string' ? ev.type : undefined;
+  if (type === undefined) return issues;
+  const registered = !issues.some((i) => i.path === '$.type') && checkRegistered(type, issues);
+  checkTypeRules(ev, type, issues);
+  if (registered && isPlainObject(ev.data) && lookupType(type)?.payload === true) {
+    issues.push(...validatePayload(type, ev.data));
+    checkCaptureHonesty(type, ev.capture, ev.data, issues);
+  }
+  return issues;
+}
+
+/**
+ * Validate only what the 0.1 envelope schema states (AEP-0001 §5, §5.2, §5.4, §6): attribute
+ * types and formats, extension attributes, the type grammar and category, and scope. Unknown
+ * members of known categories pass, as consumers and relays must tolerate them (AEP-0001 §6).
+ * Use it where an Event is accepted rather than certified, e.g. at a relay's ingest.
+ */
+export function validateEnvelope(value: unknown): Issue[] {
   if (!isPlainObject(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
     return [violation('envelope.not_object', '$', `an Event must be a JSON object, got ${got}`)];
@@ -37,13 +64,9 @@ export function validateEvent(value: unknown): Issue[] {
   const issues: Issue[] = [];
   checkAttributes(ev, issues);
   checkExtensions(ev, issues);
-  const type = typeof ev.type === 'string' ? ev.type : undefined;
-  const typeOk = type !== undefined && checkType(type, issues);
-  if (type !== undefined) checkScope(ev, type, issues);
-  checkTypeRules(ev, type, issues);
-  if (typeOk && type !== undefined && isPlainObject(ev.data) && lookupType(type)?.payload === true) {
-    issues.push(...validatePayload(type, ev.data));
-    checkCaptureHonesty(type, ev.capture, ev.data, issues);
+  if (typeof ev.type === 'string') {
+    checkTypeGrammar(ev.type, issues);
+    checkScope(ev, ev.type, issues);
   }
   return issues;
 }
@@ -205,32 +228,35 @@ function checkExtensions(ev: Record<string, unknown>, issues: Issue[]): void {
   }
 }
 
-/** Type grammar, category and registry membership. Returns true when the type is well-formed and known enough to validate its payload. */
-function checkType(type: string, issues: Issue[]): boolean {
+/** AEP-0001 §6 grammar and the AEP-0002 §3 category of a type string. */
+function checkTypeGrammar(type: string, issues: Issue[]): void {
   const path = '$.type';
   if (/[A-Z]/.test(type)) {
     issues.push(violation('type.grammar', path, `type ${show(type)} has uppercase letters; AEP types are lowercase (e.g. "tool.completed")`));
-    return false;
-  }
-  if (type.startsWith('x.')) {
-    if (VENDOR_TYPE.test(type)) return true;
-    issues.push(violation('type.vendor', path, `vendor type ${show(type)} must be x.{vendor}.{category}.{rest} (at least four segments, e.g. "x.acme.session.note"); tokens use [a-z0-9_], the vendor also "-"`));
-    return false;
-  }
-  if (!CORE_TYPE.test(type)) {
+  } else if (type.startsWith('x.')) {
+    if (!VENDOR_TYPE.test(type)) {
+      issues.push(violation('type.vendor', path, `vendor type ${show(type)} must be x.{vendor}.{category}.{rest} (at least four segments, e.g. "x.acme.session.note"); tokens use [a-z0-9_], the vendor also "-"`));
+    }
+  } else if (!CORE_TYPE.test(type)) {
     issues.push(violation('type.grammar', path, `type ${show(type)} must be {category}.{rest}: two or more dot-separated [a-z0-9_] tokens, e.g. "run.started"`));
-    return false;
+  } else {
+    const category = type.slice(0, type.indexOf('.'));
+    if (lookupCategory(category) === undefined) {
+      issues.push(violation('type.category', path, `"${category}" is not an AEP 0.1 category; use a registered category or a vendor type x.{vendor}.${type}`));
+    }
   }
+}
+
+/**
+ * AEP-0001 §10 / AEP-0002 §6: a well-formed core-namespace type is a registered one. Vendor types
+ * always pass. Returns whether the type is registered (so its payload can be checked).
+ */
+function checkRegistered(type: string, issues: Issue[]): boolean {
+  if (type.startsWith('x.')) return false;
+  if (lookupType(type) !== undefined) return true;
   const category = type.slice(0, type.indexOf('.'));
-  if (lookupCategory(category) === undefined) {
-    issues.push(violation('type.category', path, `"${category}" is not an AEP 0.1 category; use a registered category or a vendor type x.{vendor}.${type}`));
-    return false;
-  }
-  if (lookupType(type) === undefined) {
-    issues.push(violation('registry.type.unregistered', path, `"${type}" is in the core "${category}" namespace but is not a registered 0.1 type; vendor types use x.{vendor}.${type}`));
-    return false;
-  }
-  return true;
+  issues.push(violation('registry.type.unregistered', '$.type', `"${type}" is in the core "${category}" namespace but is not a registered 0.1 type; vendor types use x.{vendor}.${type}`));
+  return false;
 }
 
 /** AEP-0001 §5.2 scope, decided from the type string exactly as the envelope schema decides it. */
@@ -261,8 +287,7 @@ function checkScope(ev: Record<string, unknown>, type: string, issues: Issue[]):
 }
 
 /** Prose rules tied to particular types (AEP-0002 §7, AEP-0004 §3 and §6, AEP-0006). */
-function checkTypeRules(ev: Record<string, unknown>, type: string | undefined, issues: Issue[]): void {
-  if (type === undefined) return;
+function checkTypeRules(ev: Record<string, unknown>, type: string, issues: Issue[]): void {
   if (ATTENTION_FOLLOWERS.has(type) && !has(ev, 'subject')) {
     issues.push(violation('attention.subject.required', '$.subject', `${type} must set \`subject\` to the id of the attention.requested Event it follows`));
   }

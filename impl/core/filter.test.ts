@@ -67,3 +67,28 @@ describe('filter issues', () => {
     expect(attrMatch({ severity: { lte: 'info' } }, { type: 't', severity: 'debug' })).toBe(true);
   });
 });
+
+describe('FILTER_RULES', () => {
+  it('lists exactly the rule ids the checks emit', async () => {
+    const { FILTER_RULES } = await import('./filter.js');
+    const bad: unknown[] = [7, { seq: 1 }, { agent: [] }, { run: null }, { agent: 'a*' }, { type: 'a*' }, { severity: 'x' }, { capture: 'x' }, { severity: { gt: 'info' } }];
+    const emitted = new Set(bad.flatMap((f) => filterIssues(f).map((i) => i.rule)));
+    expect([...emitted].sort()).toEqual([...FILTER_RULES].sort());
+  });
+});
+
+describe('the project corpus catches broken filters', () => {
+  const corpus = JSON.parse(readFileSync(ours, 'utf8')) as Corpus;
+  it('fails a validator that accepts everything and a matcher that ignores defaults or globs', () => {
+    expect(corpus.invalid.filter((c) => validateFilter(c.filter) === null).length).toBe(0);
+    expect(corpus.invalid.length).toBeGreaterThan(0); // an accept-all validator fails every invalid case
+    const noDefaults = (f: Record<string, unknown>, e: Record<string, unknown>) => Object.keys(f).every((k) => k in e) && attrMatch(f, e);
+    const prefixGlob = (f: Record<string, unknown>, e: Record<string, unknown>) =>
+      typeof f.type === 'string' && f.type.endsWith('*') ? String(e.type).startsWith(f.type.slice(0, -2)) : attrMatch(f, e);
+    const wrong = (m: (f: Record<string, unknown>, e: Record<string, unknown>) => boolean) =>
+      corpus.match.filter((c) => m(c.filter as Record<string, unknown>, c.event) !== c.match).length;
+    expect(wrong((f, e) => attrMatch(f, e))).toBe(0);
+    expect(wrong(noDefaults)).toBeGreaterThan(0);
+    expect(wrong(prefixGlob)).toBeGreaterThan(0);
+  });
+});

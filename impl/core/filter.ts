@@ -9,6 +9,12 @@ import { childPath, issue, type Issue } from './issue.js';
 
 const SECTION = 'AEP-0003 §6.1';
 
+/** Every rule id `filterIssues` can emit, all under `AEP-0003 §6.1` (for the RULES registry). */
+export const FILTER_RULES: readonly string[] = [
+  'filter.object', 'filter.key', 'filter.empty-list', 'filter.predicate', 'filter.glob',
+  'filter.type-pattern', 'filter.severity', 'filter.capture', 'filter.severity-cmp',
+];
+
 /** The core attributes a filter may name (AEP-0003 §6.2 rule 1). */
 export const FILTERABLE_ATTRIBUTES: readonly string[] = [
   'id', 'type', 'subject', 'source', 'agent', 'session', 'run', 'step', 'epoch', 'cause', 'severity', 'capture',

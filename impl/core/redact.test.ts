@@ -66,6 +66,7 @@ describe('redactText exact output', () => {
   it.each([
     'released v20.19.0 on 2026-07-03 at 10:00:00Z',
     'the bearer of good news arrived',
+    'a bearer instrument is transferable',
     'ran 42 tests in 3.1s, commit 9f1c2ab3d4e5f60718293a4b5c6d7e8f90a1b2c3',
     'max_tokens: 4096 and token_count=12',
     'see https://example.com/home/page and ip 192.168.100.200',
@@ -106,5 +107,26 @@ describe('redactText cost', () => {
     const start = performance.now();
     redactText(text);
     expect(performance.now() - start).toBeLessThan(1500);
+  });
+});
+
+describe('the project corpus catches weak redactors', () => {
+  const corpus = JSON.parse(readFileSync(ours, 'utf8')) as Corpus;
+  const failures = (impl: (s: string, o?: RedactOptions) => string): number =>
+    corpus.text_cases.filter((c) => {
+      const out = impl(c.input, c.opts);
+      return (c.must_contain ?? []).some((s) => !out.includes(s)) || (c.must_not_contain ?? []).some((s) => out.includes(s));
+    }).length;
+  it('fails the identity, a floor-only redactor and an over-eager one', () => {
+    expect(failures(redactText)).toBe(0);
+    expect(failures((s) => s)).toBeGreaterThan(20);
+    const floorOnly = (s: string) =>
+      s.replace(/-----BEGIN [A-Z ]+-----[\s\S]*?-----END [A-Z ]+-----/g, SECRET_MARKER)
+        .replace(/AKIA[0-9A-Z]{16}/g, SECRET_MARKER)
+        .replace(/Bearer \S+/g, `Bearer ${SECRET_MARKER}`)
+        .replace(/(password|passwd|secret|api[_-]?key|token)\s*[=:]\s*\S+/g, `$1=${SECRET_MARKER}`);
+    expect(failures(floorOnly)).toBeGreaterThan(10);
+    const overEager = (s: string) => s.replace(/\d+(?:[.-]\d+)+/g, PII_MARKER);
+    expect(failures((s, o) => overEager(redactText(s, o)))).toBeGreaterThan(0);
   });
 });

@@ -30,7 +30,7 @@ export interface RedactOptions {
 const CREDENTIAL_WORD = String.raw`(?:passwd|password|passphrase|secret|api[ _-]?key|apikey|token|authorization|credentials?|private[ _-]?key|access[ _-]?key|secret[ _-]?key|client[_-]?secret)`;
 
 /** PEM armor, any label; an unterminated block is redacted to the end of the text. */
-const PEM = /-----BEGIN [A-Z0-9 ]{1,40}-----[\s\S]*?(?:-----END [A-Z0-9 ]{1,40}-----|$(?![\s\S]))/g;
+const PEM = /-----BEGIN [A-Z0-9 ]{1,40}-----[\s\S]*?(?:-----END [A-Z0-9 ]{1,40}-----|$)/g;
 
 /** Whole-token vendor credential shapes, redacted wherever they appear. */
 const TOKEN_SHAPES: readonly RegExp[] = [
@@ -53,19 +53,24 @@ const TOKEN_SHAPES: readonly RegExp[] = [
   /\bdop_v1_[a-f0-9]{64}\b/g, // DigitalOcean
 ];
 
-/** `Bearer <token>`, scheme case-insensitive (RFC 6750); the token must not be a plain word. */
-const BEARER = /\b(bearer)([ \t]+)((?=[A-Za-z0-9._~+/-]*[0-9._~+/-])[A-Za-z0-9._~+/-]{8,}=*)/gi;
+/**
+ * `Bearer <token>` (RFC 6750 token68, at least 8 characters), scheme case-insensitive. Written
+ * `Bearer`/`BEARER` any token counts; written lowercase, a token made only of letters is taken
+ * for prose ("the bearer instrument") and left alone.
+ */
+const BEARER = /\b(bearer)([ \t]+)([A-Za-z0-9._~+/-]{8,}=*)/gi;
 
 /**
  * `key=value`, `key: value`, `"key": "value"`, `key=\n\nvalue` (any whitespace, as the floor's `\s*`): a credential-named key (any
  * prefix, e.g. `DB_PASSWORD`, `client_secret`; the match starts at the credential word, so a
  * prefix of any length is fine) then `=` or `:`, then the value. Groups:
- * 1 key (with its optional closing quote) and separator, 2 a quoted value with its quotes,
- * 3 an `Authorization` scheme word, 4 an unquoted value.
+ * 1 key (with its optional closing quote, possibly escaped as in JSON-inside-a-string) and
+ * separator, 2 a quoted value with its quotes (`"…"`, `'…'` or escaped `\"…\"`), 3 an
+ * `Authorization` scheme word, 4 an unquoted value.
  */
 const ASSIGNMENT = new RegExp(
-  String.raw`(${CREDENTIAL_WORD}["']?\s*[=:]\s*)` +
-    String.raw`(?:("(?:[^"\\\n]|\\.)*"|'[^'\n]*')|((?:basic|bearer|digest|token)[ \t]+)?(\S+))`,
+  String.raw`(${CREDENTIAL_WORD}(?:\\?["'])?\s*[=:]\s*)` +
+    String.raw`(?:(\\"(?:(?!\\")[^\n])*\\"|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')|((?:basic|bearer|digest|token)[ \t]+)?(\S+))`,
   'gi',
 );
 
@@ -74,13 +79,16 @@ const URL_PASSWORD = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]+:)([^
 
 function redactSecrets(text: string): string {
   let out = text.replace(PEM, SECRET_MARKER);
-  out = out.replace(BEARER, (_m, scheme: string, gap: string) => `${scheme}${gap}${SECRET_MARKER}`);
+  out = out.replace(BEARER, (match, scheme: string, gap: string, token: string) =>
+    scheme === 'bearer' && /^[A-Za-z]+=*$/.test(token) ? match : `${scheme}${gap}${SECRET_MARKER}`,
+  );
   for (const shape of TOKEN_SHAPES) out = out.replace(shape, SECRET_MARKER);
   out = out.replace(URL_PASSWORD, (_m, head: string, _pw: string, at: string) => `${head}${SECRET_MARKER}${at}`);
   out = out.replace(ASSIGNMENT, (match, head: string, quoted?: string, scheme?: string, bare?: string) => {
     if (quoted !== undefined) {
-      const inner = quoted.slice(1, -1);
-      return inner === '' || inner === SECRET_MARKER ? match : `${head}${quoted[0]}${SECRET_MARKER}${quoted[0]}`;
+      const quote = quoted.startsWith('\\') ? '\\"' : quoted[0]!;
+      const inner = quoted.slice(quote.length, -quote.length);
+      return inner === '' || inner === SECRET_MARKER ? match : `${head}${quote}${SECRET_MARKER}${quote}`;
     }
     const value = bare ?? '';
     if (value.startsWith('[REDACTED:')) return match;

@@ -230,12 +230,37 @@ describe('runner against broken fixtures', () => {
     expect(failed(r.checks).map((c) => c.name)).toEqual(['golden/fixtures', 'ce-roundtrip/fixtures', 'otlp/fixtures', 'ocsf/fixtures']);
   });
 
+  it('jsonl cases are parsed by the implementation, padded when asked', async () => {
+    const good = goodImplementation();
+    const seen: string[] = [];
+    const cases = [
+      { name: 'torn line', rule_id: 'test.json', jsonl: '{"aep":\n' },
+      { name: 'padded', rule_id: 'test.size', jsonl: '{}\n{}', pad_to_bytes: 6 },
+    ];
+    const r = await run(
+      {
+        ...good,
+        parseJsonl: (text) => {
+          seen.push(text);
+          return { events: [], issues: [{ rule: text.includes('    ') ? 'test.size' : 'test.json', section: 's', path: '$', message: 'm', line: 1 }] };
+        },
+      },
+      { 'invalid/cases.json': JSON.stringify({ cases }) },
+      FAMILIES.filter((f) => f.name === 'invalid'),
+    );
+    expect(seen).toEqual(['{"aep":\n', '{}    \n{}']);
+    expect(r.checks).toEqual([
+      { name: 'invalid/torn line', status: 'pass' },
+      { name: 'invalid/padded', status: 'pass' },
+    ]);
+  });
+
   it('a case without its input fails that case only', async () => {
     const r = await run(goodImplementation(), { 'invalid/cases.json': JSON.stringify({ cases: [{ name: 'empty' }] }) });
     expect(r.byName.get('invalid/empty')).toEqual({
       name: 'invalid/empty',
       status: 'fail',
-      detail: 'threw FixtureError: invalid/cases.json: case empty has neither "event" nor "events"',
+      detail: 'threw FixtureError: invalid/cases.json: case empty has none of "event", "events", "jsonl"',
     });
   });
 

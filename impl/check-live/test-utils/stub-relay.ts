@@ -23,6 +23,8 @@ export interface StubBreakage {
 export interface StubOptions {
   /** When set, HTTP needs the bearer token and control is allowed on authenticated sockets. */
   token?: string;
+  /** TCP port on 127.0.0.1. Default 0 (ephemeral). */
+  port?: number;
   /** Per-session replay buffer. Default 100. */
   buffer?: number;
   broken?: StubBreakage;
@@ -276,7 +278,7 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
     }
   }
 
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  await new Promise<void>((resolve) => server.listen(opts.port ?? 0, '127.0.0.1', resolve));
   const { port } = server.address() as AddressInfo;
   return {
     url: `http://127.0.0.1:${port}`,

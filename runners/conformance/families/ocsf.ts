@@ -25,6 +25,16 @@ function validity(record: unknown, classes: unknown): string | null {
   return problems.length === 0 ? null : `not class-valid: ${problems.join('; ')}`;
 }
 
+/** An unpinned event: a §4.2 type gives a class-valid record, any other type gives `null`. */
+function scopeProblem(event: unknown, record: unknown, classes: unknown): string | null {
+  const type = typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
+  if (typeof type !== 'string' || !OCSF_SCOPE.has(type)) {
+    return record === null ? null : `${String(type)} has no OCSF class (AEP-0005 §4.1) but produced ${JSON.stringify(record)?.slice(0, 80)}`;
+  }
+  if (record === null || record === undefined) return `${type} is in the §4.2 mapping but produced no record`;
+  return validity(record, classes);
+}
+
 export const family: Family = {
   name: 'ocsf',
   description: 'OCSF projection: pinned records, class validity against the pinned class subset, §4.1 scope',
@@ -35,22 +45,16 @@ export const family: Family = {
     const pins = new Map(all.map((p) => [p.index, p.pin]));
     const classes = readJsonFixture(corpusDir, CLASSES);
     const stray = all.filter((p) => p.index === null).map((p) => fail(`ocsf/${p.key}`, strayPinDetail(PINS, p.key, golden.length)));
-    return [...stray, ...golden.map(({ value: event }, index) => {
+    const checks = golden.map(({ value: event }, index) => {
       const pin = pins.get(index);
-      const type = typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
       if (pin !== undefined) {
         return attempt(`ocsf/${goldenLabel(index, event)}`, () => {
           const record = impl.toOcsf(event);
           return jsonDiff(pin, record) ?? validity(record, classes);
         });
       }
-      return attempt(`ocsf/scope ${goldenLabel(index, event)}`, () => {
-        const record = impl.toOcsf(event);
-        const inScope = typeof type === 'string' && OCSF_SCOPE.has(type);
-        if (!inScope) return record === null ? null : `${String(type)} has no OCSF class (AEP-0005 §4.1) but produced ${JSON.stringify(record).slice(0, 80)}`;
-        if (record === null || record === undefined) return `${type} is in the §4.2 mapping but produced no record`;
-        return validity(record, classes);
-      });
-    })];
+      return attempt(`ocsf/scope ${goldenLabel(index, event)}`, () => scopeProblem(event, impl.toOcsf(event), classes));
+    });
+    return [...stray, ...checks];
   },
 };

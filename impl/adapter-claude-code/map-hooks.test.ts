@@ -1,0 +1,96 @@
+/** The pure Claude Code mapping: our own Annex A pins, every capture posture, and no content leaks. */
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../core/canonical.js';
+import { validatePayload } from '../core/payload.js';
+import { mapHook, snakeCase } from './map-hooks.js';
+import { mapAskUserQuestion } from './map-ask-user-question.js';
+import { mapElicitation } from './map-elicitation.js';
+
+const DEFAULT = { ceiling: 'metadata' as const, attention: 'redacted' as const };
+const fixture = JSON.parse(readFileSync(new URL('../../conformance/fixtures/mappings/claude-code.json', import.meta.url), 'utf8'));
+const strip = (expected: Record<string, unknown> | null) => {
+  if (expected === null) return null;
+  const { $comment: _c, ...rest } = expected;
+  return rest;
+};
+
+/** Every hook of the Annex A.1 table (adapters.md / the reference inventory), plus the silent ones. */
+const ANNEX_A_HOOKS = [
+  'SessionStart', 'SessionEnd', 'UserPromptSubmit', 'Stop', 'StopFailure', 'PreToolUse', 'PostToolUse',
+  'PostToolUseFailure', 'PermissionDenied', 'PermissionRequest', 'Elicitation', 'ElicitationResult',
+  'SubagentStart', 'SubagentStop', 'PreCompact', 'PostCompact', 'TaskCreated', 'TaskCompleted', 'Notification', 'TeammateIdle',
+];
+
+describe('our mappings/claude-code.json', () => {
+  it('covers every Annex A hook', () => {
+    const covered = new Set(Object.values(fixture.hooks).map((h: any) => h.input.hook_event_name));
+    expect(ANNEX_A_HOOKS.filter((h) => !covered.has(h))).toEqual([]);
+  });
+  for (const [name, entry] of Object.entries<any>(fixture.hooks)) {
+    it(`${name} → ${entry.expected?.type ?? 'nothing'}`, () => {
+      expect(canonicalJson(mapHook(entry.input, DEFAULT))).toBe(canonicalJson(strip(entry.expected)));
+      if (entry.expected) expect(validatePayload(entry.expected.type, strip(entry.expected)!.data)).toEqual([]);
+    });
+  }
+  it('fallback → x.claude-code.session.*', () => {
+    expect(canonicalJson(mapHook(fixture.fallback.input, DEFAULT))).toBe(canonicalJson(strip(fixture.fallback.expected)));
+  });
+  it('forms at both postures', () => {
+    const form = (m: object) => ({ kind: 'form', ...m, respond_via: ['control'] });
+    const q = fixture.ask_user_question;
+    expect(canonicalJson(form(mapAskUserQuestion(q.input.questions, { agent: 'claude-code', contentOk: true })))).toBe(canonicalJson(q.expected_data));
+    expect(canonicalJson(form(mapAskUserQuestion(q.input.questions, { agent: 'claude-code', contentOk: false })))).toBe(canonicalJson(q.expected_data_metadata));
+    const e = fixture.elicitation;
+    expect(canonicalJson(form(mapElicitation(e.input.message, e.input.requestedSchema, { agent: 'claude-code', contentOk: true })))).toBe(canonicalJson(e.expected_data));
+    expect(canonicalJson(form(mapElicitation(e.input.message, e.input.requestedSchema, { agent: 'claude-code', contentOk: false })))).toBe(canonicalJson(e.expected_data_metadata));
+    for (const data of [q.expected_data, q.expected_data_metadata, e.expected_data, e.expected_data_metadata]) expect(validatePayload('attention.requested', data)).toEqual([]);
+  });
+});
+
+describe('capture postures', () => {
+  const secret = 'ghp_abcdefghijklmnopqrstuvwxyz0123456789';
+  const base = { session_id: 's', cwd: '/home/ana/proj' };
+  const pre = { ...base, hook_event_name: 'PreToolUse', tool_name: 'Bash', tool_use_id: 't', tool_input: { command: `curl -H "token: ${secret}" x` } };
+  const prompt = { ...base, hook_event_name: 'UserPromptSubmit', prompt: 'mail ana@example.org the plan' };
+  const perm = { ...base, hook_event_name: 'PermissionRequest', tool_name: 'Bash', tool_input: { command: `echo ${secret}` } };
+
+  it('metadata carries no content, only structure and digests', () => {
+    const everything = { ceiling: 'metadata' as const, attention: 'metadata' as const };
+    const text = JSON.stringify([mapHook(pre, everything), mapHook(prompt, everything), mapHook(perm, everything), mapHook({ ...base, hook_event_name: 'SessionStart' }, everything)]);
+    expect(text).not.toContain('curl');
+    expect(text).not.toContain('ana');
+    expect(text).not.toContain('echo');
+    expect(mapHook(perm, everything)!.data.prompt).toBe('claude-code requests permission: Bash');
+  });
+
+  it('redacted carries content through the §9.4 pipeline', () => {
+    const red = { ceiling: 'redacted' as const, attention: 'redacted' as const };
+    const tool = mapHook(pre, red)!;
+    expect(tool.data.args).toBeUndefined();
+    expect(JSON.stringify(tool.data.args_redacted)).toContain('curl');
+    expect(JSON.stringify(tool.data.args_redacted)).not.toContain(secret);
+    expect(mapHook(prompt, red)!.data.prompt).not.toContain('ana@example.org');
+    expect(String(mapHook(perm, red)!.data.prompt)).not.toContain(secret);
+    const cwd = String(mapHook({ ...base, hook_event_name: 'SessionStart' }, red)!.data.cwd);
+    expect(cwd).toContain('proj');
+    expect(cwd).not.toContain('/home/ana');
+  });
+
+  it('full carries content verbatim', () => {
+    const full = { ceiling: 'full' as const, attention: 'full' as const };
+    const tool = mapHook(pre, full)!;
+    expect(tool.data.args).toEqual(pre.tool_input);
+    expect(tool.data.args_redacted).toBeUndefined();
+    expect(tool.data.args_digest).toBe(mapHook(pre, DEFAULT)!.data.args_digest);
+  });
+});
+
+describe('snakeCase', () => {
+  it('is the mechanical fallback name', () => {
+    expect(snakeCase('WorktreeCreate')).toBe('worktree_create');
+    expect(snakeCase('CwdChanged')).toBe('cwd_changed');
+    expect(snakeCase('MCPServerReady')).toBe('mcp_server_ready');
+    expect(snakeCase('')).toBe('unknown');
+  });
+});

@@ -1,0 +1,42 @@
+/**
+ * The standard's own corpus (read from ../shared when present, skipped otherwise): the
+ * reference core passes it, and the same corpus catches the core with one function broken.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { packageRoot } from './corpus.js';
+import { FAMILIES } from './families/index.js';
+import { referenceImplementation as core } from './implementation.js';
+import { runFamilies } from './runner.js';
+import type { Implementation } from './types.js';
+
+const corpusDir = join(packageRoot(), '..', 'shared', 'aep-standard', 'conformance', 'fixtures');
+
+async function failures(impl: Implementation): Promise<Map<string, number>> {
+  const { checks } = await runFamilies({ corpusDir, families: FAMILIES.filter((f) => f.detect(corpusDir)), implementation: impl, logger: { info: () => {} } });
+  const out = new Map<string, number>();
+  for (const c of checks) if (c.status === 'fail') out.set(c.name.split('/')[0]!, (out.get(c.name.split('/')[0]!) ?? 0) + 1);
+  return out;
+}
+
+describe.skipIf(!existsSync(join(corpusDir, 'golden', 'golden.jsonl')))('the standard corpus', () => {
+  it('the reference core passes every family', async () => {
+    expect(await failures(core)).toEqual(new Map());
+  });
+
+  it('catches a core with one function broken, in that function\'s family only', async () => {
+    const broken: [Partial<Implementation>, string[]][] = [
+      [{ attrMatch: () => true }, ['attr-match']],
+      [{ validateEvent: () => [], validateStream: () => [] }, ['invalid']],
+      [{ redactText: (t) => t }, ['redaction']],
+      [{ downlevel: (e) => e }, ['downlevel']],
+      [{ toOtlp: (e) => ({ ...(core.toOtlp(e) as object), severity_number: 0 }) }, ['otlp']],
+      [{ toCloudEvent: (e) => { const { aepagentid: _a, ...rest } = core.toCloudEvent(e) as Record<string, unknown>; return rest; } }, ['ce-roundtrip']],
+      [{ toOcsf: (e) => { const r = core.toOcsf(e); return r && { ...(r as object), class_uid: 9999 }; } }, ['ocsf']],
+    ];
+    for (const [patch, families] of broken) {
+      expect([...(await failures({ ...core, ...patch })).keys()]).toEqual(families);
+    }
+  });
+});

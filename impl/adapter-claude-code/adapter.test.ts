@@ -2,7 +2,7 @@
  * The Claude Code adapter end to end through the kit daemon and a stub relay: hook replies are
  * asserted byte for byte, events in order with their cause links.
  */
-import { readFileSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateEvent } from '../core/envelope.js';
@@ -17,11 +17,14 @@ const DENY = '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decisi
 
 let running: RunningAdapter | null = null;
 let relay: StubRelay | null = null;
+let home = '';
 
 afterEach(async () => {
-  // Every scenario's stream, as the relay received it (commands are not ours), must be a valid AEP stream.
-  const stream = relay?.frames.slice(1).map((f) => JSON.parse(f)) ?? [];
   await running?.close();
+  // Every scenario's durable record (the session log, what `aep validate` reads) is a valid AEP stream.
+  const log = home ? join(home, 'logs', 'claude-code', `${S}.jsonl`) : '';
+  const stream = log && existsSync(log) ? readFileSync(log, 'utf8').trim().split('\n').map((l) => JSON.parse(l)) : [];
+  home = '';
   await relay?.close();
   running = null;
   relay = null;
@@ -30,7 +33,7 @@ afterEach(async () => {
 
 async function setup(opts: Partial<AdapterOptions> = {}): Promise<{ a: RunningAdapter; r: StubRelay; home: string }> {
   relay = await startStubRelay();
-  const home = tempHome();
+  home = tempHome();
   running = await startAdapter(adapter, { port: 0, relay: relay.url, token: 'tok-1', home, hostname: 'test-host', attentionTimeoutMs: 5000, ...opts });
   await relay.waitFor(() => running!.relayReady() || false).catch(() => undefined);
   return { a: running, r: relay, home };
@@ -333,6 +336,18 @@ describe('claude-code adapter daemon', () => {
     await postHook(a.url, 'SessionEnd', hook('SessionEnd', { reason: 'other' }));
     expect((await reply).body).toBe('{}');
     expect(r.events().map((e) => e.type).slice(-2)).toEqual(['attention.resolved', 'session.ended']);
+  });
+
+  it('after a relay reconnect, a pending request is redelivered byte-identically and can still be answered', async () => {
+    const { a, r } = await setup();
+    const reply = postHook(a.url, 'PermissionRequest', hook('PermissionRequest', bash));
+    const req = await pendingRequest(r);
+    r.drop();
+    await r.waitFor(() => r.frames.filter((f) => f.includes('"type":"hello"')).length === 2 && ofType(r.events(), 'attention.requested').length === 2);
+    const copies = r.frames.filter((f) => f.includes('"attention.requested"'));
+    expect(copies[1]).toBe(copies[0]);
+    r.send(command('control.attention.respond', S, { answer: { option: 'allow' } }, { subject: req.id }));
+    expect((await reply).body).toBe(ALLOW);
   });
 
   it('rejects a body that is not a JSON object with 400', async () => {

@@ -1,7 +1,7 @@
 /**
  * Claude Code hook → AEP event, the pure half of the adapter (AEP-0002 Annex A.1).
  *
- * `mapHook(input, posture)` returns `{type, data, subject?}` or null (a deliberate silence).
+ * `mapHook(input, posture = DEFAULT_POSTURE)` returns `{type, data, subject?}` or null (a deliberate silence).
  * Envelope identity (session, run, seq, cause) and the held loops are runtime state in adapter.ts.
  * Every content-bearing field is produced only when the event's capture level allows it.
  *
@@ -16,7 +16,7 @@
 import { digest } from '../core/digest.js';
 import { redactValue } from '../core/redact.js';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
-import { levelFor, red } from '../adapter-kit/capture.js';
+import { DEFAULT_POSTURE, levelFor, red } from '../adapter-kit/capture.js';
 import type { HookInput, Mapped, Posture } from '../adapter-kit/types.js';
 import { mapAskUserQuestion, questionsOf } from './map-ask-user-question.js';
 import { mapElicitation } from './map-elicitation.js';
@@ -103,7 +103,7 @@ export function mapElicitationHook(input: HookInput, posture: Posture): Mapped {
 const SESSION_END_REASONS: Record<string, string> = { clear: 'normal', logout: 'normal', prompt_input_exit: 'normal', other: 'normal' };
 
 /** The pure mapping of one Claude Code hook payload; null where the adapter deliberately emits nothing. */
-export function mapHook(input: HookInput, posture: Posture): Mapped | null {
+export function mapHook(input: HookInput, posture: Posture = DEFAULT_POSTURE): Mapped | null {
   const hook = str(input.hook_event_name) ?? 'Unknown';
   const at = (type: string): CaptureLevel => levelFor(type, posture);
   const data: Record<string, unknown> = {};
@@ -143,7 +143,6 @@ export function mapHook(input: HookInput, posture: Posture): Mapped | null {
     }
     case 'PostToolUse': {
       data.tool = toolRef(input);
-      if (typeof input.duration_ms === 'number' && Number.isInteger(input.duration_ms) && input.duration_ms >= 0) data.duration_ms = input.duration_ms;
       if (input.tool_response !== undefined) data.result_digest = digest(input.tool_response);
       const level = at('tool.completed');
       if (level === 'full') put(data, 'result', input.tool_response);

@@ -61,6 +61,8 @@ describe('Sequencer', () => {
     expect(d.session).toBeUndefined();
     expect(d.seq).toBeUndefined();
     expect(d.source).toBe('aep://h/agent/claude-code');
+    const none = new Sequencer('claude-code', 'h', 0, { ceiling: 'none', attention: 'none' }, () => 'x', () => 0);
+    expect(none.build('s', { type: 'tool.requested', data: { tool: { name: 'Bash' } } })).not.toHaveProperty('data');
     expect(Object.keys(a)).toEqual(['aep', 'id', 'type', 'time', 'source', 'agent', 'session', 'run', 'seq', 'epoch', 'capture', 'data']);
   });
 });

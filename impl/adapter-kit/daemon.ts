@@ -94,7 +94,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   const ledger = new CommandLedger();
   const steering = new SteeringQueue();
   const runs = new Map<string, string>();
-  const waiters = new Map<string, { resolve(s: Settlement): void; timer: NodeJS.Timeout; fields?: PendingRequest['fields'] }>();
+  const waiters = new Map<string, { resolve(s: Settlement): void; timer: NodeJS.Timeout; line: string }>();
   const redact = (s: string): string => redactText(s, { pii: true });
   let link: RelayLink | null = null;
 
@@ -214,7 +214,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
     emit,
     hold(spec: HoldSpec) {
       const run = spec.run ?? runs.get(spec.session);
-      const request = emit(spec.session, spec.mapped, run ? { run } : {});
+      const { event: request, line } = emitLine(spec.session, spec.mapped, run ? { run } : {});
       loop.open({
         id: request.id,
         session: spec.session,
@@ -233,7 +233,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
           emit(expired.session, { type: 'attention.timeout', data: { after_ms: timeoutMs }, subject: expired.id }, { ...(run ? { run } : {}), cause: expired.id });
           release(expired.id, { kind: 'timeout' });
         }, timeoutMs);
-        waiters.set(request.id, { timer, resolve: (settlement) => resolve({ request, settlement }) });
+        waiters.set(request.id, { timer, line, resolve: (settlement) => resolve({ request, settlement }) });
       });
     },
     pending: (session, key) => loop.list(session, key).map((r) => ({ id: r.id, session: r.session, ...(r.key ? { key: r.key } : {}) })),
@@ -346,6 +346,12 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
       },
       onCommand,
       log,
+      // After a reconnect the relay no longer knows which sessions we own: redeliver each pending
+      // request byte-identically (legal at-least-once redelivery, consumers dedupe on (source, id)),
+      // which re-claims its session so answers can be routed again.
+      onReady: (reconnect) => {
+        if (reconnect) for (const waiter of waiters.values()) link?.send(waiter.line);
+      },
     });
   }
 

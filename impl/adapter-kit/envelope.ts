@@ -2,6 +2,7 @@
  * Envelope assembly for adapter events (AEP-0001 §5), pure apart from the injected clock and ids.
  * `(epoch, seq)` is per session: one epoch per process start, seq from 0 within it (AEP-0001 §7).
  * `agent.*` events are agent-scoped: no session, run, step or seq (AEP-0001 §5.2).
+ * At capture `none` the event carries no `data` (the same result as a hop's down-leveling).
  */
 import type { AepEvent, Severity } from '../core/event.js';
 import { levelFor } from './capture.js';
@@ -55,7 +56,8 @@ export class Sequencer {
     const severity = extra.severity ?? defaultSeverity(mapped.type);
     if (severity !== undefined) event.severity = severity;
     event.capture = levelFor(mapped.type, this.posture);
-    event.data = mapped.data;
+    // At capture `none` no payload field is allowed (every field is metadata or above): no data.
+    if (event.capture !== 'none') event.data = mapped.data;
     return event as AepEvent;
   }
 }

@@ -17,6 +17,8 @@ export interface RelayLinkOptions {
   onCommand(raw: string, value: Record<string, unknown>): void;
   /** Diagnostics for humans (never carries the token). */
   log(line: string): void;
+  /** Called after each completed hello, after the outbox is flushed; `reconnect` is false the first time. */
+  onReady?(reconnect: boolean): void;
   /** Outbox bound (default 10 000 events); the oldest is dropped beyond it (the JSONL log keeps it). */
   maxOutbox?: number;
 }
@@ -33,6 +35,7 @@ export function socketUrl(base: string): string {
 export class RelayLink {
   private ws: WebSocket | null = null;
   private ready = false;
+  private helloCount = 0;
   private closed = false;
   private backoff = 250;
   private timer: NodeJS.Timeout | null = null;
@@ -106,6 +109,7 @@ export class RelayLink {
         this.backoff = 250;
         this.opts.log('relay link up (hello complete)');
         while (this.outbox.length > 0 && ws.readyState === WebSocket.OPEN) ws.send(this.outbox.shift()!);
+        this.opts.onReady?.(this.helloCount++ > 0);
         return;
       }
       if (frame.type === 'error') {

@@ -53,16 +53,18 @@ describe('check-live against a compliant stub relay', () => {
     const url = await stub({ buffer: 8 });
     const report = await runChecks(options(url, { evict: true }), CHECKS);
     const s = statuses(report);
-    for (const name of ['discovery', 'version-gate', 'reject-invalid', 'ingest-fanout', 'resume', 'capture-downlevel', 'hello-ws', 'subscribe-limits', 'ignore-unknown', 'control-auth-gate', 'evict-replay-exhausted', 'evict-byte-identity']) {
+    for (const name of ['discovery', 'version-gate', 'reject-invalid', 'ingest-fanout', 'resume', 'capture-downlevel', 'hello-ws', 'subscribe-limits', 'ignore-unknown', 'replay-all', 'control-auth-gate', 'evict-replay-exhausted', 'evict-byte-identity']) {
       expect([name, s[name], detail(report, name)]).toEqual([name, 'pass', expect.any(String)]);
     }
     for (const name of ['control-ack', 'control-nack-unsupported', 'control-dedupe', 'control-cancel']) {
       expect(detail(report, name)).toMatch(/^skipped: no --control-session given .*\(AEP-0004/);
     }
     expect(detail(report, 'control-behalf-refusal')).toMatch(/^skipped: needs --token/);
+    expect(detail(report, 'roster')).toMatch(/^skipped: no roster capability advertised/);
+    expect(detail(report, 'replay-all')).toMatch(/refused deterministically \(invalid-filter\)/);
     expect(detail(report, 'evict-byte-identity')).toMatch(/^strict:/);
     expect(report.ok).toBe(true);
-    expect(report.summary).toEqual({ pass: 12, fail: 0, skip: 5, total: 17 });
+    expect(report.summary).toEqual({ pass: 13, fail: 0, skip: 6, total: 19 });
   });
 
   it('tokened posture with the demo agent: control checks pass, the auth gate skips', async () => {

@@ -2,6 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
+import { FAMILIES } from '../../runners/conformance/families/index.js';
 import { goodImplementation, writeCorpus } from '../../runners/conformance/test-utils/corpus.js';
 import type { Implementation } from '../../runners/conformance/types.js';
 import { runConformance } from './conformance.js';
@@ -142,8 +143,9 @@ describe('aep conformance usage errors (through main: exit 2, one clear message,
   it('an unknown family lists the known ones', async () => {
     const { code, io } = await run(['--corpus', corpus(), '--family', 'golden', 'nope']);
     expect(code).toBe(2);
+    expect(FAMILIES.map((f) => f.name)).toEqual(expect.arrayContaining(['golden', 'invalid', 'attr-match', 'ce-roundtrip', 'otlp', 'ocsf', 'redaction', 'capture-gating', 'downlevel']));
     expect(io.err).toBe(
-      "aep conformance: unknown family 'nope'; known families: golden, invalid, attr-match, ce-roundtrip, otlp, ocsf, redaction, capture-gating, downlevel\n" +
+      `aep conformance: unknown family 'nope'; known families: ${FAMILIES.map((f) => f.name).join(', ')}\n` +
         "Run 'aep conformance --help' for usage.\n",
     );
     expect(io.out).toBe('');

@@ -29,7 +29,7 @@ describe('aep relay', () => {
     const line = await f.firstLine;
     expect(line).toMatch(/^aep relay listening on http:\/\/127\.0\.0\.1:\d+\n$/);
     const url = line.trim().split(' ').at(-1)!;
-    const doc = await (await fetch(`${url}/events`)).json();
+    const doc = (await (await fetch(`${url}/events`)).json()) as any;
     expect(doc.capabilities.replay.buffer).toBe(8);
     expect(f.err.join('')).toContain('control is watch-only');
     f.stop('SIGTERM');

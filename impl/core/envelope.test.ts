@@ -40,6 +40,14 @@ describe('validateEvent', () => {
     expect(validateEvent(ev)[0]!.message.length).toBeLessThan(300);
   });
 
+  it('does not overflow the stack on deeply nested payloads', () => {
+    let deep: Record<string, unknown> = { end: true };
+    for (let i = 0; i < 200_000; i++) deep = { a: deep };
+    const ev = ok({ type: 'state.snapshot', capture: 'redacted', data: { state: deep, ternx: deep } });
+    expect(() => validateEvent(ev)).not.toThrow();
+    expect(validateEvent(ev)).toEqual([]);
+  });
+
   it('reports every missing required attribute with its own rule and path', () => {
     expect(rules({})).toEqual([
       'envelope.aep.required $.aep', 'envelope.id.required $.id', 'envelope.type.required $.type',
@@ -191,6 +199,7 @@ describe('validateEnvelope', () => {
     expect(validateEnvelope(ok({ type: 'run.failed', data: {} }))).toEqual([]);
     expect(validateEnvelope(ok({ type: 'attention.timeout' }))).toEqual([]);
     expect(validateEnvelope(ok({ data: { message: 'above metadata' } }))).toEqual([]);
+    expect(validateEnvelope(ok({ capture: 'none', data: { phase: 'x' } }))).toEqual([]);
   });
   it('still reports every envelope problem', () => {
     expect(validateEnvelope([]).map((i) => i.rule)).toEqual(['envelope.not_object']);
@@ -210,5 +219,26 @@ describe('isDateTime (RFC 3339 §5.6)', () => {
   it('handles century leap years', () => {
     expect(isDateTime('2000-02-29T00:00:00Z')).toBe(true);
     expect(isDateTime('2100-02-29T00:00:00Z')).toBe(false);
+  });
+});
+
+describe('W3C traceparent and citation offsets', () => {
+  it.each([
+    ['00-00000000000000000000000000000000-b7ad6b7169203331-01', 'all-zero trace id'],
+    ['00-0af7651916cd43dd8448eb211c80319c-0000000000000000-01', 'all-zero parent id'],
+    ['ff-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01', 'version ff'],
+  ])('rejects %s (%s)', (traceparent, why) => {
+    const found = validateEvent(ok({ traceparent }));
+    expect(found.map((i) => i.rule)).toEqual(['envelope.traceparent.format']);
+    expect(found[0]!.message).toContain(why);
+  });
+  it('accepts a future version with the same shape', () => {
+    expect(validateEvent(ok({ traceparent: '01-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-00' }))).toEqual([]);
+  });
+  it('allows one offset variant per citation and flags two', () => {
+    const cite = (offset: unknown) => ok({ type: 'resource.citation.recorded', data: { citations: [{ source: { id: 'd' } }, 'junk', { source: { id: 'd' }, offset }] } });
+    expect(validateEvent(cite({ block: { block: 2 } })).map((i) => i.rule)).not.toContain('citation.offset.variants');
+    expect(validateEvent(cite({ char: { start: 1 }, block: { block: 2 } })).map((i) => `${i.rule} ${i.path}`)).toContain('citation.offset.variants $.data.citations[2].offset');
+    expect(validateEvent(ok({ type: 'resource.citation.recorded', data: { citations: 'x' } })).map((i) => i.rule)).not.toContain('citation.offset.variants');
   });
 });

@@ -42,6 +42,9 @@ export function validateEvent(value: unknown): Issue[] {
   if (type === undefined) return issues;
   const registered = !issues.some((i) => i.path === '$.type') && checkRegistered(type, issues);
   checkTypeRules(ev, type, issues);
+  if (ev.capture === 'none' && isPlainObject(ev.data) && Object.keys(ev.data).length > 0) {
+    issues.push(violation('capture.none.data', '$.data', 'capture "none" means envelope only: drop `data` or declare the capture level the payload needs'));
+  }
   if (registered && isPlainObject(ev.data) && lookupType(type)?.payload === true) {
     issues.push(...validatePayload(type, ev.data));
     checkCaptureHonesty(type, ev.capture, ev.data, issues);
@@ -71,38 +74,55 @@ export function validateEnvelope(value: unknown): Issue[] {
   return issues;
 }
 
-const annotationCache = new Map<string, Readonly<Record<string, CaptureLevel>>>();
+/** Per type: the capture annotations, and every path that has an annotated descendant. */
+const annotationCache = new Map<string, { levels: Readonly<Record<string, CaptureLevel>>; parents: ReadonlySet<string> }>();
+
+function annotationsFor(type: string): { levels: Readonly<Record<string, CaptureLevel>>; parents: ReadonlySet<string> } {
+  let hit = annotationCache.get(type);
+  if (hit === undefined) {
+    const levels = annotationsOf(schemaForType(type));
+    const parents = new Set<string>();
+    for (const path of Object.keys(levels)) {
+      for (let i = 0; i < path.length; i++) {
+        if (path[i] === '.' || path.startsWith('[]', i)) parents.add(path.slice(0, i));
+      }
+    }
+    hit = { levels, parents };
+    annotationCache.set(type, hit);
+  }
+  return hit;
+}
 
 /**
  * AEP-0001 §8.2(a), AEP-0002 §5.1 rule 1: no payload member is annotated above the Event's
- * declared `capture` (default `metadata`). Unannotated members count as `metadata`.
+ * declared `capture` (default `metadata`). Unannotated members count as `metadata`, so the walk
+ * only descends where the schema annotates something below, which also bounds its depth.
  */
 function checkCaptureHonesty(type: string, capture: unknown, data: Record<string, unknown>, issues: Issue[]): void {
   const declared: CaptureLevel = capture === undefined ? 'metadata' : (capture as CaptureLevel);
   const rank = captureRank(declared);
   if (rank <= 0) return; // an unknown level is reported by envelope.capture.enum; `none` by capture.none.data
-  let annotations = annotationCache.get(type);
-  if (annotations === undefined) {
-    annotations = annotationsOf(schemaForType(type));
-    annotationCache.set(type, annotations);
-  }
+  const { levels, parents } = annotationsFor(type);
+  const tooHigh = (key: string): CaptureLevel | undefined => {
+    const level = levels[key] ?? 'metadata';
+    return captureRank(level) > rank ? level : undefined;
+  };
   const visit = (node: Record<string, unknown>, key: string, path: string): void => {
     for (const [name, value] of Object.entries(node)) {
       const k = key === '' ? name : `${key}.${name}`;
       const p = childPath(path, name);
-      const level = annotations[k] ?? 'metadata';
-      if (captureRank(level) > rank) {
+      const level = tooHigh(k);
+      if (level !== undefined) {
         issues.push(violation('capture.field.level', p, `\`${p}\` may appear only at capture "${level}" or above, but this Event declares "${declared}"; drop the field or declare the capture level it needs`));
-        continue;
-      }
-      if (isPlainObject(value)) visit(value, k, p);
-      else if (Array.isArray(value)) {
+      } else if (isPlainObject(value) && parents.has(k)) {
+        visit(value, k, p);
+      } else if (Array.isArray(value) && parents.has(k)) {
+        const itemLevel = tooHigh(`${k}[]`);
         value.forEach((item, i) => {
           const ip = childPath(p, i);
-          const il = annotations[`${k}[]`] ?? 'metadata';
-          if (captureRank(il) > rank) {
-            issues.push(violation('capture.field.level', ip, `items of \`${p}\` may appear only at capture "${il}" or above, but this Event declares "${declared}"`));
-          } else if (isPlainObject(item)) visit(item, `${k}[]`, ip);
+          if (itemLevel !== undefined) {
+            issues.push(violation('capture.field.level', ip, `items of \`${p}\` may appear only at capture "${itemLevel}" or above, but this Event declares "${declared}"`));
+          } else if (isPlainObject(item) && parents.has(`${k}[]`)) visit(item, `${k}[]`, ip);
         });
       }
     }
@@ -163,7 +183,8 @@ function checkAttributes(ev: Record<string, unknown>, issues: Issue[]): void {
       continue;
     }
     if (name === 'traceparent') {
-      if (!TRACEPARENT.test(v)) issues.push(violation('envelope.traceparent.format', path, `\`traceparent\` ${show(v)} is not a W3C traceparent (version-traceid-parentid-flags in lowercase hex, e.g. "00-<32 hex>-<16 hex>-01")`));
+      const problem = traceparentProblem(v);
+      if (problem !== undefined) issues.push(violation('envelope.traceparent.format', path, `\`traceparent\` ${show(v)} ${problem}`));
       continue;
     }
     if (v.length === 0) {
@@ -191,13 +212,22 @@ function checkAttributes(ev: Record<string, unknown>, issues: Issue[]): void {
   if (has(ev, 'capture') && !(CAPTURE_ORDER as readonly unknown[]).includes(ev.capture)) {
     issues.push(violation('envelope.capture.enum', '$.capture', `\`capture\` ${show(ev.capture)} is not one of ${CAPTURE_ORDER.join(', ')}`));
   }
-  if (has(ev, 'data')) {
-    if (!isPlainObject(ev.data)) {
-      issues.push(violation('envelope.data.type', '$.data', `\`data\` must be a JSON object, got ${show(ev.data)}; omit it when there is no payload`));
-    } else if (ev.capture === 'none' && Object.keys(ev.data).length > 0) {
-      issues.push(violation('capture.none.data', '$.data', 'capture "none" means envelope only: drop `data` or declare the capture level the payload needs'));
-    }
+  if (has(ev, 'data') && !isPlainObject(ev.data)) {
+    issues.push(violation('envelope.data.type', '$.data', `\`data\` must be a JSON object, got ${show(ev.data)}; omit it when there is no payload`));
   }
+}
+
+/**
+ * Why a W3C Trace Context `traceparent` value is malformed, or `undefined` when it is well-formed:
+ * lowercase hex `version-traceid-parentid-flags`, version `ff` forbidden, ids not all zeros.
+ */
+function traceparentProblem(v: string): string | undefined {
+  if (!TRACEPARENT.test(v)) return 'is not a W3C traceparent: version-traceid-parentid-flags in lowercase hex, e.g. "00-<32 hex>-<16 hex>-01"';
+  const [version, traceId, parentId] = v.split('-') as [string, string, string, string];
+  if (version === 'ff') return 'uses version ff, which W3C Trace Context forbids';
+  if (/^0+$/.test(traceId)) return 'has an all-zero trace id, which W3C Trace Context forbids';
+  if (/^0+$/.test(parentId)) return 'has an all-zero parent id, which W3C Trace Context forbids';
+  return undefined;
 }
 
 /** RFC 3339 `date-time` (§5.6) with calendar and clock ranges checked; leap second 60 allowed. */
@@ -298,6 +328,20 @@ function checkTypeRules(ev: Record<string, unknown>, type: string, issues: Issue
     issues.push(violation('control.respond.subject', '$.subject', 'control.attention.respond must set `subject` to the id of the attention.requested Event it answers'));
   }
   if (type === 'attention.requested' && isPlainObject(ev.data)) checkFormStructure(ev.data, issues);
+  if (type === 'resource.citation.recorded' && isPlainObject(ev.data)) checkCitationOffsets(ev.data, issues);
+}
+
+/** AEP-0002 §5.2 `citation.offset`: at most one of `char`, `page`, `block` is populated. */
+function checkCitationOffsets(data: Record<string, unknown>, issues: Issue[]): void {
+  if (!Array.isArray(data.citations)) return;
+  data.citations.forEach((citation, i) => {
+    if (!isPlainObject(citation) || !isPlainObject(citation.offset)) return;
+    const offset = citation.offset;
+    const variants = ['char', 'page', 'block'].filter((k) => has(offset, k));
+    if (variants.length > 1) {
+      issues.push(violation('citation.offset.variants', `${childPath('$.data.citations', i)}.offset`, `a citation offset populates at most one of char, page, block, but this one has ${variants.join(' and ')}; keep the one that locates the span`));
+    }
+  });
 }
 
 function checkFormStructure(data: Record<string, unknown>, issues: Issue[]): void {

@@ -60,7 +60,9 @@ export function filterIssues(filter: unknown): Issue[] {
 export function attrMatch(filter: unknown, event: Readonly<Record<string, unknown>>): boolean {
   if (filterIssues(filter).length > 0) return false;
   return Object.entries(filter as Record<string, unknown>).every(([key, predicate]) => {
-    const value = key in event && event[key] !== undefined ? event[key] : DEFAULTS[key];
+    // Own members only: an inherited `constructor` is not an attribute the event carries.
+    const own = Object.hasOwn(event, key) ? event[key] : undefined;
+    const value = own !== undefined ? own : Object.hasOwn(DEFAULTS, key) ? DEFAULTS[key] : undefined;
     if (value === undefined) return false;
     if (key === 'severity' && isPlainObject(predicate)) return severityInBand(predicate, value);
     const alternatives = Array.isArray(predicate) ? predicate : [predicate];
@@ -95,7 +97,12 @@ function scalarIssues(key: string, value: unknown, path: string): Issue[] {
   if (!isScalar) {
     return [issue('filter.predicate', SECTION, path, `filter key "${key}" has ${describe(value)}; a predicate is a string, integer or boolean, or a non-empty list of them`)];
   }
-  if (typeof value !== 'string') return [];
+  if (typeof value !== 'string') {
+    // severity and capture take level names only: a number or boolean there is an unknown level.
+    if (key === 'severity') return [issue('filter.severity', SECTION, path, `severity ${describe(value)} is unknown; use one of ${SEVERITY_ORDER.join(', ')}`)];
+    if (key === 'capture') return [issue('filter.capture', SECTION, path, `capture ${describe(value)} is unknown; use one of ${CAPTURE_ORDER.join(', ')}`)];
+    return [];
+  }
   if (value.includes('*')) {
     if (key !== 'type') {
       return [issue('filter.glob', SECTION, path, `filter key "${key}" has the pattern "${value}"; patterns are allowed only on "type", use exact values here`)];

@@ -34,8 +34,13 @@ const PEM = /-----BEGIN [A-Z0-9 ]{1,40}-----[\s\S]*?(?:-----END [A-Z0-9 ]{1,40}-
 
 /** Whole-token vendor credential shapes, redacted wherever they appear. */
 const TOKEN_SHAPES: readonly RegExp[] = [
-  /\b(?:AKIA|ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g, // AWS access key ids
-  /\beyJ[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]{5,}\.[A-Za-z0-9_-]*/g, // JWT / JWS compact
+  // AWS access key ids. `AKIA` is unanchored, exactly the floor's `AKIA[0-9A-Z]{16}`: an id glued
+  // to other characters (`keyAKIA…`, a 17th character) is still redacted. The other prefixes
+  // (hardening) are whole words, so prose such as `…ASIA…` in a constant name survives.
+  /AKIA[0-9A-Z]{16}/g,
+  /\b(?:ASIA|AGPA|AIDA|AROA|ANPA|ANVA|AIPA)[0-9A-Z]{16}\b/g,
+  // JWT / JWS compact (`eyJ….….…`): any segment lengths, wherever it starts (`token_eyJ…`).
+  /eyJ[A-Za-z0-9_-]+\.[A-Za-z0-9_-]+\.[A-Za-z0-9_-]*/g,
   /\bgh[pousr]_[A-Za-z0-9]{20,}/g, // GitHub classic tokens
   /\bgithub_pat_[A-Za-z0-9_]{20,}/g, // GitHub fine-grained PAT
   /\bglpat-[A-Za-z0-9_-]{20,}/g, // GitLab PAT

@@ -57,7 +57,7 @@ const OWN = {
   'envelope.cause.type': [S51, '`cause`, when present, is a string'],
   'envelope.cause.empty': [S51, '`cause`, when present, is not empty'],
   'envelope.traceparent.type': [S51, '`traceparent`, when present, is a string'],
-  'envelope.traceparent.format': [S51, '`traceparent` has the W3C Trace Context shape vv-32hex-16hex-ff (lowercase)'],
+  'envelope.traceparent.format': [S51, '`traceparent` is a W3C Trace Context value: lowercase hex vv-32hex-16hex-ff, version not ff, ids not all zeros'],
   'envelope.severity.enum': ['AEP-0001 §8.1', '`severity` is one of debug, info, notice, warning, error, critical'],
   'envelope.capture.enum': ['AEP-0001 §8.2', '`capture` is one of none, metadata, redacted, full'],
   'envelope.data.type': [S51, '`data`, when present, is a JSON object'],
@@ -82,6 +82,7 @@ const OWN = {
   'attention.subject.required': ['AEP-0002 §7', 'attention lifecycle Events after `requested` set `subject` to the request id'],
   'control.ack.cause': ['AEP-0004 §3', 'an ack (control.accepted/rejected) sets `cause` to the command id'],
   'control.respond.subject': ['AEP-0004 §6', '`control.attention.respond` sets `subject` to the request id'],
+  'citation.offset.variants': ['AEP-0002 §5.2', 'a citation offset populates at most one of char, page, block'],
   // AEP-0006 / AEP-0002 §5.2, §5.3: forms.
   'form.fields.kind': ['AEP-0002 §5.3', '`fields` appears only on kind "form" requests'],
   'form.field.duplicate': ['AEP-0006', 'field ids of a form are unique (values is keyed by them)'],

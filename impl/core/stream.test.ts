@@ -185,6 +185,15 @@ describe('validateStream', () => {
       const perm = ev(0, { id: 'p1', type: 'attention.requested', data: { kind: 'permission', prompt: 'tern requests permission' } });
       expect(rules([perm, answer(1, { a: 1 }, undefined, 'p1')])).toEqual(['2:form.values.kind']);
     });
+    it('checks the capture claim (only) of a respond command answering a form in the same session view', () => {
+      const respond = (values: unknown, capture?: string) =>
+        ev(undefined, { type: 'control.attention.respond', subject: 'f1', source: 'aep://desk/agent/d', ...(capture ? { capture } : {}), data: { answer: { values } } });
+      expect(validateStream([form, respond({ name: 'svc', tier: 'gold' })]).map((i) => `${i.line}:${i.rule} ${i.path}`))
+        .toEqual(['2:form.values.capture $.data.answer.values.name', '2:form.values.capture $.data.answer.values.tier']);
+      expect(rules([form, respond({ tier: 'gold', extra: 1 }, 'redacted')])).toEqual([]);
+      expect(rules([form, respond({ tier: 't1' })])).toEqual([]);
+      expect(rules([respond({ name: 'svc' })])).toEqual([]);
+    });
     it('says nothing when the request is not in the stream or the answer has no values', () => {
       expect(rules([answer(0, { anything: 'x' }, 'redacted', 'elsewhere')])).toEqual([]);
       expect(rules([form, ev(1, { type: 'attention.answered', subject: 'f1', data: { answer: { option: 'x' } } })])).toEqual([]);

@@ -161,14 +161,18 @@ function canonical(v: unknown): string | undefined {
 }
 
 /**
- * Validate a stream: every Event on its own ({@link validateEvent}), then the cross-event rules.
- * Accepts raw values (line numbers are then 1-based positions) or {@link parseJsonl} entries.
- * Every issue carries the `line` of the Event it is about.
+ * Validate a stream: every Event on its own ({@link validateEvent}), then the cross-event rules,
+ * in stream order (the emitter's order). Accepts raw values, whose line numbers are then their
+ * 1-based positions, or {@link parseJsonl} entries (objects with exactly `line` and `value`).
+ * Every issue carries the `line` of the Event it is about. May be called any time; keeps no state
+ * between calls.
  */
 export function validateStream(events: readonly unknown[] | readonly StreamEntry[]): Issue[] {
   const issues: Issue[] = [];
   const seen = new Map<string, string | undefined>();
   const sessions = new Map<string, SessionState>();
+  // Requests by bare session name then id: the session view a foreign respond command resolves in (AEP-0001 §7 rule 4).
+  const views = new Map<string, Map<string, Request>>();
   events.forEach((item: unknown, index) => {
     const { line, value } = isEntry(item) ? item : { line: index + 1, value: item };
     issues.push(...atLine(validateEvent(value), line));
@@ -196,12 +200,14 @@ export function validateStream(events: readonly unknown[] | readonly StreamEntry
       state = { requests: new Map(), open: new Set(), attentionTerminals: new Map(), runTerminals: new Map(), toolTerminals: new Map(), acks: new Map() };
       sessions.set(skey, state);
     }
-    issues.push(...atLine(crossCheck(value, line, state), line));
+    let view = views.get(session);
+    if (view === undefined) views.set(session, (view = new Map()));
+    issues.push(...atLine(crossCheck(value, line, state, view), line));
   });
   return issues;
 }
 
-function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState): Issue[] {
+function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState, view: Map<string, Request>): Issue[] {
   const issues: Issue[] = [];
   const type = typeof ev.type === 'string' ? ev.type : '';
   const data = isPlainObject(ev.data) ? ev.data : undefined;
@@ -240,6 +246,7 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState)
     st.open.clear();
   } else if (type === 'attention.requested') {
     st.requests.set(id, { line, data });
+    if (!view.has(id)) view.set(id, { line, data });
     st.open.add(id);
   } else if (ATTENTION_TERMINALS.has(type) && subject !== undefined) {
     once(st.attentionTerminals, subject, line, issues, 'stream.attention.terminal', (at) => `attention request "${subject}" already reached its terminal at line ${at}; attention.resolved and attention.timeout are exclusive`);
@@ -249,6 +256,11 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState)
     if (cause !== undefined) once(st.acks, cause, line, issues, 'stream.ack.duplicate', (at) => `command "${cause}" was already acknowledged at line ${at}; a target makes one ack decision per command, and answers a redelivery by re-emitting that same ack byte-identically`);
   } else if (type === 'attention.answered' && subject !== undefined) {
     issues.push(...checkAnswer(ev, data, st.requests.get(subject)));
+  } else if (type === 'control.attention.respond' && subject !== undefined) {
+    // A respond with bad values is legal on the wire (the target nacks it), but its capture claim must hold.
+    const request = view.get(subject);
+    const answer = data !== undefined && isPlainObject(data.answer) ? data.answer : undefined;
+    if (request?.data?.kind === 'form' && answer !== undefined) issues.push(...valuesCapture(ev, request.data.fields, answer.values));
   }
   return issues;
 }
@@ -272,11 +284,15 @@ function checkAnswer(ev: Record<string, unknown>, data: Record<string, unknown> 
   const textAllowed = captureRank(capture) >= captureRank('redacted');
   const fields = request.data.fields;
   // Below `redacted` a required string field is legitimately gated away, so coverage is not demanded there.
-  const issues = validateFormValues(fields, answer.values, { path, checkRequired: textAllowed });
-  if (!textAllowed && captureRank(capture) >= 0) {
-    for (const key of freeTextKeys(fields, answer.values)) {
-      issues.push(violation('form.values.capture', childPath(path, key), `value of field "${key}" is free text (a string field or other:true text), allowed only at capture redacted or full; this Event is at "${capture}", so drop it or raise capture`));
-    }
-  }
-  return issues;
+  return [...validateFormValues(fields, answer.values, { path, checkRequired: textAllowed }), ...valuesCapture(ev, fields, answer.values)];
+}
+
+/** AEP-0002 §5.3: free-text form values (string fields, `other` text) need capture `redacted` or above. */
+function valuesCapture(ev: Record<string, unknown>, fields: unknown, values: unknown): Issue[] {
+  const capture = typeof ev.capture === 'string' ? ev.capture : 'metadata';
+  const rank = captureRank(capture as CaptureLevel);
+  if (rank < 0 || rank >= captureRank('redacted')) return [];
+  return freeTextKeys(fields, values).map((key) =>
+    violation('form.values.capture', childPath('$.data.answer.values', key), `value of field "${key}" is free text (a string field or other:true text), allowed only at capture redacted or full; this Event is at "${capture}", so drop it or raise capture`),
+  );
 }

@@ -5,9 +5,10 @@
  * Error codes the relay sends: `hello-required`, `version-unsupported` (connection level,
  * then close); `invalid-filter`, `unknown-dialect`, `unauthorized`, `limit-exceeded`
  * (subscribe and roster, `id` echoed, connection survives); `unauthorized`, `no-route`,
- * `ambiguous`, `unsupported` (commands, `cause` = command id); and two relay-level codes
+ * `ambiguous`, `unsupported` (commands, `cause` = command id); and three relay-level codes
  * outside the spec's closed sets: `invalid-frame` (not JSON, not an object, binary, a
- * repeated hello, a roster without id) and `invalid-event` (an event that fails validation).
+ * repeated hello, a roster without id), `invalid-event` (an event that fails validation,
+ * `cause` = its id) and `internal` (the relay failed on the frame; the connection stays).
  */
 import { validateFilter } from '../core/filter.js';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';

@@ -38,7 +38,7 @@ describe('POST /events', () => {
     expect(r.body.line).toBe(2);
     expect(r.body.detail).toMatch(/^line 2: \$\.time \[[a-z.]+, AEP-0001/);
     expect(r.body.issues[0]).toMatchObject({ path: '$.time', line: 2 });
-    const health = await (await fetch(`${base}/healthz`)).json();
+    const health = (await (await fetch(`${base}/healthz`)).json()) as any;
     expect(health.events).toBe(0);
   });
 
@@ -78,7 +78,7 @@ describe('POST /events', () => {
     const r = await post(base, makeSeries('big', 0, 3));
     expect(r.status).toBe(413);
     expect(r.body.error).toBe('too-many-events');
-    expect((await (await fetch(`${base}/healthz`)).json()).events).toBe(0);
+    expect(((await (await fetch(`${base}/healthz`)).json()) as any).events).toBe(0);
   });
 
   it('refuses a body over AEP_MAX_BODY with 413 payload-too-large', async () => {
@@ -138,7 +138,7 @@ describe('discovery, health, auth', () => {
   it('shows counts on /healthz only when authorized', async () => {
     const base = await start({ token: 'sekrit' });
     expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ ok: true });
-    const authed = await (await fetch(`${base}/healthz`, { headers: { authorization: 'Bearer sekrit' } })).json();
+    const authed = (await (await fetch(`${base}/healthz`, { headers: { authorization: "Bearer sekrit" } })).json()) as any;
     expect(Object.keys(authed).sort()).toEqual(['connections', 'events', 'ok', 'sessions', 'subscribers', 'uptime_s']);
   });
 

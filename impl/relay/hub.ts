@@ -35,7 +35,8 @@ export class Hub {
   readonly sinks = new Set<Sink>();
   readonly peers = new Set<Peer>();
 
-  constructor(perSession: number, maxSessions: number) {
+  /** @param log receives one line when a sink throws; the other sinks still get the event. */
+  constructor(perSession: number, maxSessions: number, private readonly log: (line: string) => void = () => {}) {
     this.buffer = new ReplayBuffer(perSession, maxSessions);
   }
 
@@ -46,7 +47,12 @@ export class Hub {
   publish(rec: Received): boolean {
     const { buffered } = this.buffer.admit(rec);
     for (const sink of [...this.sinks]) {
-      if (this.sinks.has(sink) && attrMatch(sink.filter, rec.event)) sink.deliver(rec);
+      if (!this.sinks.has(sink)) continue;
+      try {
+        if (attrMatch(sink.filter, rec.event)) sink.deliver(rec);
+      } catch (err) {
+        this.log(`delivery of ${JSON.stringify(rec.event.id)} to one subscriber failed: ${err instanceof Error ? err.message : String(err)}`);
+      }
     }
     return buffered || typeof rec.event.session !== 'string';
   }

@@ -18,7 +18,7 @@ import { CORS_HEADERS, sendJson } from './http-util.js';
 import { Hub } from './hub.js';
 import { handleIngest } from './ingest.js';
 import { SocketSession } from './socket.js';
-import { SseStreams, handleStream } from './sse.js';
+import { SLOW_BYTES, SseStreams, handleStream } from './sse.js';
 
 /** `startRelay` options: any RelayConfig member (defaults as in config.ts) plus these. */
 export interface RelayOptions extends Partial<RelayConfig> {
@@ -30,6 +30,8 @@ export interface RelayOptions extends Partial<RelayConfig> {
   readonly drainMs?: number;
   /** WebSocket liveness: a protocol ping this often; a peer silent for two rounds is dropped. Default 30000. */
   readonly livenessMs?: number;
+  /** Unsent bytes above which an SSE or WS consumer counts as slow (AEP-0003 §8.4). Default 8 MiB. */
+  readonly slowBytes?: number;
 }
 
 /** A running relay. Valid until `close()`/`shutdown()` resolves. */
@@ -57,11 +59,11 @@ function rejectUpgrade(socket: Duplex, status: number, body: unknown): void {
 
 /** Start a relay and resolve once it listens. Rejects when the address cannot be bound. */
 export async function startRelay(options: RelayOptions = {}): Promise<RunningRelay> {
-  const { log = () => {}, instance = `${hostname()}/${process.pid}`, drainMs = 5_000, livenessMs = 30_000, ...rest } = options;
+  const { log = () => {}, instance = `${hostname()}/${process.pid}`, drainMs = 5_000, livenessMs = 30_000, slowBytes = SLOW_BYTES, ...rest } = options;
   const overrides = Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined || k === 'token')) as Partial<RelayConfig>;
   const maxSessions = overrides.maxSessions ?? DEFAULTS.maxSessions;
   const config: RelayConfig = Object.freeze({ ...DEFAULTS, maxFrom: maxSessions, ...overrides });
-  const hub = new Hub(config.buffer, config.maxSessions);
+  const hub = new Hub(config.buffer, config.maxSessions, log);
   const streams = new SseStreams();
   const sessions = new Set<SocketSession>();
   const started = Date.now();
@@ -103,7 +105,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RunningRel
     if (path === '/stream') {
       if (method !== 'GET') return sendJson(res, 405, { error: 'method-not-allowed', detail: 'use GET' }, { allow: 'GET' });
       if (auth === 'missing' || auth === 'wrong') return refuse(res, auth);
-      return handleStream(req, res, url, config, hub, streams);
+      return handleStream(req, res, url, config, hub, streams, slowBytes);
     }
     if (path === '/socket') return sendJson(res, 426, { error: 'upgrade-required', detail: '/socket speaks WebSocket only' }, { upgrade: 'websocket' });
     return sendJson(res, 404, { error: 'not-found', detail: `no endpoint at ${path}; see GET /events for the endpoints` });
@@ -129,7 +131,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RunningRel
       alive.set(ws, true);
       ws.on('pong', () => alive.set(ws, true));
       ws.on('error', () => ws.terminate());
-      const session = new SocketSession(ws, { config, hub, authenticated: auth === 'ok', instance, log });
+      const session = new SocketSession(ws, { config, hub, authenticated: auth === 'ok', instance, log, slowBytes });
       sessions.add(session);
       ws.once('close', () => sessions.delete(session));
     });

@@ -21,8 +21,6 @@ import type { Hub, Peer, Sink } from './hub.js';
 import type { Position } from './positions.js';
 import { renderAt } from './render.js';
 
-/** Unsent bytes above which a consumer counts as slow (AEP-0003 §8.4). */
-export const SLOW_BYTES = 8 * 1024 * 1024;
 
 /** What a connection needs from the relay around it. */
 export interface SocketContext {
@@ -34,6 +32,12 @@ export interface SocketContext {
   readonly instance: string;
   /** Operational log line (never carries a token). */
   readonly log: (line: string) => void;
+  /**
+   * Backpressure (AEP-0003 §8.4): while more than this many bytes wait unsent, `debug`/`info`
+   * events are dropped for this connection and a `notice`-or-above one closes it (a `closing`
+   * frame with delivered positions, then 1013) so the consumer resumes exactly.
+   */
+  readonly slowBytes: number;
 }
 
 interface Subscription extends Sink {
@@ -51,7 +55,14 @@ export class SocketSession implements Peer {
   #closed = false;
 
   constructor(readonly ws: WebSocket, readonly ctx: SocketContext) {
-    ws.on('message', (data, isBinary) => this.#onMessage(data, isBinary));
+    ws.on('message', (data, isBinary) => {
+      try {
+        this.#onMessage(data, isBinary);
+      } catch (err) {
+        ctx.log(`frame handling failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.send(errorFrame('internal', 'the relay failed on this frame; the connection stays open'));
+      }
+    });
     ws.once('close', () => this.#onClose());
   }
 
@@ -155,7 +166,7 @@ export class SocketSession implements Peer {
   #command(rec: Received): void {
     const route = routeCommand(rec.event, this.ctx.authenticated, this.ctx.hub.peers);
     if (!route.ok) {
-      this.ctx.log(`refused ${rec.event.type} ${rec.event.id} for session ${JSON.stringify(rec.event.session ?? null)}: ${route.code}`);
+      this.ctx.log(`refused ${rec.event.type} ${JSON.stringify(rec.event.id)} for session ${JSON.stringify(rec.event.session ?? null)}: ${route.code}`);
       return this.send(errorFrame(route.code, route.detail, { cause: rec.event.id }));
     }
     route.target.send(rec.raw);
@@ -189,7 +200,7 @@ export class SocketSession implements Peer {
 
   #deliver(sub: Subscription, rec: Received): void {
     if (this.#closed) return;
-    if (this.ws.bufferedAmount > SLOW_BYTES) {
+    if (this.ws.bufferedAmount > this.ctx.slowBytes) {
       if (droppable(rec.event)) return;
       return this.shutdown('slow-consumer', 1013);
     }

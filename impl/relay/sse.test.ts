@@ -154,7 +154,7 @@ describe('GET /stream', () => {
     for (const [query, code] of cases) {
       const res = await fetch(`${base}/stream?${query}`);
       expect(res.status, query).toBe(400);
-      expect((await res.json()).error, query).toBe(code);
+      expect(((await res.json()) as any).error, query).toBe(code);
     }
   });
 

@@ -3,7 +3,7 @@
  * before any header is sent; then exhaustion markers, the replay, and live delivery follow
  * in that order, with a `: ping` comment every `heartbeatMs`.
  *
- * Backpressure (AEP-0003 §8.4): while more than `SLOW_BYTES` wait unsent, `debug`/`info`
+ * Backpressure (AEP-0003 §8.4): while more than `slowBytes` (default `SLOW_BYTES`) wait unsent, `debug`/`info`
  * events are dropped for this consumer; a `notice`-or-above event ends the stream instead,
  * so the consumer resumes exactly from its `Last-Event-ID`.
  */
@@ -17,7 +17,7 @@ import { renderAt } from './render.js';
 import { SSE_PING, SSE_REPLAY_COMPLETE, SSE_SHUTTING_DOWN, sseEvent, sseExhausted } from './sse-format.js';
 import { parseStreamQuery, type StreamRequest } from './stream-query.js';
 
-/** Unsent bytes above which a consumer counts as slow. */
+/** Default unsent bytes above which a consumer counts as slow. */
 export const SLOW_BYTES = 8 * 1024 * 1024;
 
 const droppable = (e: AepEvent): boolean => e.severity === undefined || e.severity === 'debug' || e.severity === 'info';
@@ -42,14 +42,14 @@ export class SseStreams {
   }
 }
 
-export function handleStream(req: IncomingMessage, res: ServerResponse, url: URL, config: RelayConfig, hub: Hub, streams: SseStreams): void {
+export function handleStream(req: IncomingMessage, res: ServerResponse, url: URL, config: RelayConfig, hub: Hub, streams: SseStreams, slowBytes = SLOW_BYTES): void {
   const lastEventId = req.headers['last-event-id'];
   const query = parseStreamQuery(url.searchParams, typeof lastEventId === 'string' ? lastEventId : undefined, config.maxFrom);
   if (!query.ok) return sendJson(res, 400, { error: query.code, detail: query.detail });
-  openStream(req, res, query.request, config, hub, streams);
+  openStream(req, res, query.request, config, hub, streams, slowBytes);
 }
 
-function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRequest, config: RelayConfig, hub: Hub, streams: SseStreams): void {
+function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRequest, config: RelayConfig, hub: Hub, streams: SseStreams, slowBytes: number): void {
   res.writeHead(200, {
     ...CORS_HEADERS,
     'content-type': 'text/event-stream',
@@ -66,9 +66,10 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
     ceiling: request.ceiling,
     deliver(rec: Received) {
       if (closed) return;
-      if (res.writableLength > SLOW_BYTES) {
+      if (res.writableLength > slowBytes) {
         if (droppable(rec.event)) return;
         close();
+        res.destroy(); // a stalled reader would never drain what is queued
         return;
       }
       res.write(sseEvent(rec.event, renderAt(rec, request.ceiling)));

@@ -11,7 +11,8 @@ async function run(impl: Implementation, overrides: Record<string, string | null
   const corpus = writeCorpus(overrides);
   cleanup = corpus.cleanup;
   const lines: string[] = [];
-  const result = await runFamilies({ corpusDir: corpus.dir, families, implementation: impl, logger: { info: (l) => lines.push(l) } });
+  const present = families.filter((f) => f.detect(corpus.dir)); // as the CLI does when no family is named
+  const result = await runFamilies({ corpusDir: corpus.dir, families: present, implementation: impl, logger: { info: (l) => lines.push(l) } });
   return { ...result, lines, byName: new Map(result.checks.map((c) => [c.name, c])) };
 }
 
@@ -273,9 +274,12 @@ describe('runner against broken fixtures', () => {
   });
 
   it('detect reports absent files without throwing', () => {
+    const full = writeCorpus();
     const corpus = writeCorpus({ 'otlp/otlp-expected.json': null });
-    cleanup = corpus.cleanup;
-    expect(FAMILIES.filter((f) => !f.detect(corpus.dir)).map((f) => f.name)).toEqual(['otlp']);
+    cleanup = () => (full.cleanup(), corpus.cleanup());
+    const found = (dir: string) => FAMILIES.filter((f) => f.detect(dir)).map((f) => f.name);
+    expect(found(full.dir)).toEqual(['golden', 'invalid', 'attr-match', 'ce-roundtrip', 'otlp', 'ocsf', 'redaction', 'capture-gating', 'downlevel']);
+    expect(found(corpus.dir)).toEqual(['golden', 'invalid', 'attr-match', 'ce-roundtrip', 'ocsf', 'redaction', 'capture-gating', 'downlevel']);
     expect(FAMILIES.filter((f) => f.detect('/nonexistent/corpus'))).toEqual([]);
   });
 

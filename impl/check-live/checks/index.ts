@@ -13,7 +13,9 @@ import { check as helloWs } from './hello-ws.js';
 import { check as ignoreUnknown } from './ignore-unknown.js';
 import { check as ingestFanout } from './ingest-fanout.js';
 import { check as rejectInvalid } from './reject-invalid.js';
+import { check as replayAll } from './replay-all.js';
 import { check as resume } from './resume.js';
+import { check as roster } from './roster.js';
 import { check as subscribeLimits } from './subscribe-limits.js';
 import { check as versionGate } from './version-gate.js';
 
@@ -28,6 +30,8 @@ export const CHECKS: readonly Check[] = [
   helloWs,
   subscribeLimits,
   ignoreUnknown,
+  roster,
+  replayAll,
   controlAuthGate,
   controlBehalfRefusal,
   controlAck,

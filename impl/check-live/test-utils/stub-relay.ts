@@ -18,6 +18,26 @@ export interface StubBreakage {
   dropOnBadSubscribe?: boolean;
   /** Commands are routed on unauthenticated connections. */
   controlWithoutAuth?: boolean;
+  /** The discovery document lacks `aep`. */
+  badDiscovery?: boolean;
+  /** Any AEP-Version is accepted. */
+  noVersionGate?: boolean;
+  /** SSE ignores the subscription filter. */
+  leakFilter?: boolean;
+  /** A first frame other than hello is silently accepted. */
+  noHelloRequired?: boolean;
+  /** Unknown frame types get an error frame instead of being ignored. */
+  answerUnknown?: boolean;
+  /** A no-route refusal is also published into the session as an Event. */
+  behalfEvent?: boolean;
+  /** Resume never emits the replay-exhausted marker. */
+  noExhaustedMarker?: boolean;
+  /** Replayed events get an altered `data` member. */
+  rewriteOnReplay?: boolean;
+  /** The roster merges the claims of one session into a single entry. */
+  mergedRoster?: boolean;
+  /** `from: "all"` replays, but announces replay-exhausted anyway. */
+  replayAllMarker?: boolean;
 }
 
 export interface StubOptions {
@@ -27,6 +47,10 @@ export interface StubOptions {
   port?: number;
   /** Per-session replay buffer. Default 100. */
   buffer?: number;
+  /** Advertise and answer the roster frame (AEP-0003 §4.1). Default false. */
+  roster?: boolean;
+  /** Advertise and implement `from: "all"` (AEP-0003 §5). Default false: refused with invalid-filter. */
+  replayAll?: boolean;
   broken?: StubBreakage;
 }
 
@@ -34,7 +58,7 @@ type Json = Record<string, unknown>;
 interface Stored { event: Json; raw: string }
 interface Filter { session?: unknown; type?: unknown }
 interface Sub { filter: Filter; ceiling?: string; send(raw: string, e: Json): void }
-interface Conn { ws: WebSocket; authed: boolean; greeted: boolean; subs: Map<string, Sub> }
+interface Conn { ws: WebSocket; authed: boolean; greeted: boolean; subs: Map<string, Sub>; hello?: Json }
 
 const LEVELS = ['none', 'metadata', 'redacted', 'full'];
 const GATES: Record<string, string> = { label: 'redacted', prompt: 'redacted', args: 'full', args_redacted: 'redacted', reason: 'redacted', detail: 'redacted', cwd: 'redacted' };
@@ -77,8 +101,8 @@ function downlevel(raw: string, e: Json, ceiling: string | undefined): string {
   return JSON.stringify({ ...e, capture: level, data });
 }
 
-function fromError(from: unknown): string | undefined {
-  if (from === undefined || from === 'all') return undefined;
+function fromError(from: unknown, all: boolean): string | undefined {
+  if (from === undefined || (all && from === 'all')) return undefined;
   if (!Array.isArray(from)) return 'from must be an array of positions or "all"';
   for (const p of from) {
     const o = p as Json;
@@ -112,12 +136,16 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
     fanOut(raw, e);
   };
 
+  /** The positions a `from` stands for: `all` is every held session from before its start. */
+  const positions = (from: unknown): Json[] =>
+    from === 'all' ? [...sessions.keys()].map((session) => ({ session, epoch: -1, seq: -1, all: true })) : Array.isArray(from) ? (from as Json[]) : [];
+
   /** The replay for one position: [marker earliest or undefined, events]. */
   const replay = (session: string, from: [number, number]): [Stored[], [number, number] | undefined] => {
     const s = sessions.get(session);
     if (!s) return [[], undefined];
-    const exhausted = s.evicted && !after(from, s.evicted) && s.events[0] ? pos(s.events[0].event) : undefined;
-    const out = s.events.filter((x) => {
+    const exhausted = s.evicted && !after(from, s.evicted) && s.events[0] && !broken.noExhaustedMarker ? pos(s.events[0].event) : undefined;
+    const out = s.events.map((x) => (broken.rewriteOnReplay ? { event: x.event, raw: JSON.stringify({ ...x.event, data: { rewritten: true } }) } : x)).filter((x) => {
       const p = pos(x.event);
       if (broken.resume === 'duplicate') return !after(from, p);
       if (broken.resume === 'gap') return after(p, [from[0], from[1] + 1]);
@@ -176,7 +204,7 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
       } catch {
         return json(res, 400, { error: 'invalid-filter' });
       }
-      if (filterError(filter) || fromError(from)) return json(res, 400, { error: 'invalid-filter' });
+      if (filterError(filter) || fromError(from, Boolean(opts.replayAll))) return json(res, 400, { error: 'invalid-filter' });
       const lastId = req.headers['last-event-id'];
       if (from === undefined && typeof lastId === 'string') {
         const m = /^(.*):(\d+):(\d+)$/.exec(lastId);
@@ -187,9 +215,9 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
       const ceiling = url.searchParams.get('capture') ?? undefined;
       const frame = (raw: string, e: Json): string =>
         `event: ${String(e.type)}\n${typeof e.seq === 'number' ? `id: ${String(e.session)}:${pos(e)[0]}:${String(e.seq)}\n` : ''}data: ${raw}\n\n`;
-      for (const p of Array.isArray(from) ? (from as Json[]) : []) {
+      for (const p of positions(from)) {
         const [events, exhausted] = replay(p.session as string, [Number(p.epoch ?? 0), p.seq as number]);
-        if (exhausted) res.write(`: replay-exhausted ${String(p.session)} ${exhausted[0]}:${exhausted[1]}\n\n`);
+        if (exhausted || (p.all && broken.replayAllMarker)) res.write(`: replay-exhausted ${String(p.session)} ${exhausted[0]}:${exhausted[1]}\n\n`);
         for (const x of events) if (matches(filter, x.event)) res.write(frame(broken.ignoreCeiling ? x.raw : downlevel(x.raw, x.event, ceiling), x.event));
       }
       const sub: Sub = { filter, send: (raw, e) => res.write(frame(raw, e)) };
@@ -236,7 +264,7 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
       const type = String(m.type);
       if (type === 'ping') return send({ type: 'pong', t: m.t });
       if (type === 'subscribe') {
-        const err = filterError(m.filter ?? {}) ? 'invalid-filter' : fromError(m.from) ? 'invalid-filter' : Array.isArray(m.from) && m.from.length > 1000 ? 'limit-exceeded' : undefined;
+        const err = filterError(m.filter ?? {}) ? 'invalid-filter' : fromError(m.from, Boolean(opts.replayAll)) ? 'invalid-filter' : Array.isArray(m.from) && m.from.length > 1000 ? 'limit-exceeded' : undefined;
         if (err) {
           if (broken.dropOnBadSubscribe) return ws.terminate();
           return send({ type: 'error', id: m.id, code: err, detail: err === 'limit-exceeded' ? 'at most 1000 from positions' : 'malformed subscribe' });
@@ -244,9 +272,9 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
         const filter = (m.filter ?? {}) as Filter;
         const ceiling = typeof m.capture === 'string' ? m.capture : undefined;
         send({ type: 'subscribed', id: m.id });
-        for (const p of Array.isArray(m.from) ? (m.from as Json[]) : []) {
+        for (const p of positions(m.from)) {
           const [events, exhausted] = replay(p.session as string, [Number(p.epoch ?? 0), p.seq as number]);
-          if (exhausted) send({ type: 'replay-exhausted', sub: m.id, session: p.session, earliest: { epoch: exhausted[0], seq: exhausted[1] } });
+          if (exhausted || (p.all && broken.replayAllMarker)) send({ type: 'replay-exhausted', sub: m.id, session: p.session, earliest: { epoch: exhausted[0], seq: exhausted[1] } });
           for (const x of events) if (matches(filter, x.event)) send(downlevel(x.raw, x.event, ceiling));
         }
         const sub: Sub = { filter, send: (r) => send(r) };
@@ -285,7 +313,9 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
     close: async () => {
       for (const c of wss.clients) c.terminate();
       for (const r of sseResponses) r.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+      const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections();
+      await closed;
     },
   };
 }

@@ -1,6 +1,6 @@
 /**
- * ce-roundtrip (AEP-0005 §2, §5.1, §5.5): every golden event projects to its pinned
- * CloudEvent (member order ignored), the pinned CloudEvent maps back to the golden event,
+ * ce-roundtrip (AEP-0005 §2, §5 items 1, 2, 5): every golden event projects to its pinned
+ * CloudEvent (member order ignored) which is a legal CloudEvents 1.0 event, the pinned CloudEvent maps back to the golden event,
  * forward-then-inverse is the identity, and hand-authored inbound cases map exactly.
  */
 import { attempt, fail } from '../check.js';
@@ -10,6 +10,26 @@ import type { Check, Family } from '../types.js';
 
 const PINS = 'ce-roundtrip/ce-expected.jsonl';
 const INBOUND = 'ce-roundtrip/inbound-cases.json';
+
+/**
+ * Why `ce` is not a CloudEvents 1.0 JSON-format event (AEP-0005 §5 item 2), or `null`:
+ * the four required attributes, attribute names of lowercase letters and digits, and scalar
+ * attribute values (only `data` may be structured).
+ */
+export function cloudEventProblem(ce: unknown): string | null {
+  if (typeof ce !== 'object' || ce === null || Array.isArray(ce)) return `not a CloudEvent: ${JSON.stringify(ce)}`;
+  const attrs = ce as Record<string, unknown>;
+  if (attrs.specversion !== '1.0') return `specversion must be "1.0", got ${JSON.stringify(attrs.specversion)}`;
+  for (const required of ['id', 'source', 'type']) {
+    if (typeof attrs[required] !== 'string' || attrs[required] === '') return `CloudEvents requires a non-empty string "${required}"`;
+  }
+  for (const [name, value] of Object.entries(attrs)) {
+    if (name === 'data' || name === 'data_base64') continue;
+    if (!/^[a-z0-9]+$/.test(name)) return `attribute name "${name}" is not CloudEvents-legal (lowercase letters and digits only)`;
+    if (value !== null && typeof value === 'object') return `attribute "${name}" holds a structured value; only data may`;
+  }
+  return null;
+}
 
 function label(line: number, event: unknown): string {
   const t = typeof event === 'object' && event !== null ? (event as { type?: unknown }).type : undefined;
@@ -31,7 +51,12 @@ export const family: Family = {
       const pin = pins[i]?.value;
       if (pin === undefined) return;
       const at = label(line, event);
-      checks.push(attempt(`ce-roundtrip/forward ${at}`, () => jsonDiff(pin, impl.toCloudEvent(event))));
+      checks.push(
+        attempt(`ce-roundtrip/forward ${at}`, () => {
+          const ce = impl.toCloudEvent(event);
+          return jsonDiff(pin, ce) ?? cloudEventProblem(ce);
+        }),
+      );
       checks.push(attempt(`ce-roundtrip/inverse ${at}`, () => jsonDiff(event, impl.fromCloudEvent(pin))));
       checks.push(attempt(`ce-roundtrip/round-trip ${at}`, () => jsonDiff(event, impl.fromCloudEvent(impl.toCloudEvent(event)))));
     });

@@ -1,0 +1,18 @@
+/**
+ * The adapter kit: everything a vendor adapter needs, from one import.
+ * A new vendor writes pure mappers plus an `AdapterDef` (types.ts) and registers it with one line
+ * in `impl/cli/adapter.ts` (`ADAPTERS`); the daemon, relay link, held loops, steering, capture
+ * ceiling, identity/ordering and the fail-open shim are all here.
+ */
+export type { AdapterDef, Answer, FieldSpec, HoldSpec, HookContext, HookInput, Mapped, PendingInfo, Posture, RequestOption, Settlement } from './types.js';
+export { DEFAULT_POSTURE, allows, levelFor, parseLevel, postureFromEnv, red } from './capture.js';
+export { startAdapter, type AdapterOptions, type RunningAdapter } from './daemon.js';
+export { daemonOptions, portEnvName, resolvePort, attentionTimeout } from './config.js';
+export { forwardHook, SHIM_CONNECT_TIMEOUT_MS, type ShimOptions } from './shim.js';
+export { applyTextRule, type TextDecision } from './text-rule.js';
+export { HeldLoop, parseAnswer, type PendingRequest, type RespondOutcome } from './held-loop.js';
+export { CommandLedger } from './ledger.js';
+export { SteeringQueue, joinInstructions, type Instruction } from './steering.js';
+export { Sequencer, defaultSeverity } from './envelope.js';
+export { aepHome, nextEpoch, appendLog, sessionFileName } from './store.js';
+export { RelayLink, socketUrl } from './relay-link.js';

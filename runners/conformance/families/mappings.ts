@@ -1,0 +1,184 @@
+/**
+ * mappings (AEP-0002 Annex A): every entry of `mappings/<source>.json` goes through that
+ * source's pure mapper and must equal its pin, compared on `{type, data, subject?, step?}` as
+ * canonical JSON (`null` = the mapping deliberately emits nothing).
+ *
+ * Sections read from a mapping file:
+ * - `hooks`: `{<label>: {input, expected}}`, through `mapHook(input)`; check `mappings/<source>/<label>`;
+ * - `fallback`: `{input, expected}`, the same way; check `mappings/<source>/fallback`;
+ * - `ask_user_question` / `elicitation`: `{input, expected_data, expected_data_metadata}`, the two
+ *   form mappings assembled as `{kind:"form", ...mapping, respond_via:["control"]}`, at redacted+
+ *   and at metadata; checks `mappings/<source>/<section>` and `... (metadata)`.
+ * `$`-prefixed members are comments and `identity` is read by the live runner only. Files of
+ * sources this implementation has no adapter for, and sections it has no reader for, produce no
+ * checks: they are listed in one progress line each, saying why.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+import { canonicalJson } from '../../../impl/core/canonical.js';
+import { DEFAULT_POSTURE } from '../../../impl/adapter-kit/capture.js';
+import { mapHook as mapClaudeCodeHook } from '../../../impl/adapter-claude-code/map-hooks.js';
+import { mapAskUserQuestion } from '../../../impl/adapter-claude-code/map-ask-user-question.js';
+import { mapElicitation } from '../../../impl/adapter-claude-code/map-elicitation.js';
+import { mapHook as mapCodexHook } from '../../../impl/adapter-codex/map-hooks.js';
+import { attempt } from '../check.js';
+import { jsonDiff } from '../compare.js';
+import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
+import type { Check, Family, Logger } from '../types.js';
+
+/** The pure mappers of one source. Members may be called any number of times, in any order. */
+export interface SourceMappers {
+  /** One vendor hook payload → `{type, data, subject?, step?}` or null, at the default posture. */
+  mapHook(input: Record<string, unknown>): unknown;
+  /** AEP-0006 form mappings (`{prompt, fields}`), for sources that have them. */
+  mapAskUserQuestion?(questions: unknown, opts: { agent: string; contentOk: boolean }): unknown;
+  mapElicitation?(message: unknown, requestedSchema: unknown, opts: { agent: string; contentOk: boolean }): unknown;
+}
+
+/** This implementation's adapters, keyed by mapping file name (`<source>.json`). */
+export const ADAPTER_MAPPERS: Readonly<Record<string, SourceMappers>> = {
+  'claude-code': {
+    mapHook: (input) => mapClaudeCodeHook(input, DEFAULT_POSTURE),
+    mapAskUserQuestion: (questions, opts) => mapAskUserQuestion(questions as Parameters<typeof mapAskUserQuestion>[0], opts),
+    mapElicitation: (message, schema, opts) => mapElicitation(message, schema, opts),
+  },
+  codex: { mapHook: (input) => mapCodexHook(input) },
+};
+
+/** One pinned hook mapping. */
+export interface HookEntry {
+  /** Check-name suffix: the case label, or `fallback`. */
+  name: string;
+  input: Record<string, unknown>;
+  /** The pin: `{type, data, subject?, step?}` or null. */
+  expected: unknown;
+}
+
+/** One pinned form mapping (`ask_user_question` or `elicitation`). */
+export interface FormEntry {
+  section: 'ask_user_question' | 'elicitation';
+  input: Record<string, unknown>;
+  expectedData: unknown;
+  expectedDataMetadata: unknown;
+}
+
+/** A mapping file, read: where `run.ts` and the live runner both start. */
+export interface MappingFile {
+  source: string;
+  identity: { session_from?: string; run_from?: string };
+  hooks: HookEntry[];
+  forms: FormEntry[];
+  /** Sections present that no reader handles. */
+  unread: string[];
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The mapping files (`<source>.json`) present in `corpusDir/mappings`, sorted; [] when none. */
+export function mappingSources(corpusDir: string): string[] {
+  try {
+    return readdirSync(join(corpusDir, 'mappings')).filter((f) => f.endsWith('.json')).map((f) => f.slice(0, -5)).sort();
+  } catch {
+    return [];
+  }
+}
+
+function hookEntry(rel: string, name: string, entry: unknown): HookEntry {
+  if (!isObject(entry) || !isObject(entry.input) || !('expected' in entry)) throw new FixtureError(`${rel}: entry "${name}" needs an "input" object and an "expected" pin (or null)`);
+  return { name, input: entry.input, expected: entry.expected };
+}
+
+/** Read `mappings/<source>.json`. Throws FixtureError on a malformed file. */
+export function readMappingFile(corpusDir: string, source: string): MappingFile {
+  const rel = `mappings/${source}.json`;
+  const file = readJsonFixture(corpusDir, rel);
+  if (!isObject(file)) throw new FixtureError(`${rel}: expected a JSON object`);
+  const out: MappingFile = { source, identity: isObject(file.identity) ? (file.identity as MappingFile['identity']) : {}, hooks: [], forms: [], unread: [] };
+  for (const [key, value] of Object.entries(file)) {
+    if (key.startsWith('$') || key === 'identity') continue;
+    if (key === 'hooks') {
+      if (!isObject(value)) throw new FixtureError(`${rel}: "hooks" must be an object keyed by case label`);
+      for (const [label, entry] of Object.entries(value)) if (!label.startsWith('$')) out.hooks.push(hookEntry(rel, label, entry));
+    } else if (key === 'fallback') {
+      out.hooks.push(hookEntry(rel, 'fallback', value));
+    } else if (key === 'ask_user_question' || key === 'elicitation') {
+      if (!isObject(value) || !isObject(value.input) || !('expected_data' in value) || !('expected_data_metadata' in value)) {
+        throw new FixtureError(`${rel}: "${key}" needs "input", "expected_data" and "expected_data_metadata"`);
+      }
+      out.forms.push({ section: key, input: value.input, expectedData: value.expected_data, expectedDataMetadata: value.expected_data_metadata });
+    } else {
+      out.unread.push(key);
+    }
+  }
+  return out;
+}
+
+/** `{type, data, subject?, step?}` of a mapping result or pin; null stays null. */
+export function pinShape(value: unknown): unknown {
+  if (!isObject(value)) return value;
+  const out: Record<string, unknown> = { type: value.type, data: value.data };
+  if (value.subject !== undefined) out.subject = value.subject;
+  if (value.step !== undefined) out.step = value.step;
+  return out;
+}
+
+/** null when `actual` equals `expected` as canonical JSON, else where they differ. */
+export function comparePin(expected: unknown, actual: unknown): string | null {
+  if (actual === undefined) return `the mapper returned undefined; expected ${JSON.stringify(expected)}`;
+  if (canonicalJson(expected) === canonicalJson(actual)) return null;
+  return jsonDiff(expected, actual) ?? `expected ${canonicalJson(expected)}, got ${canonicalJson(actual)}`;
+}
+
+/** `{kind:"form", ...mapping, respond_via:["control"]}`, the attention.requested data of a form. */
+export function formData(mapping: unknown): unknown {
+  return isObject(mapping) ? { kind: 'form', ...mapping, respond_via: ['control'] } : mapping;
+}
+
+function formChecks(source: string, agent: string, mappers: SourceMappers, form: FormEntry): Check[] {
+  const run = (contentOk: boolean): unknown => {
+    const opts = { agent, contentOk };
+    if (form.section === 'ask_user_question') {
+      if (!mappers.mapAskUserQuestion) throw new Error(`the ${source} adapter has no AskUserQuestion form mapper`);
+      return formData(mappers.mapAskUserQuestion(form.input.questions, opts));
+    }
+    if (!mappers.mapElicitation) throw new Error(`the ${source} adapter has no elicitation form mapper`);
+    return formData(mappers.mapElicitation(form.input.message, form.input.requestedSchema ?? form.input.requested_schema, opts));
+  };
+  return [
+    attempt(`mappings/${source}/${form.section}`, () => comparePin(form.expectedData, run(true))),
+    attempt(`mappings/${source}/${form.section} (metadata)`, () => comparePin(form.expectedDataMetadata, run(false))),
+  ];
+}
+
+/** One line naming what a corpus holds that this implementation does not run, and why. */
+export function reportUnrun(logger: Logger, sources: string[], implemented: readonly string[]): void {
+  const skipped = sources.filter((s) => !implemented.includes(s));
+  if (skipped.length > 0) logger.info(`mappings: not run: ${skipped.map((s) => `${s}.json`).join(', ')} (this implementation has no adapter for these sources)`);
+}
+
+/** The family over a mapper table; the default instance uses this implementation's adapters. */
+export function mappingsFamily(mappers: Readonly<Record<string, SourceMappers>>): Family {
+  const implemented = Object.keys(mappers);
+  return {
+    name: 'mappings',
+    description: "AEP-0002 Annex A pins: every mapping entry through the adapter's pure mapper (sources with an adapter here)",
+    detect: (dir) => implemented.some((s) => filesExist(dir, `mappings/${s}.json`)),
+    run({ corpusDir, logger }) {
+      const sources = mappingSources(corpusDir);
+      reportUnrun(logger, sources, implemented);
+      const checks: Check[] = [];
+      for (const source of sources.filter((s) => implemented.includes(s))) {
+        const file = readMappingFile(corpusDir, source);
+        if (file.unread.length > 0) logger.info(`mappings: ${source}.json: section(s) ${file.unread.map((s) => `"${s}"`).join(', ')} not run (no reader for them in this runner)`);
+        const m = mappers[source]!;
+        for (const entry of file.hooks) {
+          checks.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(m.mapHook(entry.input)))));
+        }
+        for (const form of file.forms) checks.push(...formChecks(source, source, m, form));
+      }
+      return checks;
+    },
+  };
+}
+
+export const family: Family = mappingsFamily(ADAPTER_MAPPERS);

@@ -76,9 +76,6 @@ function readBody(req: IncomingMessage): Promise<string | null> {
   });
 }
 
-function isCommand(type: string): boolean {
-  return type.startsWith('control.') || /^x\.[a-z0-9-]+\.control\./.test(type);
-}
 
 export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}): Promise<RunningAdapter> {
   const posture = options.posture ?? DEFAULT_POSTURE;
@@ -86,204 +83,19 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   const log = options.log ?? (() => {});
   const home = options.home ?? aepHome(process.env);
   const host = options.hostname ?? osHostname();
-  const instructType = `x.${def.agent}.control.instruct`;
-  const accepts = [...def.accepts, ...(options.instruct ? [instructType] : [])];
   const epoch = nextEpoch(home, def.agent);
-  const seq = new Sequencer(def.agent, host, epoch, posture, () => ulid(), () => Date.now());
-  const loop = new HeldLoop();
-  const ledger = new CommandLedger();
-  const steering = new SteeringQueue();
-  const runs = new Map<string, string>();
-  const waiters = new Map<string, { resolve(s: Settlement): void; timer: NodeJS.Timeout; line: string }>();
-  const redact = (s: string): string => redactText(s, { pii: true });
   let link: RelayLink | null = null;
-
-  function emitLine(session: string, mapped: Mapped, extra: EnvelopeExtra = {}): { event: AepEvent; line: string } {
-    const event = seq.build(session, mapped, extra);
-    const line = JSON.stringify(event);
-    try {
-      appendLog(home, def.agent, session, line);
-    } catch (err) {
-      log(`cannot append to the session log: ${(err as Error).message}`);
-    }
-    link?.send(line);
-    options.onEmit?.(event, line);
-    return { event, line };
-  }
-  const emit = (session: string, mapped: Mapped, extra?: EnvelopeExtra): AepEvent => emitLine(session, mapped, extra).event;
-
-  /** Deliver a settlement to the hook waiting on request `id`. */
-  function release(id: string, settlement: Settlement): void {
-    const waiter = waiters.get(id);
-    if (!waiter) return;
-    clearTimeout(waiter.timer);
-    waiters.delete(id);
-    waiter.resolve(settlement);
-  }
-
-  /** attention.answered (+ attention.resolved cause-linked to it) for a settled request. */
-  function recordAnswer(request: PendingRequest, settlement: Extract<Settlement, { kind: 'option' | 'values' }>, cause: string): void {
-    const level = levelFor('attention.answered', posture);
-    const answer: Record<string, unknown> = {};
-    if (settlement.kind === 'option') {
-      answer.option = settlement.option;
-      const text = settlement.text === undefined ? undefined : red(settlement.text, level);
-      if (text !== undefined) answer.text = text;
-    } else {
-      answer.values = gateFormValues(request.fields ?? [], settlement.values, level, redact);
-    }
-    const answered = emit(request.session, { type: 'attention.answered', data: { answer, via: settlement.via }, subject: request.id }, { run: request.run, cause });
-    emit(request.session, { type: 'attention.resolved', data: { resolution: 'answered', latency_ms: Math.max(0, Date.now() - request.openedAt) }, subject: request.id }, { run: request.run, cause: answered.id });
-  }
-
-  function ack(cmd: Record<string, unknown>, nack?: { reason: string; detail: string }): void {
-    const session = cmd.session as string;
-    const data: Record<string, unknown> = {};
-    if (nack) {
-      data.reason = nack.reason;
-      const detail = red(nack.detail, levelFor('control.rejected', posture));
-      if (detail !== undefined) data.detail = detail;
-    }
-    const type = nack ? 'control.rejected' : 'control.accepted';
-    const run = typeof cmd.run === 'string' ? cmd.run : undefined;
-    const { line } = emitLine(session, { type, data }, { cause: cmd.id as string, ...(run ? { run } : {}) });
-    ledger.record(cmd.source as string, cmd.id as string, line);
-  }
-
-  function onCommand(_raw: string, cmd: Record<string, unknown>): void {
-    const { id, source, type, session } = cmd;
-    if (typeof id !== 'string' || typeof source !== 'string' || typeof type !== 'string' || !isCommand(type)) return;
-    const recorded = ledger.recorded(source, id);
-    if (recorded !== undefined) {
-      link?.send(recorded);
-      return;
-    }
-    if (typeof session !== 'string') {
-      log(`ignored command ${id}: no target session`);
-      return;
-    }
-    if (!accepts.includes(type)) {
-      ack(cmd, { reason: 'unsupported', detail: `${type} is not in this adapter's control.accepts (${accepts.join(', ') || 'none'})` });
-      return;
-    }
-    if (type === 'control.attention.respond') {
-      const answer = parseAnswer(cmd.data);
-      if (!answer) {
-        ack(cmd, { reason: 'invalid', detail: 'data.answer must be an object with option/text strings or a values object' });
-        return;
-      }
-      const target = typeof cmd.subject === 'string' ? cmd.subject : typeof cmd.cause === 'string' ? cmd.cause : undefined;
-      const pending = target === undefined ? undefined : loop.get(target);
-      const outcome = pending && pending.session !== session
-        ? ({ ok: false, reason: 'invalid', detail: `attention request '${target}' belongs to another session` } as const)
-        : loop.respond(target, answer);
-      if (!outcome.ok) {
-        ack(cmd, { reason: outcome.reason, detail: outcome.detail });
-        return;
-      }
-      ack(cmd);
-      recordAnswer(outcome.request, outcome.settlement, id);
-      release(outcome.request.id, outcome.settlement);
-      return;
-    }
-    if (type === instructType) {
-      const text = isPlainObject(cmd.data) && typeof cmd.data.text === 'string' ? cmd.data.text : '';
-      const cap = def.steeringCap ?? Infinity;
-      const problem = text.trim() === '' ? 'data.text must be a non-empty string'
-        : text.length > cap ? `data.text is ${text.length} characters; this vendor accepts at most ${cap}`
-        : steering.push(session, { commandId: id, text, queuedAt: Date.now() });
-      if (problem) ack(cmd, { reason: 'invalid', detail: problem });
-      else ack(cmd);
-      return;
-    }
-    ack(cmd, { reason: 'unsupported', detail: `${type} has no handler in this adapter` });
-  }
-
-  const ctx: HookContext = {
+  const engine = createEngine(def, {
     posture,
-    run: (session) => runs.get(session),
-    setRun(session, id) {
-      if (id === null) {
-        runs.delete(session);
-        return undefined;
-      }
-      const run = id ?? ulid();
-      runs.set(session, run);
-      return run;
-    },
-    emit,
-    hold(spec: HoldSpec) {
-      const run = spec.run ?? runs.get(spec.session);
-      const { event: request, line } = emitLine(spec.session, spec.mapped, run ? { run } : {});
-      loop.open({
-        id: request.id,
-        session: spec.session,
-        ...(run ? { run } : {}),
-        ...(spec.key ? { key: spec.key } : {}),
-        ...(spec.options ? { options: spec.options } : {}),
-        ...(spec.fields ? { fields: spec.fields } : {}),
-        refusing: spec.refusing ?? 'deny',
-        ...(spec.legacyAnswer ? { legacyAnswer: spec.legacyAnswer } : {}),
-        openedAt: Date.now(),
-      });
-      return new Promise((resolve) => {
-        const timer = setTimeout(() => {
-          const expired = loop.close(request.id);
-          if (!expired) return;
-          emit(expired.session, { type: 'attention.timeout', data: { after_ms: timeoutMs }, subject: expired.id }, { ...(run ? { run } : {}), cause: expired.id });
-          release(expired.id, { kind: 'timeout' });
-        }, timeoutMs);
-        waiters.set(request.id, { timer, line, resolve: (settlement) => resolve({ request, settlement }) });
-      });
-    },
-    pending: (session, key) => loop.list(session, key).map((r) => ({ id: r.id, session: r.session, ...(r.key ? { key: r.key } : {}) })),
-    settle(id, how) {
-      const request = loop.close(id);
-      if (!request) return false;
-      if (how.kind === 'dismissed') {
-        emit(request.session, { type: 'attention.resolved', data: { resolution: 'dismissed', latency_ms: Math.max(0, Date.now() - request.openedAt) }, subject: id }, { ...(request.run ? { run: request.run } : {}), cause: id });
-        release(id, { kind: 'dismissed' });
-        return true;
-      }
-      const settlement: Extract<Settlement, { kind: 'option' | 'values' }> = how.answer.values !== undefined
-        ? { kind: 'values', values: how.answer.values, via: 'oob' }
-        : { kind: 'option', option: how.answer.option ?? request.refusing, ...(how.answer.text ? { text: how.answer.text } : {}), via: 'oob' };
-      recordAnswer(request, settlement, id);
-      release(id, settlement);
-      return true;
-    },
-    takeSteering(session) {
-      const taken = steering.take(session, def.steeringCap);
-      if (taken.length === 0) return null;
-      const level = levelFor(`x.${def.agent}.instruction.delivered`, posture);
-      for (const item of taken) {
-        const data: Record<string, unknown> = { queued_ms: Math.max(0, Date.now() - item.queuedAt) };
-        const text = red(item.text, level);
-        if (text !== undefined) data.text = text;
-        emit(session, { type: `x.${def.agent}.instruction.delivered`, data }, { cause: item.commandId });
-      }
-      return joinInstructions(taken);
-    },
-    dropSteering(session) {
-      const level = levelFor(`x.${def.agent}.instruction.dropped`, posture);
-      for (const item of steering.drop(session)) {
-        const data: Record<string, unknown> = { reason: 'session-ended' };
-        const text = red(item.text, level);
-        if (text !== undefined) data.text = text;
-        emit(session, { type: `x.${def.agent}.instruction.dropped`, data }, { cause: item.commandId });
-      }
-    },
-  };
-
-  async function handleHook(hookEvent: string, input: Record<string, unknown>): Promise<string> {
-    const reply = await def.handle(hookEvent, input, ctx);
-    const session = typeof input.session_id === 'string' ? input.session_id : undefined;
-    if (options.instruct && session && reply === def.neutralReply(hookEvent) && def.steerable(hookEvent)) {
-      const text = ctx.takeSteering(session);
-      if (text !== null) return def.steeringReply(hookEvent, text);
-    }
-    return reply;
-  }
+    timeoutMs,
+    instruct: options.instruct ?? false,
+    home,
+    host,
+    epoch,
+    send: (line) => link?.send(line),
+    log,
+    ...(options.onEmit ? { onEmit: options.onEmit } : {}),
+  });
 
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
@@ -310,7 +122,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
       res.flushHeaders();
       let reply: string;
       try {
-        reply = await handleHook(hookEvent, input);
+        reply = await engine.handleHook(hookEvent, input);
       } catch (err) {
         log(`hook ${hookEvent} failed, answering neutrally: ${(err as Error).message}`);
         reply = def.neutralReply(hookEvent);
@@ -341,16 +153,16 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
         capabilities: {
           emits: def.emits,
           capture: CAPTURE_ORDER.slice(0, captureRank(top) + 1),
-          control: { accepts, ack_window_ms: options.ackWindowMs ?? 10_000 },
+          control: { accepts: engine.accepts, ack_window_ms: options.ackWindowMs ?? 10_000 },
         },
       },
-      onCommand,
+      onCommand: engine.onCommand,
       log,
       // After a reconnect the relay no longer knows which sessions we own: redeliver each pending
       // request byte-identically (legal at-least-once redelivery, consumers dedupe on (source, id)),
       // which re-claims its session so answers can be routed again.
       onReady: (reconnect) => {
-        if (reconnect) for (const waiter of waiters.values()) link?.send(waiter.line);
+        if (reconnect) for (const line of engine.pendingLines()) link?.send(line);
       },
     });
   }
@@ -361,7 +173,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
     epoch,
     relayReady: () => link?.connected ?? false,
     async close() {
-      for (const request of [...waiters.keys()]) ctx.settle(request, { kind: 'dismissed' });
+      engine.dismissAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await link?.close();

@@ -137,8 +137,16 @@ function redactHomes(text: string, home: string | undefined): string {
 const EMAIL = /(?<![A-Za-z0-9._%+-])[A-Za-z0-9._%+-]+@[A-Za-z0-9-]+(?:\.[A-Za-z0-9-]+)*\.[A-Za-z]{2,}\b(?![.-]?[A-Za-z0-9]|:\S)/g;
 /** International numbers: `+` country code then 7 to 14 more digits in groups. */
 const PHONE_INTL = /(?<![\w+])\+\d{1,3}(?:[ .-]?\(?\d{1,4}\)?){2,5}(?![\w.]\d|\w)/g;
-/** North American shapes: `(415) 555-0100`, `415-555-0100`, `415.555.0100`, `415 555 0100` (one separator style). */
-const PHONE_NANP = /(?<![\w.+/-])(?:\(\d{3}\)[ ]?\d{3}[-. ]|\d{3}([-. ])\d{3}\1)\d{4}(?![\w-]|\.\d)/g;
+/**
+ * North American shapes: `(415) 555-0100`, `415-555-0100`, `415.555.0100`, `415 555 0100` (one
+ * separator style), optionally after the trunk prefix `1` (`1-800-555-0199`, `1 (800) 555-0199`).
+ */
+const PHONE_NANP = /(?<![\w.+/-])(?:1[-. ]?)?(?:\(\d{3}\)[ ]?\d{3}[-. ]|\d{3}([-. ])\d{3}\1)\d{4}(?![\w-]|\.\d)/g;
+/**
+ * Any number a phone word labels (`tel: 020 7946 0958`, `phone 555-0100`, `fax no. 030 1234567`):
+ * 7 to 15 digits in groups. Group 1 is the label, group 2 the number.
+ */
+const PHONE_LABELLED = /(\b(?:tel|telephone|phone|mobile|cell|fax|sms|whatsapp)\b(?:[ \t]*(?:no\.?|number|#))?[ \t]*[:=]?[ \t]*)(\+?\(?\d[\d ().-]{4,20}\d)(?![\w-]|\.\d)/gi;
 /** US social security numbers `123-45-6789`. */
 const SSN = /(?<![\w.-])\d{3}-\d{2}-\d{4}(?![\w-]|\.\d)/g;
 /** Payment card numbers (13-19 digits, optional space/dash groups), confirmed by the Luhn check. */
@@ -153,6 +161,10 @@ function redactPii(text: string): string {
       return digits >= 8 && digits <= 15 ? PII_MARKER : m;
     })
     .replace(PHONE_NANP, PII_MARKER)
+    .replace(PHONE_LABELLED, (m, label: string, number: string) => {
+      const digits = number.replace(/\D/g, '').length;
+      return digits >= 7 && digits <= 15 ? `${label}${PII_MARKER}` : m;
+    })
     .replace(SSN, PII_MARKER);
 }
 

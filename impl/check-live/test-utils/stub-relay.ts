@@ -156,10 +156,17 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
 
   const authed = (req: IncomingMessage): boolean => !opts.token || req.headers.authorization === `Bearer ${opts.token}`;
   const discovery = (): Json => ({
-    aep: ['0.1'],
+    ...(broken.badDiscovery ? {} : { aep: ['0.1'] }),
     role: 'collector',
     endpoints: { events: '/events', stream: '/stream', socket: '/socket' },
-    capabilities: { filters: ['attr-match'], replay: { buffer: depth }, capture: LEVELS.slice(0, 3), control: { accepts: [] }, experimental: {} },
+    capabilities: {
+      filters: ['attr-match'],
+      replay: opts.replayAll ? { buffer: depth, all: true } : { buffer: depth },
+      capture: LEVELS.slice(0, 3),
+      control: { accepts: [] },
+      ...(opts.roster ? { roster: {} } : {}),
+      experimental: {},
+    },
   });
   const json = (res: ServerResponse, status: number, body: unknown): void => {
     res.writeHead(status, { 'content-type': 'application/json' }).end(JSON.stringify(body));
@@ -174,7 +181,7 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
       req.on('data', (c: Buffer) => chunks.push(c));
       req.on('end', () => {
         const version = String(req.headers['aep-version'] ?? '0.1');
-        if (!version.startsWith('0.')) return json(res, 426, { versions: ['0.1'] });
+        if (!version.startsWith('0.') && !broken.noVersionGate) return json(res, 426, { versions: ['0.1'] });
         const type = String(req.headers['content-type'] ?? '').split(';')[0]!.trim();
         if (type !== 'application/json' && type !== 'application/x-ndjson') return json(res, 415, { error: 'unsupported-media-type' });
         const lines = Buffer.concat(chunks).toString('utf8').split('\n').filter((l) => l.trim() !== '');
@@ -216,11 +223,12 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
       const frame = (raw: string, e: Json): string =>
         `event: ${String(e.type)}\n${typeof e.seq === 'number' ? `id: ${String(e.session)}:${pos(e)[0]}:${String(e.seq)}\n` : ''}data: ${raw}\n\n`;
       for (const p of positions(from)) {
-        const [events, exhausted] = replay(p.session as string, [Number(p.epoch ?? 0), p.seq as number]);
-        if (exhausted || (p.all && broken.replayAllMarker)) res.write(`: replay-exhausted ${String(p.session)} ${exhausted[0]}:${exhausted[1]}\n\n`);
+        const [events, found] = replay(p.session as string, [Number(p.epoch ?? 0), p.seq as number]);
+        const exhausted = found ?? (p.all && broken.replayAllMarker ? [0, 0] : undefined);
+        if (exhausted) res.write(`: replay-exhausted ${String(p.session)} ${exhausted[0]}:${exhausted[1]}\n\n`);
         for (const x of events) if (matches(filter, x.event)) res.write(frame(broken.ignoreCeiling ? x.raw : downlevel(x.raw, x.event, ceiling), x.event));
       }
-      const sub: Sub = { filter, send: (raw, e) => res.write(frame(raw, e)) };
+      const sub: Sub = { filter: broken.leakFilter ? {} : filter, send: (raw, e) => res.write(frame(raw, e)) };
       if (ceiling) sub.ceiling = ceiling;
       subs.add(sub);
       sseResponses.add(res);
@@ -256,7 +264,8 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
       }
       if (isBinary) return send({ type: 'error', code: 'binary-unsupported' });
       if (!conn.greeted) {
-        if (m.type !== 'hello') return send({ type: 'error', code: 'hello-required' }), ws.close(1002);
+        if (m.type !== 'hello') return broken.noHelloRequired ? undefined : (send({ type: 'error', code: 'hello-required' }), ws.close(1002));
+        conn.hello = m;
         if (!Array.isArray(m.versions) || !m.versions.includes('0.1')) return send({ type: 'error', code: 'version-unsupported', versions: ['0.1'] }), ws.close(1002);
         conn.greeted = true;
         return send({ type: 'hello', versions: ['0.1'], role: 'collector', capabilities: discovery().capabilities });
@@ -273,8 +282,9 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
         const ceiling = typeof m.capture === 'string' ? m.capture : undefined;
         send({ type: 'subscribed', id: m.id });
         for (const p of positions(m.from)) {
-          const [events, exhausted] = replay(p.session as string, [Number(p.epoch ?? 0), p.seq as number]);
-          if (exhausted || (p.all && broken.replayAllMarker)) send({ type: 'replay-exhausted', sub: m.id, session: p.session, earliest: { epoch: exhausted[0], seq: exhausted[1] } });
+          const [events, found] = replay(p.session as string, [Number(p.epoch ?? 0), p.seq as number]);
+          const exhausted = found ?? (p.all && broken.replayAllMarker ? [0, 0] : undefined);
+          if (exhausted) send({ type: 'replay-exhausted', sub: m.id, session: p.session, earliest: { epoch: exhausted[0], seq: exhausted[1] } });
           for (const x of events) if (matches(filter, x.event)) send(downlevel(x.raw, x.event, ceiling));
         }
         const sub: Sub = { filter, send: (r) => send(r) };
@@ -283,7 +293,19 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
         subs.add(sub);
         return;
       }
-      if (!type.includes('.')) return; // unknown frames are ignored
+      if (type === 'roster' && opts.roster) {
+        if ((conn.hello?.role ?? 'emitter') === 'emitter') return send({ type: 'error', id: m.id, code: 'unauthorized' });
+        const entries: Json[] = [];
+        for (const [session, owners] of claims) {
+          for (const o of broken.mergedRoster ? [...owners].slice(0, 1) : owners) {
+            const identity = (o.hello?.identity ?? {}) as Json;
+            const caps = (o.hello?.capabilities ?? {}) as Json;
+            entries.push({ session, agent: identity.agent, instance: identity.instance, control: caps.control, emits: caps.emits });
+          }
+        }
+        return send({ type: 'roster', id: m.id, entries });
+      }
+      if (!type.includes('.')) return broken.answerUnknown ? send({ type: 'error', id: m.id, code: 'unknown-frame' }) : undefined; // unknown frames are ignored
       if (!envelopeOk(m)) return send({ type: 'error', code: 'invalid-event' });
       if (isCommand(type)) return route(conn, raw, m);
       const owners = claims.get(m.session as string) ?? new Set<Conn>();
@@ -299,7 +321,13 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
       const refuse = (code: string): void => send({ type: 'error', cause: cmd.id, code });
       if (!from.authed && !broken.controlWithoutAuth) return refuse('unauthorized');
       const owners = [...(claims.get(cmd.session as string) ?? [])];
-      if (owners.length === 0) return refuse('no-route');
+      if (owners.length === 0) {
+        if (broken.behalfEvent) {
+          const note = { aep: '0.1', id: `refusal-${String(cmd.id)}`, type: 'x.stub.control.refused', time: new Date().toISOString(), source: 'aep://stub/relay', agent: 'stub-relay', session: cmd.session, seq: 999, cause: cmd.id };
+          ingest(JSON.stringify(note), note);
+        }
+        return refuse('no-route');
+      }
       if (owners.length > 1) return refuse('ambiguous');
       owners[0]!.ws.send(raw);
       fanOut(raw, cmd);

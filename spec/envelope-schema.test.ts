@@ -22,7 +22,9 @@ describe('aep-event.schema.json', () => {
     expect(ok({ ...base, type: 'agent.heartbeat', data: { tick: 1 } })).toBe(true);
     expect(ok({ ...base, type: 'control.cancel', session: 'w-3', data: { scope: 'run' } })).toBe(true);
     expect(ok({ ...base, type: 'attention.routed', session: 'w-3', subject: '01HZZ09Z' })).toBe(true);
-    expect(ok({ ...base, type: 'x.my-vendor.agent.tune', severity: 'notice' })).toBe(true);
+    // The vendor namespace is session-scoped, whatever its category token (as the validator reads §5.2).
+    expect(ok({ ...sessionEv, type: 'x.my-vendor.agent.tune', severity: 'notice' })).toBe(true);
+    expect(ok({ ...sessionEv, type: 'x.my-vendor.widget.spun' })).toBe(true);
     expect(ok({ ...base, type: 'x.my-vendor.control.instruct', session: 'w-3' })).toBe(true);
     expect(ok({ ...sessionEv, type: 'x.my-vendor.session.forked', myvendorflag: true, myvendorn: 3 })).toBe(true);
   });
@@ -32,6 +34,7 @@ describe('aep-event.schema.json', () => {
     ['a session Event without session', { ...sessionEv, session: undefined }],
     ['an agent Event with session', { ...base, type: 'agent.idle', session: 'w-3' }],
     ['an agent Event with run', { ...base, type: 'agent.idle', run: 'r1' }],
+    ['a vendor agent-category Event without session', { ...base, type: 'x.my-vendor.agent.tune' }],
     ['a command with seq', { ...base, type: 'control.pause', session: 'w-3', seq: 4 }],
     ['a routed Event with seq', { ...base, type: 'attention.routed', session: 'w-3', seq: 4 }],
     ['a vendor command with seq', { ...base, type: 'x.v.control.poke', session: 'w-3', seq: 1 }],

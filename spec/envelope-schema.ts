@@ -6,10 +6,13 @@ import { CAPTURE_DEFAULT, CAPTURE_ORDER, CATEGORIES, FOREIGN_EMITTER_TYPES, SEVE
 
 const esc = (s: string) => s.replace(/\./g, '\\.');
 
-/** `{category}.{rest}` for a core category, or `x.{vendor}.{category}.{rest}` (AEP-0001 §6). */
+/**
+ * `{category}.{rest}` for a core category, or `x.{vendor}.{category}.{rest}` (AEP-0001 §6).
+ * The vendor namespace is open: its `{category}` token is any `[a-z0-9_]+`, as the validator reads it.
+ */
 export function typePattern(): string {
   const core = CATEGORIES.filter((c) => c.name !== 'x').map((c) => c.name).join('|');
-  return `^((${core})(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.(${core})(\\.[a-z0-9_]+)+)$`;
+  return `^((${core})(\\.[a-z0-9_]+)+|x\\.[a-z0-9_-]+\\.[a-z0-9_]+(\\.[a-z0-9_]+)+)$`;
 }
 
 /** Types whose Events carry `session` but never `seq`: registered commands, `attention.routed`, vendor `control` types. */
@@ -17,9 +20,12 @@ export function foreignPattern(): string {
   return `^(${FOREIGN_EMITTER_TYPES.map(esc).join('|')}|x\\.[a-z0-9_-]+\\.control(\\.[a-z0-9_]+)+)$`;
 }
 
-/** Agent-scoped types: the `agent` category, core or vendor. */
+/**
+ * Agent-scoped types: the core `agent` category only. Vendor types sit in the `x` namespace, whose
+ * scope is open; like the validator, the schema treats them as session-scoped (AEP-0001 §5.2).
+ */
 export function agentPattern(): string {
-  return '^(agent|x\\.[a-z0-9_-]+\\.agent)\\.';
+  return '^agent\\.';
 }
 
 const text = { type: 'string', minLength: 1 };

@@ -180,6 +180,14 @@ describe('claude-code adapter daemon', () => {
     expect(first!.data.detail).toBeUndefined(); // detail is redacted-class; the ceiling is metadata
   });
 
+  it('at a redacted ceiling a rejection carries its detail', async () => {
+    const { r } = await setup({ posture: { ceiling: 'redacted', attention: 'redacted' } });
+    r.send(command('control.attention.respond', S, { answer: { option: 'allow' } }, { subject: 'nope' }));
+    const [nack] = ofType(await r.waitFor((es) => ofType(es, 'control.rejected').length === 1), 'control.rejected');
+    expect(nack).toMatchObject({ capture: 'redacted', data: { reason: 'invalid' } });
+    expect(nack!.data.detail).toMatch(/no pending attention request 'nope'/);
+  });
+
   it('AskUserQuestion: one form; an invalid answer is nacked and stays pending; a valid one answers with updatedInput', async () => {
     const { a, r } = await setup();
     const questions = [

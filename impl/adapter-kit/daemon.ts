@@ -1,5 +1,6 @@
 /**
- * The adapter daemon: one loopback HTTP server per adapter, the relay link, the held loops.
+ * The adapter daemon: one loopback HTTP server per adapter plus the relay link, around the engine
+ * (engine.ts: emission, held loops, commands, steering).
  *
  * HTTP surface (127.0.0.1 only):
  * - `POST /hook/<HookEvent>`: the body is the vendor's hook JSON. Status and headers are sent at
@@ -13,17 +14,11 @@ import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { hostname as osHostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { CAPTURE_ORDER, captureRank, isPlainObject, type AepEvent } from '../core/event.js';
-import { ulid } from '../core/ulid.js';
-import { gateFormValues } from '../core/forms.js';
-import { redactText } from '../core/redact.js';
-import { DEFAULT_POSTURE, levelFor, red } from './capture.js';
-import { Sequencer, type EnvelopeExtra } from './envelope.js';
-import { HeldLoop, parseAnswer, type PendingRequest } from './held-loop.js';
-import { CommandLedger } from './ledger.js';
+import { DEFAULT_POSTURE } from './capture.js';
+import { createEngine } from './engine.js';
 import { RelayLink } from './relay-link.js';
-import { SteeringQueue, joinInstructions } from './steering.js';
-import { aepHome, appendLog, nextEpoch } from './store.js';
-import type { AdapterDef, Answer, HookContext, HoldSpec, Mapped, Posture, Settlement } from './types.js';
+import { aepHome, nextEpoch } from './store.js';
+import type { AdapterDef, Posture } from './types.js';
 
 export interface AdapterOptions {
   /** Listen port; default `def.defaultPort`; 0 picks a free port. Always bound to 127.0.0.1. */
@@ -76,7 +71,7 @@ function readBody(req: IncomingMessage): Promise<string | null> {
   });
 }
 
-
+/** Start a daemon; resolves once it listens. Use `close()` to stop it (tests, the live runner, the CLI). */
 export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}): Promise<RunningAdapter> {
   const posture = options.posture ?? DEFAULT_POSTURE;
   const timeoutMs = options.attentionTimeoutMs ?? 55_000;
@@ -181,4 +176,3 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   };
 }
 
-export type { Answer };

@@ -7,6 +7,7 @@
 export type { AdapterDef, Answer, FieldSpec, HoldSpec, HookContext, HookInput, Mapped, PendingInfo, Posture, RequestOption, Settlement } from './types.js';
 export { DEFAULT_POSTURE, allows, levelFor, parseLevel, postureFromEnv, red } from './capture.js';
 export { startAdapter, type AdapterOptions, type RunningAdapter } from './daemon.js';
+export { createEngine, type Engine, type EngineConfig } from './engine.js';
 export { daemonOptions, portEnvName, resolvePort, attentionTimeout } from './config.js';
 export { forwardHook, SHIM_CONNECT_TIMEOUT_MS, type ShimOptions } from './shim.js';
 export { applyTextRule, type TextDecision } from './text-rule.js';

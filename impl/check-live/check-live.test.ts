@@ -85,6 +85,12 @@ describe('check-live against a compliant stub relay', () => {
     expect(report.ok).toBe(true);
   });
 
+  it('roster and replay-all pass against a stub that advertises and implements them', async () => {
+    const url = await stub({ roster: true, replayAll: true });
+    const report = await runChecks(options(url), only('roster,replay-all'));
+    expect(report.checks).toEqual([{ name: 'roster', status: 'pass' }, { name: 'replay-all', status: 'pass' }]);
+  });
+
   it('skips the eviction checks when the advertised buffer exceeds --evict-max', async () => {
     const url = await stub({ buffer: 100 });
     const report = await runChecks(options(url, { evict: true, evictMax: 50 }), only('evict-replay-exhausted,evict-byte-identity'));
@@ -101,23 +107,40 @@ describe('check-live catches every broken posture', () => {
     ['an ignored capture ceiling', { broken: { ignoreCeiling: true } }, 'capture-downlevel', /reached a `metadata`-ceiling subscriber/],
     ['a dropped connection on a bad subscribe', { broken: { dropOnBadSubscribe: true } }, 'subscribe-limits', /dropped the connection/],
     ['control over an unauthenticated binding', { broken: { controlWithoutAuth: true } }, 'control-auth-gate', /reached the target/],
+    ['a discovery document without aep', { broken: { badDiscovery: true } }, 'discovery', /`aep` must be a non-empty array/],
+    ['no version gate', { broken: { noVersionGate: true } }, 'version-gate', /answered 202, not 426/],
+    ['a filter that leaks other sessions', { broken: { leakFilter: true } }, 'ingest-fanout', /let an event of another session through/],
+    ['no hello-required', { broken: { noHelloRequired: true } }, 'hello-ws', /timed out after 5000 ms waiting for an answer to a subscribe sent before hello/],
+    ['an answered unknown frame', { broken: { answerUnknown: true } }, 'ignore-unknown', /must be ignored, but it was answered/],
+    ['a merged roster', { roster: true, broken: { mergedRoster: true } }, 'roster', /lists 1 entries for it/],
+    ['replay-all announcing exhaustion', { replayAll: true, broken: { replayAllMarker: true } }, 'replay-all', /produced a replay-exhausted frame/],
+    ['no replay-exhausted marker', { buffer: 8, broken: { noExhaustedMarker: true } }, 'evict-replay-exhausted', /SSE: resuming from seq 0 .* produced no replay-exhausted marker/],
+    ['an event rewritten on replay', { buffer: 8, broken: { rewriteOnReplay: true } }, 'evict-byte-identity', /SSE altered event seq \d+: `data` changed/],
   ];
   it.each(cases)('%s', async (_label, stubOpts, check, message) => {
     const url = await stub(stubOpts);
-    const report = await runChecks(options(url), only(check));
+    const report = await runChecks(options(url, { evict: true }), only(check));
     expect(report.checks).toEqual([{ name: check, status: 'fail', detail: expect.stringMatching(message) }]);
     expect(report.ok).toBe(false);
+  });
+
+  it('a refusal published into the session history fails control-behalf-refusal', async () => {
+    const url = await stub({ token: 'k', broken: { behalfEvent: true } });
+    const report = await runChecks(options(url, { token: 'k' }), only('control-behalf-refusal'));
+    expect(report.checks).toEqual([{ name: 'control-behalf-refusal', status: 'fail', detail: expect.stringMatching(/a refusal entered the session's history/) }]);
   });
 
   const targets: Array<[BrokenTargetMode, string, RegExp]> = [
     ['double-ack', 'control-ack', /2 distinct ack decisions/],
     ['silent', 'control-ack', /no control.accepted\/control.rejected with cause .* within the 500 ms ack window/],
     ['re-decide', 'control-dedupe', /re-decided: a second DISTINCT ack/],
+    ['accept-undeclared', 'control-nack-unsupported', /control.pause was accepted; commands outside control.accepts MUST be nacked 'unsupported'/],
+    ['no-outcome', 'control-cancel', /no run.cancelled cause-linked to the command \(or its ack\) within 500 ms/],
   ];
   it.each(targets)('a %s target fails %s', async (mode, check, message) => {
     const url = await stub({ token: 'k' });
     await broken(url, 'k', 'bt-session', mode);
-    const report = await runChecks(options(url, { token: 'k', controlSession: 'bt-session', ackWindowMs: 500 }), only(check));
+    const report = await runChecks(options(url, { token: 'k', controlSession: 'bt-session', controlCancel: 'bt-run', ackWindowMs: 500 }), only(check));
     expect(report.checks).toEqual([{ name: check, status: 'fail', detail: expect.stringMatching(message) }]);
   });
 

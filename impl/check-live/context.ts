@@ -160,6 +160,9 @@ export class CheckContext {
       headers: { 'content-type': contentType, ...headers },
       body,
     });
+    if ((res.status === 401 || res.status === 403) && !this.opts.token) {
+      throw new CheckFailure(`POST /events answered ${res.status}: the endpoint requires authentication; rerun with --token`);
+    }
     return { status: res.status, text: await res.text(), contentType: res.headers.get('content-type') ?? '' };
   }
 

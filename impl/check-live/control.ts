@@ -39,7 +39,7 @@ export async function sendAndAwait(ctx: CheckContext, conn: WsConn, raw: string,
   try {
     found = await conn.log.waitFor((f) => isDecision(f, cmdId) || isRefusal(f, cmdId), ctx.opts.ackWindowMs, 'an ack decision', since);
   } catch (err) {
-    if (err instanceof CheckFailure && err.message.startsWith('no ')) {
+    if (err instanceof CheckFailure && err.message.startsWith('timed out')) {
       throw new CheckFailure(`no control.accepted/control.rejected with cause ${cmdId} within the ${ctx.opts.ackWindowMs} ms ack window (silence is a timeout nack)`);
     }
     throw err;

@@ -53,7 +53,7 @@ export class ItemLog<T> {
       if (check()) return;
       const timer = setTimeout(() => {
         this.waiters.delete(waiter);
-        reject(new CheckFailure(`no ${what} within ${ms} ms`));
+        reject(new CheckFailure(`timed out after ${ms} ms waiting for ${what}`));
       }, ms);
       const waiter = (): void => {
         if (check()) {

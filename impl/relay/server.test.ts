@@ -33,6 +33,11 @@ describe('robustness', () => {
     const port = relay!.port;
     const sse = await openSse(`${base}/stream`);
     expect(await rawHttp(port, 'GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
+    for (const target of ['//', '//:99999', '*', 'http://[']) {
+      expect(await rawHttp(port, `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n`), target).toMatch(/^HTTP\/1\.1 (400|404)/);
+      const upgrade = `GET ${target} HTTP/1.1\r\nHost: x\r\nConnection: Upgrade\r\nUpgrade: websocket\r\nSec-WebSocket-Version: 13\r\nSec-WebSocket-Key: dGhlIHNhbXBsZSBub25jZQ==\r\n\r\n`;
+      expect(await rawHttp(port, upgrade), target).toMatch(/^HTTP\/1\.1 (400|404)/);
+    }
     expect(await rawHttp(port, 'GET /stream?filter=%E0%A4%A HTTP/1.1\r\nHost: x\r\nConnection: close\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
     for (const body of ['null', '[]', '"text"', '42', '{}']) expect((await post(base, body)).status, body).toBe(400);
     expect((await post(base, ['1', '{"a":1}'])).status).toBe(400);

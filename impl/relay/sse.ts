@@ -91,6 +91,7 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
     res.end();
   }
   res.once('close', close);
+  res.on('error', close);
 
   const plan = hub.plan(request.replay, request.filter);
   let text = '';

@@ -12,7 +12,11 @@ export type BrokenTargetMode =
   /** Never acks anything. */
   | 'silent'
   /** Forgets every command: a retransmission gets a fresh, distinct ack. */
-  | 're-decide';
+  | 're-decide'
+  /** Accepts even the types it did not declare. */
+  | 'accept-undeclared'
+  /** Acks correctly but never emits an outcome (no run.cancelled). */
+  | 'no-outcome';
 
 export async function startBrokenTarget(relay: string, token: string, session: string, mode: BrokenTargetMode): Promise<{ close(): void }> {
   const ws = new WebSocket(`${relay.replace(/^http/, 'ws')}/socket`, { headers: { authorization: `Bearer ${token}` } });
@@ -52,7 +56,7 @@ export async function startBrokenTarget(relay: string, token: string, session: s
   ws.on('message', (data) => {
     const m = JSON.parse(data.toString()) as Record<string, unknown>;
     if (typeof m.type !== 'string' || !m.type.startsWith('control.') || m.type === 'control.accepted' || m.type === 'control.rejected') return;
-    const declared = m.type === 'control.attention.respond' || m.type === 'control.cancel';
+    const declared = mode === 'accept-undeclared' || m.type === 'control.attention.respond' || m.type === 'control.cancel';
     const ack = (): string =>
       declared ? event('control.accepted', { cause: m.id }) : event('control.rejected', { cause: m.id, data: { reason: 'unsupported' } });
     if (mode === 'silent') return;

@@ -1,0 +1,68 @@
+/**
+ * control-loop (AEP-0004 §3/§5/§7, AEP-0006, AEP-0008, the steering design record): every
+ * scenario of `control-loop/<adapter>.json` runs against that adapter's engine on a fake clock,
+ * with no sockets: hook calls with the vendor's input, commands, the attention timeout, with the
+ * exact hook reply bytes and the exact event sequence (types, key data, cause links) checked.
+ * `aep conformance --live` runs the same scenarios end to end through a relay and the daemons.
+ * Scenario files of adapters this implementation does not have produce no checks; they are
+ * named in one progress line.
+ */
+import type { AdapterDef } from '../../../impl/adapter-kit/types.js';
+import { adapter as claudeCode } from '../../../impl/adapter-claude-code/adapter.js';
+import { adapter as codex } from '../../../impl/adapter-codex/adapter.js';
+import { renderIssue } from '../../../impl/core/issue.js';
+import { ulid } from '../../../impl/core/ulid.js';
+import { describeThrown, fail, pass } from '../check.js';
+import { readScenarioFile, scenarioFiles } from '../../live/scenario-format.js';
+import { runScenario } from '../../live/scenario-run.js';
+import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
+import type { Check, Family, Implementation } from '../types.js';
+
+/** This implementation's adapters, by agent name. */
+export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex };
+
+/** `null` for a valid event, else its first issue rendered (the implementation under test decides). */
+export function validity(impl: Pick<Implementation, 'validateEvent'>): (event: unknown) => string | null {
+  return (event) => {
+    const issues = impl.validateEvent(event);
+    return issues.length === 0 ? null : renderIssue(issues[0]!);
+  };
+}
+
+export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
+  return {
+    name: 'control-loop',
+    description: 'held-loop scenarios (hooks, commands, timeouts, steering): exact replies and event sequences, on a fake clock',
+    detect: (dir) => scenarioFiles(dir).length > 0,
+    async run({ corpusDir, implementation, logger }) {
+      const checks: Check[] = [];
+      const skipped: string[] = [];
+      for (const rel of scenarioFiles(corpusDir)) {
+        const file = readScenarioFile(corpusDir, rel);
+        const def = adapters[file.adapter];
+        if (!def) {
+          skipped.push(`${rel} (${file.adapter})`);
+          continue;
+        }
+        for (const scenario of file.scenarios) {
+          const name = `control-loop/${file.adapter}/${scenario.name}`;
+          try {
+            let clock = OFFLINE_EPOCH_MS;
+            const problem = await runScenario(scenario, offlineTarget(def, scenario), {
+              newId: () => ulid(clock++),
+              now: () => new Date(OFFLINE_EPOCH_MS).toISOString(),
+              validate: validity(implementation),
+            });
+            checks.push(problem === null ? pass(name) : fail(name, problem));
+          } catch (err) {
+            checks.push(fail(name, describeThrown(err)));
+          }
+        }
+      }
+      if (skipped.length) logger.info(`control-loop: not run: ${skipped.join(', ')} (this implementation has no such adapter)`);
+      return checks;
+    },
+  };
+}
+
+export const family: Family = controlLoopFamily(SCENARIO_ADAPTERS);

@@ -14,6 +14,8 @@ const EXPECTED: Record<string, Record<string, number>> = {
   'shared/redact': { redactText: 2, redactValue: 2 },
   'shared/otlp': { toOtlp: 2 },
   'shared/ocsf': { toOcsf: 2 },
+  'adapter-claude-code/map-ask-user-question': { mapAskUserQuestion: 2 },
+  'adapter-claude-code/map-elicitation': { mapElicitation: 3 },
 };
 
 const arities = (m: Record<string, Record<string, unknown>>) =>
@@ -72,6 +74,6 @@ describe('reference-api', () => {
       console.log(Object.keys(m).sort().join(','));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }).trim().split('\n');
     expect(JSON.parse(out[0]!)).toEqual(EXPECTED);
-    expect(out[1]).toBe('aep,ceBridge,modules,ocsf,otlp,redact');
+    expect(out[1]).toBe('aep,ceBridge,claudeCodeAskUserQuestion,claudeCodeElicitation,modules,ocsf,otlp,redact');
   });
 });

@@ -17,6 +17,8 @@ import { redactText as redactString, redactValue as redactAny, type RedactOption
 import { fromCloudEvent as fromCe, toCloudEvent as toCe } from './core/project/cloudevents.js';
 import { toOtlp as otlpRecord, type OtlpOptions } from './core/project/otlp.js';
 import { toOcsf as ocsfRecord, type OcsfOptions } from './core/project/ocsf.js';
+import { mapAskUserQuestion } from './adapter-claude-code/map-ask-user-question.js';
+import { mapElicitation } from './adapter-claude-code/map-elicitation.js';
 
 /**
  * Projection options: an options object, or a bare capture level, which is read as
@@ -91,6 +93,12 @@ export const ocsf = {
   },
 };
 
+/** `adapter-claude-code/map-ask-user-question`: one AskUserQuestion call → one `kind:"form"` request (AEP-0006). */
+export const claudeCodeAskUserQuestion = { mapAskUserQuestion };
+
+/** `adapter-claude-code/map-elicitation`: an MCP elicitation schema → a `kind:"form"` request (AEP-0006). */
+export const claudeCodeElicitation = { mapElicitation };
+
 /** The reference module names mapped to their function tables. Adapter modules are added here. */
 export const modules = {
   'shared/aep': aep,
@@ -98,4 +106,6 @@ export const modules = {
   'shared/redact': redact,
   'shared/otlp': otlp,
   'shared/ocsf': ocsf,
+  'adapter-claude-code/map-ask-user-question': claudeCodeAskUserQuestion,
+  'adapter-claude-code/map-elicitation': claudeCodeElicitation,
 } as const;

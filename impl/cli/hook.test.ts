@@ -61,6 +61,9 @@ describe('aep hook', () => {
     const unknown = fakeIo(input, {});
     expect(await main(['hook', 'nope', 'PreToolUse'], unknown)).toBe(0);
     expect(unknown.err).toMatch(/usage: aep hook/);
+    const unknownFlag = fakeIo(input, { AEP_CLAUDE_CODE_PORT: String(await deadPort()) });
+    expect(await main(['hook', 'claude-code', 'Stop', '--bogus'], unknownFlag)).toBe(0);
+    expect(unknownFlag.out).toBe('{}');
     const badPort = fakeIo(input, { AEP_CLAUDE_CODE_PORT: 'x' });
     expect(await main(['hook', 'claude-code', 'Stop'], badPort)).toBe(0);
     expect(badPort.out).toBe('{}');

@@ -31,6 +31,7 @@ exit codes: always 0 (a hook must never break the vendor)
 `,
   options: { port: { type: 'string' } },
   allowPositionals: true,
+  strict: false,
   async run({ values, positionals }, io) {
     const [name, hookEvent] = positionals;
     const warn = (why: string): void => io.stderr(`aep hook: ${why}\n`);

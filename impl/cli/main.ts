@@ -43,8 +43,8 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
       parsed = parseArgs({
         args: rest,
         options: { ...verb.options, help: { type: 'boolean', short: 'h' } },
-        allowPositionals: verb.allowPositionals,
-        strict: true,
+        allowPositionals: verb.allowPositionals || verb.strict === false,
+        strict: verb.strict !== false,
       });
     } catch (err) {
       throw new UsageError((err as Error).message);

@@ -12,6 +12,12 @@ export interface Verb {
   options: NonNullable<ParseArgsConfig['options']>;
   /** Whether positional arguments are accepted. */
   allowPositionals: boolean;
+  /**
+   * Strict flag parsing (default true): an unknown flag is a usage error, exit 2. A verb that must
+   * never fail its caller (the hook shim: a vendor may treat exit 2 as "block") sets false and
+   * tolerates unknown flags instead.
+   */
+  strict?: boolean;
   /** Runs the verb; returns the exit code. Throw UsageError for bad flags. */
   run(args: { values: Record<string, unknown>; positionals: string[] }, io: CliIo): Promise<number>;
 }

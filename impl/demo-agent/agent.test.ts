@@ -53,7 +53,7 @@ describe('runDemoAgent', () => {
     cleanups.push(() => relay.close());
     const agent = start(relay.url, 'wrong');
     expect(await agent.exit).toBe(1);
-    expect(agent.err.join('')).toMatch(/refused the socket upgrade with HTTP 401 \(pass --token or set AEP_TOKEN\)/);
+    expect(agent.err.join('')).toMatch(/refused the socket upgrade with HTTP 401 \(the token was refused: check --token or AEP_TOKEN\)/);
     expect(agent.out).toEqual([]);
   });
 

@@ -58,7 +58,9 @@ export async function runDemoAgent(opts: DemoAgentOptions, stop: Promise<unknown
     stopping = true;
     if (current?.readyState === WebSocket.OPEN) {
       current.send(JSON.stringify({ type: 'closing', reason: 'shutdown', delivered: [] }));
-      current.close(1001);
+      const ws = current;
+      ws.close(1001);
+      setTimeout(() => ws.terminate(), 1000).unref(); // a peer that never answers the close handshake
     } else current?.terminate();
     wake?.();
   });
@@ -112,7 +114,9 @@ function connectOnce(
       const status = res.statusCode ?? 0;
       res.resume();
       ws.terminate();
-      done(status === 401 || status === 403, `the relay refused the socket upgrade with HTTP ${status}${status === 401 || status === 403 ? ' (pass --token or set AEP_TOKEN)' : ''}`);
+      const denied = status === 401 || status === 403;
+      const hint = token ? ' (the token was refused: check --token or AEP_TOKEN)' : ' (pass --token or set AEP_TOKEN)';
+      done(denied, `the relay refused the socket upgrade with HTTP ${status}${denied ? hint : ''}`);
     });
     ws.on('error', (err) => done(false, `cannot reach ${url}: ${err.message}`));
     ws.on('open', () => ws.send(target.hello()));

@@ -70,10 +70,6 @@ export class SocketSession implements Peer {
     return this.#hello ? declaredAccepts(this.#hello) : undefined;
   }
 
-  get hello(): PeerHello | undefined {
-    return this.#hello;
-  }
-
   /** Send one text frame; a no-op once the connection is closing. */
   send(text: string): void {
     if (!this.#closed && this.ws.readyState === this.ws.OPEN) this.ws.send(text);

@@ -1,5 +1,5 @@
 import { CheckFailure, CheckSkip, type Check, type Outcome } from './check.js';
-import { CheckContext, RunState, type LiveOptions } from './context.js';
+import { CheckContext, RunState, resolveEndpoint, type LiveOptions } from './context.js';
 import { buildReport, type CheckResult, type ConformanceReport } from './report.js';
 import { describeError } from './sse-client.js';
 
@@ -10,15 +10,16 @@ function cite(detail: string, section: string): string {
 
 /** Can the target be reached at all? Returns a reason when not. */
 async function unreachable(opts: LiveOptions): Promise<string | undefined> {
+  const url = resolveEndpoint(opts.target, '/events');
   try {
-    const res = await fetch(new URL('events', opts.target.endsWith('/') ? opts.target : `${opts.target}/`), {
+    const res = await fetch(url, {
       headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
       signal: AbortSignal.timeout(5000),
     });
     await res.body?.cancel();
     return undefined;
   } catch (err) {
-    return describeError(err);
+    return `${url} could not be fetched (${describeError(err)})`;
   }
 }
 
@@ -60,7 +61,7 @@ export async function runChecks(
   const state = new RunState();
   for (const check of checks) {
     const outcome: Outcome = down
-      ? { status: 'fail', detail: `target unreachable: ${opts.target}/events could not be fetched (${down})` }
+      ? { status: 'fail', detail: `target unreachable: ${down}` }
       : await runOne(check, opts, state);
     const result: CheckResult = { name: check.name, status: outcome.status };
     if (outcome.detail) result.detail = outcome.status === 'pass' ? outcome.detail : cite(outcome.detail, check.section);

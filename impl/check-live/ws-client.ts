@@ -27,6 +27,7 @@ export class WsConn {
   readonly closed: Promise<number>;
   private constructor(private readonly socket: WebSocket) {
     this.closed = new Promise((resolve) => socket.once('close', (code) => resolve(code)));
+    socket.on('error', () => {}); // a reset after open surfaces as the close below
     socket.on('message', (data, isBinary) => {
       const raw = Buffer.isBuffer(data) ? data.toString('utf8') : Buffer.concat(data as Buffer[]).toString('utf8');
       let json: Record<string, unknown> | undefined;
@@ -48,6 +49,7 @@ export class WsConn {
     return new Promise((resolve, reject) => {
       const headers: Record<string, string> = opts.token ? { authorization: `Bearer ${opts.token}` } : {};
       const socket = new WebSocket(url, { headers, handshakeTimeout: opts.timeoutMs });
+      socket.on('error', () => {}); // keeps a late error from becoming an uncaught exception
       socket.once('unexpected-response', (_req, res) => {
         reject(new WsOpenError(`the socket upgrade was refused with HTTP ${res.statusCode}`, res.statusCode));
         res.resume();

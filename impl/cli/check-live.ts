@@ -55,7 +55,7 @@ export function parseOptions(values: Record<string, unknown>, positionals: strin
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`'${raw}' must be an http:// or https:// URL`);
   const str = (k: string): string | undefined => (typeof values[k] === 'string' && values[k] !== '' ? (values[k] as string) : undefined);
   const opts: LiveOptions = {
-    target: raw.replace(/\/+$/, ''),
+    target: raw,
     controlAccepts: str('control-accepts') ?? DEFAULT_OPTIONS.controlAccepts,
     controlUndeclared: str('control-undeclared') ?? DEFAULT_OPTIONS.controlUndeclared,
     ackWindowMs: positiveInt('--ack-window', values['ack-window'], DEFAULT_OPTIONS.ackWindowMs, 1),

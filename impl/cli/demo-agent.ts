@@ -9,8 +9,8 @@ says hello declaring control.accepts ["control.attention.respond", "control.canc
 control.pause) with ack_window_ms 10000, then emits session.started, run.started and one
 open permission request (attention.requested, options allow/deny) for session S, run R.
 
-It honors control.cancel (scope run) with control.accepted then run.cancelled cause-linked to
-the command, refuses an already-terminal run ('refused'), answers its permission request over
+It honors control.cancel of its run (scope run, or scope session: the session has one run)
+with control.accepted then run.cancelled cause-linked to the command, refuses an already-terminal run ('refused'), answers its permission request over
 control.attention.respond ('invalid' for any other request id), nacks undeclared commands
 'unsupported', and re-sends the recorded ack byte-identically for a retransmitted command.
 

@@ -174,3 +174,31 @@ describe('structured values', () => {
     expect(redactValue(['x', 'mail q@r.example', 'AKIAQ2W3E4R5T6Y7U8I9'])).toEqual(['x', `mail ${PII_MARKER}`, SECRET_MARKER]);
   });
 });
+
+describe('beyond the floor: card numbers never swallow timestamps', () => {
+  it('epoch milliseconds and nanoseconds that happen to pass Luhn survive', () => {
+    // Each of these passes the Luhn check; none is a card (no issuer starts with 1).
+    for (const ts of ['1783073704223', '1783073704220000003', '1764478152002']) {
+      const digits = ts.split('').map(Number).reverse();
+      const sum = digits.reduce((acc, d, i) => acc + (i % 2 === 1 ? (d * 2 > 9 ? d * 2 - 9 : d * 2) : d), 0);
+      expect(sum % 10, ts).toBe(0);
+      untouched(`at ${ts} ns`);
+    }
+  });
+  it('a Visa-shaped test number is still redacted', () => hides('card 4111 1111 1111 1111 ok', '4111 1111', PII_MARKER, ['ok']));
+});
+
+describe('§9.4(b) configured names: the values of listed env vars / config keys', () => {
+  const opts = { secretNames: ['DEPLOY_HOOK', 'vaultPin'] };
+  it('in text, the value assigned to a listed name is redacted, whatever its shape', () => {
+    expect(redactText('DEPLOY_HOOK=plainword next', opts)).toBe(`DEPLOY_HOOK=${SECRET_MARKER} next`);
+    expect(redactText('{"vaultPin": "4 4 2 1"}', opts)).toBe(`{"vaultPin": "${SECRET_MARKER}"}`);
+    expect(redactText('deploy_hook: lowercase-too', opts)).toBe(`deploy_hook: ${SECRET_MARKER}`);
+  });
+  it('a longer identifier containing the name is not the name', () => {
+    untouched('MY_DEPLOY_HOOK_URL=https://example.test/x', opts);
+  });
+  it('in structured values, the value under a listed key is replaced whole', () => {
+    expect(redactValue({ vaultPin: 4421, VAULTPIN: 'x', other: 'plain' }, opts)).toEqual({ vaultPin: SECRET_MARKER, VAULTPIN: SECRET_MARKER, other: 'plain' });
+  });
+});

@@ -3,7 +3,7 @@
  *
  * Stages run in the spec's order, each over the output of the previous one:
  *   (a) secrets and credentials  -> `[REDACTED:secret]`
- *   (b) operator-listed secret values -> `[REDACTED:secret]`
+ *   (b) operator-listed secret values, and values of operator-listed names -> `[REDACTED:secret]`
  *   (c) home-directory prefixes  -> `~`
  *   (d) PII (emails, phone numbers, SSNs, card numbers) -> `[REDACTED:pii]`, on unless `pii: false`
  * Running it twice gives the same text as running it once: markers never match a pattern.
@@ -20,6 +20,14 @@ export interface RedactOptions {
   home?: string;
   /** Literal secret values configured by the operator (rule b). Values shorter than 4 characters are ignored. Default: `[]`. */
   secretValues?: readonly string[];
+  /**
+   * Names of environment variables / config keys the operator lists as secret (rule b), e.g.
+   * `DEPLOY_HOOK`. In text, the value assigned to such a name (`DEPLOY_HOOK=…`, `"DEPLOY_HOOK": "…"`)
+   * is redacted; in structured values, the value under such a key is replaced whole. Names match
+   * case-insensitively. Resolving a name to its current value (reading the environment) is the
+   * caller's job: pass the value in `secretValues`. Default: `[]`.
+   */
+  secretNames?: readonly string[];
   /** Redact PII (rule d). Default: `true`, as AEP-0003 §9.4(d) requires at `redacted`. */
   pii?: boolean;
 }
@@ -73,11 +81,16 @@ const BEARER = /\b(bearer)([ \t]+)([A-Za-z0-9._~+/-]{8,}=*)/gi;
  * separator, 2 a quoted value with its quotes (`"…"`, `'…'` or escaped `\"…\"`), 3 an
  * `Authorization` scheme word, 4 an unquoted value.
  */
-const ASSIGNMENT = new RegExp(
-  String.raw`(${CREDENTIAL_WORD}(?:\\?["'])?\s*[=:]\s*)` +
-    String.raw`(?:(\\"(?:(?!\\")[^\n])*\\"|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')|((?:basic|bearer|digest|token)[ \t]+)?(\S+))`,
-  'gi',
-);
+const ASSIGNMENT = assignmentTo(CREDENTIAL_WORD);
+
+/** The assignment grammar above, for any key regex source (also used for rule (b) names). */
+function assignmentTo(key: string): RegExp {
+  return new RegExp(
+    String.raw`(${key}(?:\\?["'])?\s*[=:]\s*)` +
+      String.raw`(?:(\\"(?:(?!\\")[^\n])*\\"|"(?:[^"\\\n]|\\.)*"|'[^'\n]*')|((?:basic|bearer|digest|token)[ \t]+)?(\S+))`,
+    'gi',
+  );
+}
 
 /** `scheme://user:password@host`: the password part. */
 const URL_PASSWORD = /(?<![a-z0-9+.-])([a-z][a-z0-9+.-]{0,30}:\/\/[^\s:/@]+:)([^\s@/]+)(@)/gi;
@@ -89,29 +102,36 @@ function redactSecrets(text: string): string {
   );
   for (const shape of TOKEN_SHAPES) out = out.replace(shape, SECRET_MARKER);
   out = out.replace(URL_PASSWORD, (_m, head: string, _pw: string, at: string) => `${head}${SECRET_MARKER}${at}`);
-  out = out.replace(ASSIGNMENT, (match, head: string, quoted?: string, scheme?: string, bare?: string) => {
-    if (quoted !== undefined) {
-      const quote = quoted.startsWith('\\') ? '\\"' : quoted[0]!;
-      const inner = quoted.slice(quote.length, -quote.length);
-      return inner === '' || inner === SECRET_MARKER ? match : `${head}${quote}${SECRET_MARKER}${quote}`;
-    }
-    const value = bare ?? '';
-    if (value.startsWith('[REDACTED:')) return match;
-    // Keep closing punctuation that belongs to the surrounding syntax, never the value's body.
-    const tail = /["'`,;)\]}]+$/.exec(value)?.[0] ?? '';
-    const body = value.slice(0, value.length - tail.length);
-    if (body === '' || body.startsWith('[REDACTED:')) return match;
-    return `${head}${scheme ?? ''}${SECRET_MARKER}${tail}`;
-  });
-  return out;
+  return out.replace(ASSIGNMENT, redactAssigned);
+}
+
+/** Replacer for an `assignmentTo` match: the value becomes the marker, key and quotes stay. */
+function redactAssigned(match: string, head: string, quoted?: string, scheme?: string, bare?: string): string {
+  if (quoted !== undefined) {
+    const quote = quoted.startsWith('\\') ? '\\"' : quoted[0]!;
+    const inner = quoted.slice(quote.length, -quote.length);
+    return inner === '' || inner === SECRET_MARKER ? match : `${head}${quote}${SECRET_MARKER}${quote}`;
+  }
+  const value = bare ?? '';
+  if (value.startsWith('[REDACTED:')) return match;
+  // Keep closing punctuation that belongs to the surrounding syntax, never the value's body.
+  const tail = /["'`,;)\]}]+$/.exec(value)?.[0] ?? '';
+  const body = value.slice(0, value.length - tail.length);
+  if (body === '' || body.startsWith('[REDACTED:')) return match;
+  return `${head}${scheme ?? ''}${SECRET_MARKER}${tail}`;
 }
 
 // ---- (b) configured values ---------------------------------------------------------------
 
-function redactConfigured(text: string, values: readonly string[]): string {
+function redactConfigured(text: string, values: readonly string[], names: readonly string[]): string {
   const usable = [...new Set(values)].filter((v) => typeof v === 'string' && v.length >= 4).sort((a, b) => b.length - a.length);
   let out = text;
   for (const v of usable) out = out.split(v).join(SECRET_MARKER);
+  for (const name of names) {
+    if (typeof name !== 'string' || name === '') continue;
+    // The name as a whole identifier: `DEPLOY_HOOK`, not `MY_DEPLOY_HOOK_URL`.
+    out = out.replace(assignmentTo(String.raw`(?<![A-Za-z0-9_])${escapeRegExp(name)}(?![A-Za-z0-9_])`), redactAssigned);
+  }
   return out;
 }
 
@@ -149,13 +169,22 @@ const PHONE_NANP = /(?<![\w.+/-])(?:1[-. ]?)?(?:\(\d{3}\)[ ]?\d{3}[-. ]|\d{3}([-
 const PHONE_LABELLED = /(\b(?:tel|telephone|phone|mobile|cell|fax|sms|whatsapp)\b(?:[ \t]*(?:no\.?|number|#))?[ \t]*[:=]?[ \t]*)(\+?\(?\d[\d ().-]{4,20}\d)(?![\w-]|\.\d)/gi;
 /** US social security numbers `123-45-6789`. */
 const SSN = /(?<![\w.-])\d{3}-\d{2}-\d{4}(?![\w-]|\.\d)/g;
-/** Payment card numbers (13-19 digits, optional space/dash groups), confirmed by the Luhn check. */
+/** Payment card numbers (13-19 digits, optional space/dash groups), confirmed by issuer prefix and the Luhn check. */
 const CARD = /(?<![\w.-])\d(?:[ -]?\d){12,18}(?![\w-]|\.\d)/g;
+/**
+ * Card issuer prefixes (Visa, Mastercard, Amex, Discover, JCB, Diners, UnionPay). Without this a
+ * tenth of all epoch-millisecond and epoch-nanosecond timestamps (13 and 19 digits starting `17`)
+ * would pass Luhn and be shredded as PII.
+ */
+const CARD_ISSUER = /^(?:4|5[1-5]|2[2-7]|3[04678]|35|6(?:011|2|4[4-9]|5))/;
 
 function redactPii(text: string): string {
   return text
     .replace(EMAIL, PII_MARKER)
-    .replace(CARD, (m) => (luhn(m.replace(/\D/g, '')) ? PII_MARKER : m))
+    .replace(CARD, (m) => {
+      const digits = m.replace(/\D/g, '');
+      return CARD_ISSUER.test(digits) && luhn(digits) ? PII_MARKER : m;
+    })
     .replace(PHONE_INTL, (m) => {
       const digits = m.replace(/\D/g, '').length;
       return digits >= 8 && digits <= 15 ? PII_MARKER : m;
@@ -185,7 +214,7 @@ function luhn(digits: string): boolean {
 export function redactText(text: string, opts: RedactOptions = {}): string {
   if (typeof text !== 'string' || text === '') return text;
   let out = redactSecrets(text);
-  out = redactConfigured(out, opts.secretValues ?? []);
+  out = redactConfigured(out, opts.secretValues ?? [], opts.secretNames ?? []);
   out = redactHomes(out, opts.home);
   if (opts.pii !== false) out = redactPii(out);
   return out;
@@ -194,7 +223,7 @@ export function redactText(text: string, opts: RedactOptions = {}): string {
 /**
  * Redact every string inside a JSON value; returns a new value, never mutates. Object keys are
  * structural and kept. A value under a credential-named key (`password`, `api_key`, `apiKey`,
- * `GITHUB_TOKEN`, `client_secret`, `Authorization`, ...) is replaced whole by `[REDACTED:secret]`,
+ * `GITHUB_TOKEN`, `client_secret`, `Authorization`, ..., or a name in `opts.secretNames`) is replaced whole by `[REDACTED:secret]`,
  * whatever it holds, except `null` and booleans, which cannot carry a secret. Other non-string
  * scalars are kept as they are.
  */
@@ -216,7 +245,8 @@ function walk(value: unknown, opts: RedactOptions): unknown {
   if (value === null || typeof value !== 'object') return value;
   const out: Record<string, unknown> = {};
   for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-    out[key] = isCredentialKey(key) && inner !== null && typeof inner !== 'boolean' && inner !== undefined ? SECRET_MARKER : walk(inner, opts);
+    const secretKey = isCredentialKey(key) || (opts.secretNames ?? []).some((n) => typeof n === 'string' && n.toLowerCase() === key.toLowerCase());
+    out[key] = secretKey && inner !== null && typeof inner !== 'boolean' && inner !== undefined ? SECRET_MARKER : walk(inner, opts);
   }
   return out;
 }

@@ -26,8 +26,8 @@ function cmd(type: string, extra: Record<string, unknown> = {}): string {
 describe('DemoTarget', () => {
   it('says hello declaring attention.respond and cancel, not pause', () => {
     expect(target().hello()).toBe(
-      '{"type":"hello","versions":["0.1"],"role":"both","identity":{"agent":"aep-demo-agent","instance":"box/1"},' +
-        '"capabilities":{"emits":["session","run","attention","control"],"capture":["none","metadata"],' +
+      '{"type":"hello","versions":["0.1"],"role":"emitter","identity":{"agent":"aep-demo-agent","instance":"box/1"},' +
+        '"capabilities":{"emits":["session","run","attention","control"],"capture":["none","metadata","redacted"],' +
         '"control":{"accepts":["control.attention.respond","control.cancel"],"ack_window_ms":10000}}}',
     );
   });
@@ -68,16 +68,28 @@ describe('DemoTarget', () => {
     ]);
   });
 
-  it('nacks an undeclared type unsupported, an unknown run or request invalid, and session scope refused', () => {
+  it('nacks an undeclared type unsupported, an unknown run, scope or request invalid', () => {
     const t = target();
     const reasons = [
       cmd('control.pause', { id: 'p', data: {} }),
       cmd('control.cancel', { id: 'u', run: 'other', data: { scope: 'run' } }),
-      cmd('control.cancel', { id: 's', data: { scope: 'session' } }),
+      cmd('control.cancel', { id: 's', run: 'dr', data: { scope: 'everything' } }),
       cmd('control.attention.respond', { id: 'r', subject: 'nope', data: { answer: { option: 'allow' } } }),
       cmd('control.attention.respond', { id: 'q', subject: 'id-3', data: { answer: { option: 'maybe' } } }),
     ].map((c) => (JSON.parse(t.onFrame(c)[0]!) as { data: { reason: string } }).data.reason);
-    expect(reasons).toEqual(['unsupported', 'invalid', 'refused', 'invalid', 'invalid']);
+    expect(reasons).toEqual(['unsupported', 'invalid', 'invalid', 'invalid', 'invalid']);
+  });
+
+  it('treats a session-scoped cancel, or a run-scoped one without run, as a cancel of its one run', () => {
+    for (const extra of [{ data: { scope: 'session' } }, { data: { scope: 'run' } }]) {
+      const t = target();
+      const out = t.onFrame(cmd('control.cancel', extra)).map((f) => JSON.parse(f) as { type: string; cause: string });
+      expect(out.map((e) => [e.type, e.cause])).toEqual([
+        ['control.accepted', 'c-1'],
+        ['attention.resolved', 'c-1'],
+        ['run.cancelled', 'c-1'],
+      ]);
+    }
   });
 
   it('answers its permission request over control: ack, attention.answered, attention.resolved', () => {

@@ -6,7 +6,8 @@
  * - it declares `control.accepts` at hello, and nacks anything else `unsupported`;
  * - one ack decision per command, deduped on (source, id); a redelivered command gets the
  *   recorded ack back byte-identically, never a second decision;
- * - `control.cancel` (scope run) of its open run: `control.accepted`, then `run.cancelled`
+ * - `control.cancel` of its open run (scope run, or scope session: the session has one run):
+ *   `control.accepted`, then `run.cancelled`
  *   cause-linked to the command (an open request of the run is first resolved `dismissed`);
  *   an already-terminal run is nacked `refused`;
  * - `control.attention.respond` answers its one open permission request: accepted, then
@@ -79,11 +80,11 @@ export class DemoTarget {
     return JSON.stringify({
       type: 'hello',
       versions: ['0.1'],
-      role: 'both',
+      role: 'emitter',
       identity: { agent: this.cfg.agent, instance: this.cfg.instance },
       capabilities: {
         emits: ['session', 'run', 'attention', 'control'],
-        capture: ['none', 'metadata'],
+        capture: ['none', 'metadata', 'redacted'],
         control: { accepts: [...DEMO_ACCEPTS], ack_window_ms: this.cfg.ackWindowMs },
       },
     });
@@ -145,10 +146,9 @@ export class DemoTarget {
   }
 
   private cancel(id: string, cmd: Json, data: Json): string[] {
-    if (data.scope !== 'run') {
-      return [this.reject(id, data.scope === 'session' ? 'refused' : 'invalid', data.scope === 'session' ? 'the demo cancels runs, not sessions' : 'data.scope must be "run" or "session"')];
-    }
-    if (cmd.run !== this.cfg.run) return [this.reject(id, 'invalid', `no run ${String(cmd.run)} in this session`)];
+    if (data.scope !== 'run' && data.scope !== 'session') return [this.reject(id, 'invalid', 'data.scope must be "run" or "session"')];
+    // The session has one run: a session-scoped cancel, or a run-scoped one without `run`, means it.
+    if (cmd.run !== undefined && cmd.run !== this.cfg.run) return [this.reject(id, 'invalid', `no run ${String(cmd.run)} in this session`)];
     if (!this.runOpen) return [this.reject(id, 'refused', `run ${this.cfg.run} already ended`)];
     this.runOpen = false;
     const ack = this.event('control.accepted', { cause: id, capture: 'metadata' });

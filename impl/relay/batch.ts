@@ -3,9 +3,8 @@
  * The whole body is judged before anything is ingested: one bad line rejects the batch,
  * naming the first failing line and rule.
  */
-import { validateEvent } from '../core/envelope.js';
-import type { AepEvent } from '../core/event.js';
 import { issue, renderIssue, type Issue } from '../core/issue.js';
+import { admitEvent } from './admission.js';
 import type { Received } from './buffer.js';
 import { isCommand } from './control.js';
 
@@ -45,9 +44,9 @@ export function parseEventText(text: string, line: number): { ok: true; rec: Rec
     const why = err instanceof Error ? err.message : String(err);
     return { ok: false, refusal: invalid([issue('binding.json', SECTION, '$', `not JSON (${why}); send one event as a JSON object`)], line) };
   }
-  const issues = validateEvent(value);
-  if (issues.length > 0) return { ok: false, refusal: invalid(issues, line) };
-  const event = value as AepEvent;
+  const admitted = admitEvent(value, oneLine(text, value));
+  if (!admitted.ok) return { ok: false, refusal: invalid(admitted.issues, line) };
+  const event = admitted.rec.event;
   if (isCommand(event.type)) {
     return {
       ok: false,
@@ -61,7 +60,7 @@ export function parseEventText(text: string, line: number): { ok: true; rec: Rec
       },
     };
   }
-  return { ok: true, rec: { event, raw: oneLine(text, value) } };
+  return { ok: true, rec: admitted.rec };
 }
 
 /**

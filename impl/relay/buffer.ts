@@ -19,6 +19,8 @@ import { comparePositions, type Position, type ResumePoint } from './positions.j
 export interface Received {
   readonly event: AepEvent;
   readonly raw: string;
+  /** Set when the content exceeds the declared `capture`: fan-out then treats it as `full`. */
+  readonly overDeclared?: boolean;
 }
 
 /** An event as held by the buffer. */

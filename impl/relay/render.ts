@@ -16,8 +16,9 @@ export function isCaptureLevel(value: unknown): value is CaptureLevel {
 
 /**
  * The JSON text to deliver. No ceiling, or a `full` ceiling: the received bytes.
- * Otherwise the core `downlevel` runs; when it changes nothing the received bytes still go
- * out (so byte identity holds wherever the ceiling did not bite), else its re-serialization.
+ * Otherwise the core `downlevel` runs (an `overDeclared` event as if it declared `full`);
+ * when it changes nothing the received bytes still go out (so byte identity holds wherever
+ * the ceiling did not bite), else its re-serialization.
  */
 export function renderAt(rec: Received, ceiling: CaptureLevel | undefined): string {
   if (ceiling === undefined || ceiling === 'full') return rec.raw;
@@ -25,7 +26,7 @@ export function renderAt(rec: Received, ceiling: CaptureLevel | undefined): stri
   if (!perCeiling) cache.set(rec, (perCeiling = new Map()));
   let text = perCeiling.get(ceiling);
   if (text === undefined) {
-    const lowered = JSON.stringify(downlevel(rec.event, ceiling));
+    const lowered = JSON.stringify(downlevel(rec.overDeclared ? { ...rec.event, capture: 'full' } : rec.event, ceiling));
     text = lowered === JSON.stringify(rec.event) ? rec.raw : lowered;
     perCeiling.set(ceiling, text);
   }

@@ -7,10 +7,9 @@
  * gets an in-band error and the connection survives. Unknown frame types are ignored.
  */
 import type { WebSocket, RawData } from 'ws';
-import { validateEvent } from '../core/envelope.js';
-import type { AepEvent } from '../core/event.js';
-import { isPlainObject } from '../core/event.js';
+import { isPlainObject, type AepEvent } from '../core/event.js';
 import { renderIssue } from '../core/issue.js';
+import { admitEvent } from './admission.js';
 import { oneLine } from './batch.js';
 import type { Received } from './buffer.js';
 import type { RelayConfig } from './config.js';
@@ -146,14 +145,15 @@ export class SocketSession implements Peer {
   }
 
   #onEvent(value: Record<string, unknown>, text: string): void {
-    const cause = typeof value.id === 'string' ? value.id : undefined;
-    const issues = validateEvent(value);
-    if (issues.length > 0) {
+    const admitted = admitEvent(value, oneLine(text, value));
+    if (!admitted.ok) {
+      const cause = typeof value.id === 'string' ? value.id : undefined;
+      const { issues } = admitted;
       this.send(frame({ type: 'error', ...(cause === undefined ? {} : { cause }), code: 'invalid-event', detail: renderIssue(issues[0]!), issues }));
       return;
     }
-    const event = value as AepEvent;
-    const rec: Received = { event, raw: oneLine(text, value) };
+    const rec = admitted.rec;
+    const event = rec.event;
     if (isCommand(event.type)) return this.#command(rec);
     if (typeof event.session === 'string' && typeof event.seq === 'number') this.claims.add(event.session);
     this.ctx.hub.publish(rec);

@@ -139,6 +139,31 @@ describe('GET /stream', () => {
     expect(sse.text()).toContain(`data: ${JSON.stringify(meta)}\n`);
   });
 
+  it('accepts what the envelope allows (unknown types, payloads it does not certify) and forwards it', async () => {
+    const base = await start();
+    const future = JSON.stringify(makeEvent({ session: 'tol', seq: 0, type: 'progress.teleported', data: { where: 'mars' } }));
+    const shapeless = JSON.stringify(makeEvent({ session: 'tol', seq: 1, type: 'run.failed', data: {} }));
+    expect((await post(base, [future, shapeless])).status).toBe(202);
+    const sse = await openSse(`${base}/stream?from=all&live=0`);
+    await sse.ended;
+    expect(sse.text()).toBe(`${frame(future)}${frame(shapeless)}: replay-complete\n\n`);
+  });
+
+  it('treats content above the declared capture as full: a ceiling never lets it through', async () => {
+    const base = await start();
+    const dishonest = JSON.stringify(makeEvent({ session: 'lie', seq: 0, data: { message: 'raw words', phase: 'p' } })); // declares metadata by default
+    expect((await post(base, dishonest)).status).toBe(202);
+    const asIs = await openSse(`${base}/stream?from=all&live=0`);
+    await asIs.ended;
+    expect(asIs.text()).toContain(`data: ${dishonest}\n`);
+    for (const ceiling of ['metadata', 'redacted']) {
+      const capped = await openSse(`${base}/stream?from=all&live=0&capture=${ceiling}`);
+      await capped.ended;
+      expect(capped.text(), ceiling).not.toContain('raw words');
+      expect(capped.text(), ceiling).toContain('"phase":"p"');
+    }
+  });
+
   it('refuses a malformed or over-long from, a bad filter, capture or live with 400 before any header', async () => {
     const base = await start({ maxFrom: 2 });
     const cases: Array<[string, string]> = [

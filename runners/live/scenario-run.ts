@@ -68,6 +68,8 @@ export async function runScenario(
     await target.settle(() => relevant().length > index, stepMs);
     const observed = relevant()[index];
     if (!observed) throw new StepFailure(`${where}: event "@${label}" (events[${index}], ${scenario.events[index]!.type}) never arrived; saw ${types(relevant())}`);
+    const want = scenario.events[index]!.type;
+    if (observed.event.type !== want) throw new StepFailure(`${where}: event "@${label}" should be events[${index}] ${want}, got ${String(observed.event.type)} (stream: ${types(relevant())})`);
     const resolved = observed.event[field ?? 'id'];
     if (typeof resolved !== 'string') throw new StepFailure(`${where}: event "@${label}" has no ${field ?? 'id'}`);
     return resolved;

@@ -53,6 +53,7 @@ export async function startBrokenTarget(relay: string, token: string, session: s
       resolve();
     });
   });
+  ws.on('error', () => {});
   ws.on('message', (data) => {
     const m = JSON.parse(data.toString()) as Record<string, unknown>;
     if (typeof m.type !== 'string' || !m.type.startsWith('control.') || m.type === 'control.accepted' || m.type === 'control.rejected') return;

@@ -3,11 +3,14 @@
  * (§1, §2), OTLP field mapping, capture and severity (§3), OCSF classes, records, severity,
  * dispositions and capture (§4).
  */
+import { existsSync, readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../canonical.js';
 import type { AepEvent, CaptureLevel, Severity } from '../event.js';
 import { validateCloudEvent } from './ce-validity.js';
 import { fromCloudEvent, fromCloudEventDetailed, toCloudEvent } from './cloudevents.js';
+import { checkOcsfRecord, type OcsfClassesPin } from './ocsf-classes.js';
 import { toOcsf } from './ocsf.js';
 import { severityFromOtlp, toOtlp } from './otlp.js';
 
@@ -178,4 +181,27 @@ describe('OCSF projection (§4)', () => {
     expect(toOcsf(e, { maxCapture: 'redacted' })!.process).toEqual({ name: 'Bash', uid: 'k-2' });
     expect('data' in (toOcsf(at('attention.requested', { capture: 'none', data: { kind: 'input', prompt: 'p' } }), { maxCapture: 'full' })!.unmapped as object)).toBe(false);
   });
+});
+
+const classPins = [
+  fileURLToPath(new URL('../../../conformance/fixtures/ocsf/ocsf-classes.json', import.meta.url)),
+  fileURLToPath(new URL('../../../../shared/aep-standard/conformance/fixtures/ocsf/ocsf-classes.json', import.meta.url)),
+].filter((f) => existsSync(f));
+
+describe.skipIf(classPins.length === 0)('§5 item 6: every projected record stays inside the pinned OCSF class subset', () => {
+  const types = ['session.started', 'session.ended', 'tool.requested', 'tool.completed', 'tool.failed', 'tool.denied', 'attention.requested', 'attention.answered', 'attention.resolved', 'attention.timeout'];
+  const severities: Severity[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical'];
+  for (const file of classPins) {
+    it(file.includes('shared') ? "the standard's pin" : 'our pin', () => {
+      const pin = JSON.parse(readFileSync(file, 'utf8')) as OcsfClassesPin;
+      for (const type of types) {
+        for (const severity of severities) {
+          for (const data of [undefined, { tool: { name: 'Bash', call_id: 'k' }, resolution: 'dismissed' }]) {
+            const e: AepEvent = { ...minimal, type, severity, subject: 'Bash', cause: 'c', ...(data ? { data } : {}) };
+            expect(checkOcsfRecord(toOcsf(e), pin), `${type} ${severity}`).toEqual([]);
+          }
+        }
+      }
+    });
+  }
 });

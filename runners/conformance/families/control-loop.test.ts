@@ -1,0 +1,140 @@
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { issue } from '../../../impl/core/issue.js';
+import type { AdapterDef, HookContext } from '../../../impl/adapter-kit/types.js';
+import { defaultCorpusDir } from '../corpus.js';
+import { referenceImplementation } from '../implementation.js';
+import type { Check, Family, Implementation } from '../types.js';
+import { SCENARIO_ADAPTERS, controlLoopFamily, family } from './control-loop.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+async function run(fam: Family, corpusDir = defaultCorpusDir(), implementation: Implementation = referenceImplementation): Promise<{ checks: Check[]; lines: string[] }> {
+  const lines: string[] = [];
+  const checks = await fam.run({ corpusDir, implementation, logger: { info: (l) => lines.push(l) } });
+  return { checks, lines };
+}
+
+const failed = (checks: Check[]) => Object.fromEntries(checks.filter((c) => c.status === 'fail').map((c) => [c.name.replace(/^control-loop\//, ''), c.detail]));
+const cc = SCENARIO_ADAPTERS['claude-code']!;
+const codex = SCENARIO_ADAPTERS.codex!;
+
+/** The Claude Code adapter with its hook context rewired by `wrap` (a deliberately broken target). */
+function broken(def: AdapterDef, wrap: (ctx: HookContext) => HookContext, reply = (r: string) => r): Family {
+  const handle: AdapterDef['handle'] = async (hookEvent, input, ctx) => reply(await def.handle(hookEvent, input, wrap(ctx)));
+  return controlLoopFamily({ [def.agent]: { ...def, handle } });
+}
+
+function corpus(name: string, body: unknown): string {
+  const dir = mkdtempSync(join(tmpdir(), 'aep-control-loop-'));
+  dirs.push(dir);
+  mkdirSync(join(dir, 'control-loop'));
+  writeFileSync(join(dir, 'control-loop', name), JSON.stringify(body));
+  return dir;
+}
+
+describe('control-loop family against our adapters', () => {
+  it('passes every scenario of our corpus, offline', async () => {
+    const { checks, lines } = await run(family);
+    expect(failed(checks)).toEqual({});
+    const names = checks.map((c) => c.name);
+    expect(names.filter((n) => n.startsWith('control-loop/claude-code/')).length).toBeGreaterThanOrEqual(20);
+    expect(names.filter((n) => n.startsWith('control-loop/codex/')).length).toBeGreaterThanOrEqual(10);
+    expect(lines).toEqual([]);
+  });
+
+  it('names scenario files of adapters it does not have, and runs nothing for them', async () => {
+    const dir = corpus('heron.json', { adapter: 'heron', scenarios: [{ name: 'x', session: 's', steps: [], events: [] }] });
+    const { checks, lines } = await run(family, dir);
+    expect(checks).toEqual([]);
+    expect(lines).toEqual(['control-loop: not run: control-loop/heron.json (heron) (this implementation has no such adapter)']);
+  });
+});
+
+describe('control-loop family against deliberately broken adapters', () => {
+  it('text that grants instead of denying fails the guidance scenarios on the reply bytes', async () => {
+    const grants = broken(cc, (ctx) => ({
+      ...ctx,
+      hold: async (spec) => {
+        const out = await ctx.hold(spec);
+        return out.settlement.kind === 'option' && out.settlement.text ? { ...out, settlement: { kind: 'option', option: 'allow', via: 'control' } } : out;
+      },
+    }));
+    const f = failed((await run(grants)).checks);
+    expect(Object.keys(f)).toEqual(['claude-code/permission: guidance text is a deny carrying the text']);
+    expect(f['claude-code/permission: guidance text is a deny carrying the text']).toMatch(/^step 4 \(command control\.attention\.respond\): held hook "@perm" \(PermissionRequest\) was released with ".*allow.*", expected/);
+  });
+
+  it('a timeout that is not fail-open fails the timeout scenarios', async () => {
+    const strict = broken(cc, (ctx) => ({
+      ...ctx,
+      hold: async (spec) => {
+        const out = await ctx.hold(spec);
+        return out.settlement.kind === 'timeout' ? { ...out, settlement: { kind: 'option', option: 'deny', via: 'control' } } : out;
+      },
+    }));
+    // the form handler answers anything but a values settlement neutrally, so only the permission loop leaks
+    expect(Object.keys(failed((await run(strict)).checks))).toEqual(['claude-code/permission: timeout fails open with the neutral reply']);
+  });
+
+  it('a session-level event put on a run, an extra event or a wrong neutral reply are each caught', async () => {
+    const onRun = broken(cc, (ctx) => ({ ...ctx, emit: (s, m, extra) => ctx.emit(s, m, m.type === 'session.ended' ? { ...extra, run: 'r-stale' } : extra) }));
+    expect(failed((await run(onRun)).checks)).toEqual({ 'claude-code/steering: queued texts are dropped, audited, at session end': 'events[6] session.ended: run "r-stale", expected absent' });
+
+    const chattyDef: AdapterDef = {
+      ...codex,
+      handle: async (e, i, ctx) => {
+        if (e === 'SessionStart') ctx.emit(i.session_id as string, { type: 'progress.status', data: {} });
+        return codex.handle(e, i, ctx);
+      },
+    };
+    const extra = failed((await run(controlLoopFamily({ codex: chattyDef }))).checks);
+    expect(Object.keys(extra).length).toBe(11);
+    expect(extra['codex/permission: allow']).toMatch(/^step 4 \(command control\.attention\.respond\): event "@req" should be events\[2\] attention\.requested, got run\.started \(stream: progress\.status, session\.started, /);
+    expect(extra['codex/interrupt drain: a prompt while a turn is open cancels that turn']).toMatch(/^expected 5 events \(.*\), got 6 \(progress\.status, session\.started, /);
+
+    const loud = broken(codex, (ctx) => ctx, (r) => (r === '' ? '{}' : r));
+    expect(failed((await run(loud)).checks)['codex/permission: allow']).toBe('step 1 (hook SessionStart): reply "{}", expected ""');
+  });
+
+  it('an implementation whose validator rejects everything fails every scenario with an event', async () => {
+    const picky: Implementation = { ...referenceImplementation, validateEvent: () => [issue('envelope.test', 'AEP-0001 §5', '$', 'rejected on purpose')] };
+    const { checks } = await run(family, defaultCorpusDir(), picky);
+    expect(checks.every((c) => c.status === 'fail')).toBe(true);
+    expect(checks[0]!.detail).toMatch(/not a valid event: .*rejected on purpose/);
+  });
+});
+
+describe('control-loop family against broken scenario files', () => {
+  const base = { name: 'one', session: 's1', steps: [{ hook: 'SessionStart', input: {}, reply: '{}' }], events: [{ type: 'session.started' }] };
+  const cases: Array<[string, unknown, RegExp]> = [
+    ['no adapter', { scenarios: [] }, /expected \{"adapter": "<agent>", "scenarios": \[\.\.\.\]\}/],
+    ['a reference to nothing', { adapter: 'claude-code', scenarios: [{ ...base, events: [{ type: 'session.started', cause: '@ghost' }] }] }, /scenario "one": event session\.started cause refers to "@ghost"/],
+    ['settles on a hook that is not held', { adapter: 'claude-code', scenarios: [{ ...base, steps: [{ ...base.steps[0], as: 'h' }, { wait: 'attention_timeout', settles: ['@h'] }] }] }, /settles "@h", which is not a held hook step/],
+    ['a label defined twice', { adapter: 'claude-code', scenarios: [{ ...base, steps: [{ ...base.steps[0], as: 'x' }], events: [{ type: 'session.started', as: 'x' }] }] }, /label "x" is defined twice/],
+    ['a hook step without its reply', { adapter: 'claude-code', scenarios: [{ ...base, steps: [{ hook: 'SessionStart', input: {} }] }] }, /hook step 1 needs an "input" object and the exact "reply" string/],
+    ['an unknown step', { adapter: 'claude-code', scenarios: [{ ...base, steps: [{ sleep: 5 }] }] }, /steps\[0\] must be a hook, command, resend or wait step/],
+  ];
+  it.each(cases)('%s is a fixture error naming file and scenario', async (_name, body, message) => {
+    await expect(run(family, corpus('claude-code.json', body))).rejects.toThrow(message);
+  });
+
+  it('a cause link pinned to the wrong event fails, naming the reference', async () => {
+    const ours = JSON.parse(readFileSync(join(defaultCorpusDir(), 'control-loop', 'codex.json'), 'utf8')) as { adapter: string; scenarios: Array<{ name: string; events: Array<Record<string, unknown>> }> };
+    const allow = ours.scenarios.find((sc) => sc.name === 'permission: allow')!;
+    allow.events.at(-1)!.cause = '@c1';
+    const detail = failed((await run(family, corpus('codex.json', { ...ours, scenarios: [allow] }))).checks)['codex/permission: allow'];
+    expect(detail).toMatch(/^events\[5\] attention\.resolved: cause "[0-9A-Z]{26}", expected "[0-9A-Z]{26}" \(@c1\)$/);
+  });
+
+  it('a scenario whose pins are wrong fails with the differing member', async () => {
+    const wrong = { adapter: 'claude-code', scenarios: [{ ...base, events: [{ type: 'session.started', data: { trigger: 'resume' } }] }] };
+    const dir = corpus('claude-code.json', { ...wrong, scenarios: [{ ...wrong.scenarios[0], steps: [{ hook: 'SessionStart', input: { source: 'startup' }, reply: '{}' }] }] });
+    expect(failed((await run(family, dir)).checks)).toEqual({ 'claude-code/one': 'events[0] session.started: data.trigger is "startup", expected "resume"' });
+  });
+});

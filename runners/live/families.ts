@@ -1,0 +1,69 @@
+/**
+ * The live families `aep conformance --live` adds: `live/mappings` and `live/control-loop`.
+ * Each one starts its own stack (a tokened relay and the adapter daemons, all on ephemeral
+ * loopback ports, with a temporary AEP home), runs, and tears the stack down, even on failure.
+ * Checks are named `live/<family>/<case>`.
+ */
+import { ulid } from '../../impl/core/ulid.js';
+import type { AdapterDef } from '../../impl/adapter-kit/types.js';
+import { SCENARIO_ADAPTERS, validity } from '../conformance/families/control-loop.js';
+import { ADAPTER_MAPPERS, mappingSources } from '../conformance/families/mappings.js';
+import { describeThrown, fail, pass } from '../conformance/check.js';
+import type { Check, Family } from '../conformance/types.js';
+import { liveTarget } from './live-target.js';
+import { liveMappings } from './mappings-live.js';
+import { readScenarioFile, scenarioFiles } from './scenario-format.js';
+import { runScenario } from './scenario-run.js';
+import { withStack } from './stack.js';
+
+/** Run every scenario of every scenario file with an adapter end to end; one check per scenario. */
+export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
+  return {
+    name: 'live/control-loop',
+    description: 'every control-loop scenario end to end: hooks to the daemon, commands through a tokened relay',
+    detect: (dir) => scenarioFiles(dir).length > 0,
+    run: ({ corpusDir, implementation }) =>
+      withStack(async (stack) => {
+        const checks: Check[] = [];
+        for (const rel of scenarioFiles(corpusDir)) {
+          const file = readScenarioFile(corpusDir, rel);
+          const def = adapters[file.adapter];
+          if (!def) continue;
+          for (const scenario of file.scenarios) {
+            const name = `live/control-loop/${file.adapter}/${scenario.name}`;
+            try {
+              const daemon = await stack.adapter(def, { attentionTimeoutMs: scenario.attentionTimeoutMs, instruct: scenario.instruct });
+              const target = liveTarget({ daemonUrl: daemon.url, client: stack.client, session: scenario.session, agent: def.agent });
+              const problem = await runScenario(scenario, target, {
+                newId: () => ulid(),
+                now: () => new Date().toISOString(),
+                validate: validity(implementation),
+                stepMs: 5000,
+                quietMs: 100,
+              }).finally(() => daemon.close());
+              checks.push(problem === null ? pass(name) : fail(name, problem));
+            } catch (err) {
+              checks.push(fail(name, describeThrown(err)));
+            }
+          }
+        }
+        return checks;
+      }),
+  };
+}
+
+/** Replay every mapping entry of every source with an adapter through its daemon. */
+export function liveMappingsFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
+  return {
+    name: 'live/mappings',
+    description: 'every mapping entry through the adapter daemon: the event at the relay equals the pin, valid, identity-mapped',
+    detect: (dir) => mappingSources(dir).some((s) => adapters[s] && ADAPTER_MAPPERS[s]),
+    run: ({ corpusDir, implementation }) => withStack((stack) => liveMappings(stack, corpusDir, adapters, validity(implementation))),
+  };
+}
+
+/** The live counterpart of each offline family that has one, by offline family name. */
+export const LIVE_FAMILIES: Readonly<Record<string, Family>> = {
+  mappings: liveMappingsFamily(SCENARIO_ADAPTERS),
+  'control-loop': liveControlLoopFamily(SCENARIO_ADAPTERS),
+};

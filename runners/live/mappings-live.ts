@@ -1,0 +1,103 @@
+/**
+ * live/mappings: every mapping entry replayed through the adapter daemon's hook endpoint. The
+ * event that reaches the relay must equal the pure pin (`{type, data, subject?, step?}`, canonical
+ * JSON), be a valid envelope, and carry the adapter's identity mapping: `agent`, the session from
+ * `identity.session_from` and, where the input names one, the run from `identity.run_from`.
+ * Each entry gets its own session (the input's, suffixed) so entries cannot disturb each other;
+ * held hooks are freed by a short attention timeout. Form entries are replayed as the hooks
+ * that carry them (AskUserQuestion through PermissionRequest, MCP elicitation through
+ * Elicitation), at the default posture and on a second daemon at a metadata attention ceiling.
+ */
+import type { AdapterDef } from '../../impl/adapter-kit/types.js';
+import type { RunningAdapter } from '../../impl/adapter-kit/daemon.js';
+import { comparePin, mappingSources, pinShape, readMappingFile, type MappingFile } from '../conformance/families/mappings.js';
+import { describeThrown, fail, pass } from '../conformance/check.js';
+import type { Check } from '../conformance/types.js';
+import { poll, postHook } from './live-target.js';
+import type { Stack } from './stack.js';
+
+/** How long a replayed hook's event may take to reach the relay. */
+const EVENT_MS = 5000;
+/** How long to listen for an event that must not come (a `null` pin). */
+const QUIET_MS = 200;
+/** The hold bound of the replay daemons: held hooks are freed by it. */
+const HOLD_MS = 250;
+
+interface Replay {
+  name: string;
+  hook: string;
+  input: Record<string, unknown>;
+  /** The pinned `{type, data, subject?, step?}` or null; for forms, the pinned `data` only. */
+  expected: unknown;
+  form: boolean;
+  metadata: boolean;
+}
+
+function replays(file: MappingFile): Replay[] {
+  const out: Replay[] = file.hooks.map((h) => ({ name: h.name, hook: String(h.input.hook_event_name ?? ''), input: h.input, expected: h.expected, form: false, metadata: false }));
+  for (const f of file.forms) {
+    const input: Record<string, unknown> = f.section === 'ask_user_question'
+      ? { hook_event_name: 'PermissionRequest', tool_name: 'AskUserQuestion', tool_input: { questions: f.input.questions } }
+      : { hook_event_name: 'Elicitation', message: f.input.message, requested_schema: f.input.requestedSchema ?? f.input.requested_schema };
+    const hook = input.hook_event_name as string;
+    out.push({ name: f.section, hook, input, expected: f.expectedData, form: true, metadata: false });
+    out.push({ name: `${f.section} (metadata)`, hook, input, expected: f.expectedDataMetadata, form: true, metadata: true });
+  }
+  return out;
+}
+
+async function replayOne(stack: Stack, daemon: RunningAdapter, file: MappingFile, replay: Replay, n: number, validate: (e: unknown) => string | null): Promise<string | null> {
+  if (!replay.hook) return 'the entry input has no hook_event_name, so it cannot be replayed through the hook endpoint';
+  const sessionKey = file.identity.session_from ?? 'session_id';
+  const session = `${String(replay.input[sessionKey] ?? 'mapping')}~live${n}`;
+  const input = { ...replay.input, [sessionKey]: session };
+  const agent = file.source;
+  // Agent-scoped events (agent.*) carry no session: those arriving after this entry's POST are its own too.
+  const mark = stack.client.frames.length;
+  const mine = () => stack.client.frames.slice(mark).filter((f) => typeof f.json?.aep === 'string' && f.json.agent === agent && (f.json.session === session || f.json.session === undefined));
+  const reply = postHook(daemon.url, replay.hook, input);
+  if (replay.expected === null) {
+    const { status } = await reply;
+    if (status !== 200) return `the daemon answered HTTP ${status}`;
+    await poll(() => mine().length > 0, QUIET_MS);
+    return mine().length === 0 ? null : `expected no event, the relay delivered ${String(mine()[0]!.json!.type)}`;
+  }
+  await poll(() => mine().length > 0, EVENT_MS);
+  const first = mine()[0];
+  await reply;
+  if (!first) return `no event reached the relay within ${EVENT_MS} ms`;
+  const event = first.json!;
+  const invalid = validate(event);
+  if (invalid) return `the delivered event is not valid: ${invalid}`;
+  const agentScoped = String(event.type).startsWith('agent.');
+  if (agentScoped ? event.session !== undefined : event.session !== session) return `session ${JSON.stringify(event.session)}, expected ${agentScoped ? 'none (agent.* is agent-scoped)' : `${JSON.stringify(session)} (from ${sessionKey})`}`;
+  const runKey = file.identity.run_from;
+  const run = runKey === undefined ? undefined : replay.input[runKey];
+  if (typeof run === 'string' && !String(event.type).startsWith('session.') && event.run !== run) return `run ${JSON.stringify(event.run)}, expected ${JSON.stringify(run)} (from ${runKey})`;
+  return replay.form ? comparePin(replay.expected, event.data) : comparePin(pinShape(replay.expected), pinShape(event));
+}
+
+/** Replay every mapping entry of every source with an adapter; one check per entry. */
+export async function liveMappings(stack: Stack, corpusDir: string, adapters: Readonly<Record<string, AdapterDef>>, validate: (e: unknown) => string | null): Promise<Check[]> {
+  const checks: Check[] = [];
+  let n = 0;
+  for (const source of mappingSources(corpusDir).filter((s) => adapters[s])) {
+    const file = readMappingFile(corpusDir, source);
+    const def = adapters[source]!;
+    const all = replays(file);
+    const daemon = await stack.adapter(def, { attentionTimeoutMs: HOLD_MS });
+    const metadata = all.some((r) => r.metadata) ? await stack.adapter(def, { attentionTimeoutMs: HOLD_MS, posture: { ceiling: 'metadata', attention: 'metadata' } }) : daemon;
+    for (const replay of all) {
+      const name = `live/mappings/${source}/${replay.name}`;
+      try {
+        const problem = await replayOne(stack, replay.metadata ? metadata : daemon, file, replay, n++, validate);
+        checks.push(problem === null ? pass(name) : fail(name, problem));
+      } catch (err) {
+        checks.push(fail(name, describeThrown(err)));
+      }
+    }
+    await daemon.close();
+    if (metadata !== daemon) await metadata.close();
+  }
+  return checks;
+}

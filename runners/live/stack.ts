@@ -19,6 +19,8 @@ export const LIVE_HOST = 'aep-conformance';
 export interface Stack {
   /** The relay's base URL. */
   relayUrl: string;
+  /** The relay's bearer token (random per stack). */
+  token: string;
   /** The runner's subscribed, tokened socket (sends commands, sees every event). */
   client: RelayClient;
   /**
@@ -38,6 +40,7 @@ export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (lin
     client = await RelayClient.open(relay.url, token);
     const stack: Stack = {
       relayUrl: relay.url,
+      token,
       client,
       async adapter(def, options = {}) {
         const daemon = await startAdapter(def, { port: 0, relay: relay.url, token, home, hostname: LIVE_HOST, log, ...options });

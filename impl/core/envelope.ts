@@ -42,10 +42,12 @@ export function validateEvent(value: unknown): Issue[] {
   if (type === undefined) return issues;
   const registered = !issues.some((i) => i.path === '$.type') && checkRegistered(type, issues);
   checkTypeRules(ev, type, issues);
-  if (ev.capture === 'none' && isPlainObject(ev.data) && Object.keys(ev.data).length > 0) {
-    issues.push(violation('capture.none.data', '$.data', 'capture "none" means envelope only: drop `data` or declare the capture level the payload needs'));
-  }
-  if (registered && isPlainObject(ev.data) && lookupType(type)?.payload === true) {
+  if (ev.capture === 'none') {
+    // Envelope only: no payload member can be demanded (REQ fields included), and any content is the one finding.
+    if (isPlainObject(ev.data) && Object.keys(ev.data).length > 0) {
+      issues.push(violation('capture.none.data', '$.data', 'capture "none" means envelope only: drop `data` or declare the capture level the payload needs'));
+    }
+  } else if (registered && isPlainObject(ev.data) && lookupType(type)?.payload === true) {
     issues.push(...validatePayload(type, ev.data));
     checkCaptureHonesty(type, ev.capture, ev.data, issues);
   }

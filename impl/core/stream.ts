@@ -275,10 +275,11 @@ function once(map: Map<string, number>, key: string, line: number, issues: Issue
 /** AEP-0006: `answer.values` against the request's fields, and its type-dependent capture gating. */
 function checkAnswer(ev: Record<string, unknown>, data: Record<string, unknown> | undefined, request: Request | undefined): Issue[] {
   const answer = data !== undefined && isPlainObject(data.answer) ? data.answer : undefined;
-  if (answer === undefined || !Object.hasOwn(answer, 'values') || request === undefined) return [];
+  // A request seen without its kind (e.g. emitted at capture "none") cannot be checked against.
+  if (answer === undefined || !Object.hasOwn(answer, 'values') || typeof request?.data?.kind !== 'string') return [];
   const path = '$.data.answer.values';
-  if (request.data?.kind !== 'form') {
-    return [violation('form.values.kind', path, `answer.values answers kind "form" requests only, but the request (line ${request.line}) is kind ${JSON.stringify(request.data?.kind ?? null)}; use answer.option or answer.text`)];
+  if (request.data.kind !== 'form') {
+    return [violation('form.values.kind', path, `answer.values answers kind "form" requests only, but the request (line ${request.line}) is kind ${JSON.stringify(request.data.kind)}; use answer.option or answer.text`)];
   }
   const capture = (typeof ev.capture === 'string' ? ev.capture : 'metadata') as CaptureLevel;
   const textAllowed = captureRank(capture) >= captureRank('redacted');

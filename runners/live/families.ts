@@ -37,7 +37,7 @@ export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterD
               const problem = await runScenario(scenario, target, {
                 newId: () => ulid(),
                 now: () => new Date().toISOString(),
-                validate: validity(implementation),
+                ...validity(implementation),
                 stepMs: 5000,
                 quietMs: 100,
               }).finally(() => daemon.close());
@@ -58,7 +58,7 @@ export function liveMappingsFamily(adapters: Readonly<Record<string, AdapterDef>
     name: 'live/mappings',
     description: 'every mapping entry through the adapter daemon: the event at the relay equals the pin, valid, identity-mapped',
     detect: (dir) => mappingSources(dir).some((s) => adapters[s] && ADAPTER_MAPPERS[s]),
-    run: ({ corpusDir, implementation }) => withStack((stack) => liveMappings(stack, corpusDir, adapters, validity(implementation))),
+    run: ({ corpusDir, implementation }) => withStack((stack) => liveMappings(stack, corpusDir, adapters, validity(implementation).validate)),
   };
 }
 

@@ -162,7 +162,9 @@ function checkLabels(where: string, scenario: Scenario): void {
   for (const event of scenario.events) if (event.as) define(event.as, 'event');
   const use = (value: unknown, what: string): void => {
     const label = refLabel(value);
-    if (label !== null && !labels.has(label)) throw new FixtureError(`${where}: ${what} refers to "@${label}", which no step or event defines`);
+    if (label === null) return;
+    if (!labels.has(label)) throw new FixtureError(`${where}: ${what} refers to "@${label}", which no step or event defines`);
+    if (labels.get(label) !== 'command' && labels.get(label) !== 'event') throw new FixtureError(`${where}: ${what} refers to "@${label}", a ${labels.get(label)} step: refer to a command or an event`);
   };
   for (const step of scenario.steps) {
     if (step.kind === 'command') for (const key of ['session', 'subject', 'run'] as const) use(step[key], `step "${step.label}" ${key}`);

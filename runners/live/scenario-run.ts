@@ -47,7 +47,14 @@ export const OPERATOR_SOURCE = 'aep://conformance/agent/operator';
 export async function runScenario(
   scenario: Scenario,
   target: ScenarioTarget,
-  opts: { newId: () => string; now: () => string; validate?: (event: unknown) => string | null } & ScenarioBounds,
+  opts: {
+    newId: () => string;
+    now: () => string;
+    /** null for a valid event, else why not; applied to every expected event. */
+    validate?: (event: unknown) => string | null;
+    /** null for a valid stream, else why not; applied to everything the adapter emitted. */
+    validateStream?: (events: unknown[]) => string | null;
+  } & ScenarioBounds,
 ): Promise<string | null> {
   const stepMs = opts.stepMs ?? 5000;
   const commands = new Map<string, { id: string; raw: string }>();
@@ -159,7 +166,10 @@ export async function runScenario(
     if (unsettled.length) throw new StepFailure(`the scenario ends with held hook(s) ${unsettled.map((l) => `"@${l}"`).join(', ')} never released by any step`);
     await target.settle(() => relevant().length >= scenario.events.length, stepMs);
     await target.settle(() => false, opts.quietMs ?? 0);
-    return await compareEvents(scenario.events, relevant(), resolve, opts.validate);
+    const mismatch = await compareEvents(scenario.events, relevant(), resolve, opts.validate);
+    if (mismatch !== null) return mismatch;
+    const stream = opts.validateStream?.(target.observed().map((o) => o.event));
+    return stream ? `the adapter's stream is not valid: ${stream}` : null;
   } catch (err) {
     if (err instanceof StepFailure) return err.message;
     throw err;

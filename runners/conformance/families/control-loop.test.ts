@@ -84,7 +84,10 @@ describe('control-loop family against deliberately broken adapters', () => {
 
   it('a session-level event put on a run, an extra event or a wrong neutral reply are each caught', async () => {
     const onRun = broken(cc, (ctx) => ({ ...ctx, emit: (s, m, extra) => ctx.emit(s, m, m.type === 'session.ended' ? { ...extra, run: 'r-stale' } : extra) }));
-    expect(failed((await run(onRun)).checks)).toEqual({ 'claude-code/steering: queued texts are dropped, audited, at session end': 'events[6] session.ended: run "r-stale", expected absent' });
+    expect(failed((await run(onRun)).checks)).toEqual({
+      'claude-code/permission: SessionEnd dismisses a pending request before session.ended': 'events[4] session.ended: run "r-stale", expected absent',
+      'claude-code/steering: queued texts are dropped, audited, at session end': 'events[6] session.ended: run "r-stale", expected absent',
+    });
 
     const chattyDef: AdapterDef = {
       ...codex,
@@ -94,7 +97,7 @@ describe('control-loop family against deliberately broken adapters', () => {
       },
     };
     const extra = failed((await run(controlLoopFamily({ codex: chattyDef }))).checks);
-    expect(Object.keys(extra).length).toBe(11);
+    expect(Object.keys(extra).length).toBe(13);
     expect(extra['codex/permission: allow']).toMatch(/^step 4 \(command control\.attention\.respond\): event "@req" should be events\[2\] attention\.requested, got run\.started \(stream: progress\.status, session\.started, /);
     expect(extra['codex/interrupt drain: a prompt while a turn is open cancels that turn']).toMatch(/^expected 5 events \(.*\), got 6 \(progress\.status, session\.started, /);
 
@@ -107,6 +110,10 @@ describe('control-loop family against deliberately broken adapters', () => {
     const { checks } = await run(family, defaultCorpusDir(), picky);
     expect(checks.every((c) => c.status === 'fail')).toBe(true);
     expect(checks[0]!.detail).toMatch(/not a valid event: .*rejected on purpose/);
+    const pickyStream: Implementation = { ...referenceImplementation, validateStream: () => [issue('stream.test', 'AEP-0001 §7', '$', 'stream rejected on purpose', 2)] };
+    const streamChecks = (await run(family, defaultCorpusDir(), pickyStream)).checks;
+    expect(streamChecks.every((c) => c.status === 'fail')).toBe(true);
+    expect(streamChecks[0]!.detail).toBe("the adapter's stream is not valid: line 2: $ [stream.test, AEP-0001 §7] stream rejected on purpose");
   });
 });
 
@@ -116,6 +123,7 @@ describe('control-loop family against broken scenario files', () => {
     ['no adapter', { scenarios: [] }, /expected \{"adapter": "<agent>", "scenarios": \[\.\.\.\]\}/],
     ['a reference to nothing', { adapter: 'claude-code', scenarios: [{ ...base, events: [{ type: 'session.started', cause: '@ghost' }] }] }, /scenario "one": event session\.started cause refers to "@ghost"/],
     ['settles on a hook that is not held', { adapter: 'claude-code', scenarios: [{ ...base, steps: [{ ...base.steps[0], as: 'h' }, { wait: 'attention_timeout', settles: ['@h'] }] }] }, /settles "@h", which is not a held hook step/],
+    ['a reference to a hook step', { adapter: 'claude-code', scenarios: [{ ...base, steps: [{ ...base.steps[0], as: 'h' }], events: [{ type: 'session.started', cause: '@h' }] }] }, /refers to "@h", a hook step: refer to a command or an event/],
     ['a label defined twice', { adapter: 'claude-code', scenarios: [{ ...base, steps: [{ ...base.steps[0], as: 'x' }], events: [{ type: 'session.started', as: 'x' }] }] }, /label "x" is defined twice/],
     ['a hook step without its reply', { adapter: 'claude-code', scenarios: [{ ...base, steps: [{ hook: 'SessionStart', input: {} }] }] }, /hook step 1 needs an "input" object and the exact "reply" string/],
     ['an unknown step', { adapter: 'claude-code', scenarios: [{ ...base, steps: [{ sleep: 5 }] }] }, /steps\[0\] must be a hook, command, resend or wait step/],

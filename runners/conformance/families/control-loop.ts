@@ -10,7 +10,7 @@
 import type { AdapterDef } from '../../../impl/adapter-kit/types.js';
 import { adapter as claudeCode } from '../../../impl/adapter-claude-code/adapter.js';
 import { adapter as codex } from '../../../impl/adapter-codex/adapter.js';
-import { renderIssue } from '../../../impl/core/issue.js';
+import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { ulid } from '../../../impl/core/ulid.js';
 import { describeThrown, fail, pass } from '../check.js';
 import { readScenarioFile, scenarioFiles } from '../../live/scenario-format.js';
@@ -21,12 +21,13 @@ import type { Check, Family, Implementation } from '../types.js';
 /** This implementation's adapters, by agent name. */
 export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex };
 
-/** `null` for a valid event, else its first issue rendered (the implementation under test decides). */
-export function validity(impl: Pick<Implementation, 'validateEvent'>): (event: unknown) => string | null {
-  return (event) => {
-    const issues = impl.validateEvent(event);
-    return issues.length === 0 ? null : renderIssue(issues[0]!);
-  };
+/** The implementation's validators as scenario checks: null when valid, else the first issue rendered. */
+export function validity(impl: Pick<Implementation, 'validateEvent' | 'validateStream'>): {
+  validate: (event: unknown) => string | null;
+  validateStream: (events: unknown[]) => string | null;
+} {
+  const first = (issues: Issue[]): string | null => (issues.length === 0 ? null : renderIssue(issues[0]!));
+  return { validate: (event) => first(impl.validateEvent(event)), validateStream: (events) => first(impl.validateStream(events)) };
 }
 
 export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
@@ -51,7 +52,7 @@ export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>
             const problem = await runScenario(scenario, offlineTarget(def, scenario), {
               newId: () => ulid(clock++),
               now: () => new Date(OFFLINE_EPOCH_MS).toISOString(),
-              validate: validity(implementation),
+              ...validity(implementation),
             });
             checks.push(problem === null ? pass(name) : fail(name, problem));
           } catch (err) {

@@ -1,0 +1,56 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { validateEvent } from '../../impl/core/envelope.js';
+import type { Prepared } from '../harness.js';
+import { BENCHMARKS } from './index.js';
+import { BatchMaker, relayIngestBench } from './relay-ingest.js';
+import { envelopeSchemaValidator } from './validate.js';
+
+describe('the benchmark table', () => {
+  it('has the five benchmarks, uniquely named, each with a bounded budget', () => {
+    expect(BENCHMARKS.map((b) => b.name)).toEqual(['validate', 'stream', 'redact', 'downlevel', 'relay-ingest']);
+    for (const b of BENCHMARKS) expect(b.budgetMs).toBeLessThanOrEqual(3000);
+  });
+});
+
+describe.each(BENCHMARKS.filter((b) => b.name !== 'relay-ingest'))('$name', (bench) => {
+  let prepared: Prepared | undefined;
+  afterAll(async () => prepared?.close?.());
+
+  it('prepares (its input checks pass) and both sides do positive work', async () => {
+    prepared = await bench.prepare();
+    expect(await prepared.ours.run()).toBeGreaterThan(0);
+    expect(await prepared.baseline.run()).toBeGreaterThan(0);
+  });
+});
+
+describe('validate baseline', () => {
+  it('is schema-only: it accepts what only validateEvent rejects, and rejects a broken envelope', () => {
+    const schemaOnly = envelopeSchemaValidator();
+    const unregistered = { aep: '0.1', id: 'b-1', type: 'tool.teleported', time: '2026-11-30T06:00:00Z', source: 'aep://h/a', agent: 'a', session: 's', seq: 0 };
+    expect(schemaOnly(unregistered)).toBe(true);
+    expect(validateEvent(unregistered).length).toBeGreaterThan(0);
+    expect(schemaOnly({ ...unregistered, type: 'tool.completed', time: 'yesterday' })).toBe(false);
+  });
+});
+
+describe('relay-ingest', () => {
+  it('BatchMaker makes valid Events that never repeat an id or seq', () => {
+    const maker = new BatchMaker('s-test');
+    const lines = [...maker.next(3).split('\n'), ...maker.next(2).split('\n')].filter((l) => l !== '');
+    const events = lines.map((l) => JSON.parse(l) as { id: string; seq: number });
+    expect(events.map((e) => e.seq)).toEqual([0, 1, 2, 3, 4]);
+    expect(new Set(events.map((e) => e.id)).size).toBe(5);
+    for (const e of events) expect(validateEvent(e)).toEqual([]);
+  });
+
+  it('drives a real relay and the baseline server, each batch delivered to the subscriber, then closes', async () => {
+    const prepared = await relayIngestBench.prepare();
+    try {
+      expect(await prepared.ours.run()).toBe(1000);
+      expect(await prepared.ours.run()).toBe(1000);
+      expect(await prepared.baseline.run()).toBe(1000);
+    } finally {
+      await prepared.close?.();
+    }
+  });
+});

@@ -1,0 +1,9 @@
+/** Every benchmark, in the order `npm run bench` runs them. */
+import type { Benchmark } from '../harness.js';
+import { downlevelBench } from './downlevel.js';
+import { redactBench } from './redact.js';
+import { relayIngestBench } from './relay-ingest.js';
+import { streamBench } from './stream.js';
+import { validateBench } from './validate.js';
+
+export const BENCHMARKS: readonly Benchmark[] = [validateBench, streamBench, redactBench, downlevelBench, relayIngestBench];

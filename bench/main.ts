@@ -1,0 +1,49 @@
+/**
+ * `npm run bench`: run the benchmarks and print the table (or JSON with `--json`).
+ * Progress goes to stderr, results to stdout. Exit code 0, or 1 when a benchmark failed
+ * (its error is printed; the others still run), 2 on bad arguments.
+ */
+import { performance } from 'node:perf_hooks';
+import { pathToFileURL } from 'node:url';
+import { parseArgs, USAGE } from './args.js';
+import { BENCHMARKS } from './cases/index.js';
+import { runBenchmark, type BenchResult } from './harness.js';
+import { formatRatio, renderJson, renderTable } from './report.js';
+
+/** Run the bench with `argv` (the arguments after the script); resolves with the exit code. */
+export async function main(argv: readonly string[]): Promise<number> {
+  const parsed = parseArgs(argv, BENCHMARKS.map((b) => b.name));
+  if (!parsed.ok) {
+    process.stderr.write(`bench: ${parsed.error}\n\n${USAGE}`);
+    return 2;
+  }
+  const { args } = parsed;
+  if (args.help) {
+    process.stdout.write(USAGE);
+    return 0;
+  }
+  const selected = args.only.length === 0 ? BENCHMARKS : args.only.map((name) => BENCHMARKS.find((b) => b.name === name)!);
+  const results: BenchResult[] = [];
+  let failed = 0;
+  for (const bench of selected) {
+    process.stderr.write(`${bench.name}: ${bench.what}\n`);
+    try {
+      const result = await runBenchmark(bench, {
+        rounds: args.rounds,
+        now: () => performance.now(),
+        onRound: (r) => process.stderr.write(`  round ${r.round}/${args.rounds} (${r.first} first): ${formatRatio(r.ratio)}\n`),
+      });
+      results.push(result);
+    } catch (err) {
+      failed++;
+      process.stderr.write(`bench ${bench.name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+    }
+  }
+  const meta = { node: process.version, platform: `${process.platform}-${process.arch}`, rounds: args.rounds };
+  process.stdout.write(args.json ? renderJson(results, meta) : renderTable(results));
+  return failed > 0 ? 1 : 0;
+}
+
+if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  process.exitCode = await main(process.argv.slice(2));
+}

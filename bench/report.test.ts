@@ -1,0 +1,47 @@
+import { describe, expect, it } from 'vitest';
+import type { BenchResult } from './harness.js';
+import { formatRate, formatRatio, renderJson, renderTable } from './report.js';
+
+const result = (name: string, ours: number, baseline: number, ratios: number[]): BenchResult => ({
+  name,
+  unit: 'events',
+  what: 'a test',
+  ours,
+  baseline,
+  ratio: ratios[Math.floor(ratios.length / 2)]!,
+  ratioRange: [Math.min(...ratios), Math.max(...ratios)],
+  rounds: ratios.map((ratio, i) => ({ round: i + 1, first: i % 2 === 0 ? 'ours' : 'baseline', oursPerSec: ours, baselinePerSec: baseline, ratio })),
+});
+
+describe('formatting', () => {
+  it('gives rates three significant digits with k/M suffixes', () => {
+    expect([formatRate(912.4), formatRate(48_213), formatRate(1_310_000), formatRate(58.43)]).toEqual(['912', '48.2k', '1.31M', '58.4']);
+  });
+  it('gives ratios two decimals and an x', () => {
+    expect(formatRatio(0.4219)).toBe('0.42x');
+  });
+});
+
+describe('renderTable', () => {
+  it('prints a header, a rule and one aligned row per benchmark', () => {
+    const text = renderTable([result('validate', 343_000, 680_000, [0.46, 0.5, 0.62]), result('relay-ingest', 44_900, 592_000, [0.08])]);
+    expect(text).toBe(
+      [
+        'name          unit    ours/s  baseline/s  ratio  ratio range  rounds',
+        '------------  ------  ------  ----------  -----  -----------  ------',
+        'validate      events    343k        680k  0.50x  0.46x-0.62x       3',
+        'relay-ingest  events   44.9k        592k  0.08x  0.08x-0.08x       1',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
+describe('renderJson', () => {
+  it('keeps every round and the run metadata', () => {
+    const doc = JSON.parse(renderJson([result('stream', 2, 4, [0.5, 0.25])], { rounds: 2 }));
+    expect(doc.rounds).toBe(2);
+    expect(doc.results[0].rounds).toHaveLength(2);
+    expect(doc.results[0].ratioRange).toEqual([0.25, 0.5]);
+  });
+});

@@ -2,7 +2,7 @@ import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
   test: {
-    include: ['spec/**/*.test.ts', 'impl/**/*.test.ts', 'runners/**/*.test.ts'],
+    include: ['spec/**/*.test.ts', 'impl/**/*.test.ts', 'runners/**/*.test.ts', 'bench/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
     coverage: {

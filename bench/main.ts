@@ -7,40 +7,53 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, USAGE } from './args.js';
 import { BENCHMARKS } from './cases/index.js';
-import { runBenchmark, type BenchResult } from './harness.js';
+import { runBenchmark, type Benchmark, type BenchResult } from './harness.js';
 import { formatRatio, renderJson, renderTable } from './report.js';
 
-/** Run the bench with `argv` (the arguments after the script); resolves with the exit code. */
-export async function main(argv: readonly string[]): Promise<number> {
-  const parsed = parseArgs(argv, BENCHMARKS.map((b) => b.name));
+/** Where output goes; `process.stdout` / `process.stderr` by default. */
+export interface Writer {
+  write(text: string): unknown;
+}
+
+/**
+ * Run the bench with `argv` (the arguments after the script); resolves with the exit code.
+ * `benchmarks` defaults to all of them, `out`/`err` to stdout/stderr.
+ */
+export async function main(
+  argv: readonly string[],
+  benchmarks: readonly Benchmark[] = BENCHMARKS,
+  out: Writer = process.stdout,
+  err: Writer = process.stderr,
+): Promise<number> {
+  const parsed = parseArgs(argv, benchmarks.map((b) => b.name));
   if (!parsed.ok) {
-    process.stderr.write(`bench: ${parsed.error}\n\n${USAGE}`);
+    err.write(`bench: ${parsed.error}\n\n${USAGE}`);
     return 2;
   }
   const { args } = parsed;
   if (args.help) {
-    process.stdout.write(USAGE);
+    out.write(USAGE);
     return 0;
   }
-  const selected = args.only.length === 0 ? BENCHMARKS : args.only.map((name) => BENCHMARKS.find((b) => b.name === name)!);
+  const selected = args.only.length === 0 ? benchmarks : args.only.map((name) => benchmarks.find((b) => b.name === name)!);
   const results: BenchResult[] = [];
   let failed = 0;
   for (const bench of selected) {
-    process.stderr.write(`${bench.name}: ${bench.what}\n`);
+    err.write(`${bench.name}: ${bench.what}\n`);
     try {
       const result = await runBenchmark(bench, {
         rounds: args.rounds,
         now: () => performance.now(),
-        onRound: (r) => process.stderr.write(`  round ${r.round}/${args.rounds} (${r.first} first): ${formatRatio(r.ratio)}\n`),
+        onRound: (r) => err.write(`  round ${r.round}/${args.rounds} (${r.first} first): ${formatRatio(r.ratio)}\n`),
       });
       results.push(result);
-    } catch (err) {
+    } catch (error) {
       failed++;
-      process.stderr.write(`bench ${bench.name} failed: ${err instanceof Error ? err.message : String(err)}\n`);
+      err.write(`bench ${bench.name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
     }
   }
   const meta = { node: process.version, platform: `${process.platform}-${process.arch}`, rounds: args.rounds };
-  process.stdout.write(args.json ? renderJson(results, meta) : renderTable(results));
+  out.write(args.json ? renderJson(results, meta) : renderTable(results));
   return failed > 0 ? 1 : 0;
 }
 

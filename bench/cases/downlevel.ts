@@ -11,7 +11,7 @@ export const downlevelBench: Benchmark = {
   name: 'downlevel',
   unit: 'events',
   what: "downlevel to 'metadata' (prune by capture annotations, degrade starred fields) vs structuredClone",
-  budgetMs: 250,
+  budgetMs: 150,
   async prepare() {
     const events = readGolden() as unknown as AepEvent[];
     const above = events.filter((e) => e.capture === 'redacted' || e.capture === 'full').length;

@@ -4,6 +4,6 @@ import { downlevelBench } from './downlevel.js';
 import { redactBench } from './redact.js';
 import { relayIngestBench } from './relay-ingest.js';
 import { streamBench } from './stream.js';
-import { validateBench } from './validate.js';
+import { envelopeBench, validateBench } from './validate.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [validateBench, streamBench, redactBench, downlevelBench, relayIngestBench];
+export const BENCHMARKS: readonly Benchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench];

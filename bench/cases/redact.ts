@@ -34,7 +34,7 @@ export const redactBench: Benchmark = {
   name: 'redact',
   unit: 'MiB',
   what: 'redactText (hardened secrets, home paths, PII) vs the five §9.4(a) floor regexes alone',
-  budgetMs: 400,
+  budgetMs: 250,
   async prepare() {
     const { text, secrets } = mixedText(MIB);
     for (const [side, out] of [['redactText', redactText(text)], ['floor baseline', floorRedact(text)]] as const) {

@@ -109,7 +109,7 @@ export const relayIngestBench: Benchmark = {
   name: 'relay-ingest',
   unit: 'events',
   what: 'POST /events (1000-event NDJSON batches) to startRelay with one SSE subscriber draining vs a node:http server that reads the body and answers 202',
-  budgetMs: 600,
+  budgetMs: 400,
   async prepare() {
     let relay: RunningRelay | undefined;
     let baselineServer: Server | undefined;

@@ -12,7 +12,7 @@ export const streamBench: Benchmark = {
   name: 'stream',
   unit: 'events',
   what: 'parseJsonl + validateStream (every Event, then the cross-event rules) vs JSON.parse of each line',
-  budgetMs: 400,
+  budgetMs: 250,
   async prepare() {
     const text = syntheticStream(EVENTS);
     const check = parseJsonl(text);

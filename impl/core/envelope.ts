@@ -32,7 +32,9 @@ const ACK_TYPES: ReadonlySet<string> = new Set(['control.accepted', 'control.rej
 /**
  * Validate one Event as an emitter's output (AEP-0001 §10): {@link validateEnvelope}, then
  * registry membership (a core-namespace type must be registered), the per-type prose rules,
- * capture honesty and the payload schema. Returns every problem found, `[]` when valid.
+ * capture honesty and the payload schema. At capture `none` the payload schema is not applied
+ * (envelope only: no member can be demanded); any content there is the one finding
+ * (`capture.none.data`). Returns every problem found, `[]` when valid.
  */
 export function validateEvent(value: unknown): Issue[] {
   const issues = validateEnvelope(value);

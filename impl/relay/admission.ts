@@ -8,14 +8,14 @@
  * One payload fact still matters here: capture ceilings rely on the declared `capture`.
  * An event carrying content above its declared level is accepted but marked `overDeclared`,
  * and fan-out treats it as `full` (fail closed), so a ceiling never lets that content through.
+ * That fact is computed by `isOverDeclared` (honesty.ts), which answers what `validateEvent`
+ * would report as over-declared capture without paying for the rest of it.
  */
-import { validateEnvelope, validateEvent } from '../core/envelope.js';
+import { validateEnvelope } from '../core/envelope.js';
 import type { AepEvent } from '../core/event.js';
 import type { Issue } from '../core/issue.js';
 import type { Received } from './buffer.js';
-
-/** Rules saying the content exceeds the declared capture level. */
-const OVER_DECLARED: ReadonlySet<string> = new Set(['capture.field.level', 'capture.none.data', 'form.values.capture']);
+import { isOverDeclared } from './honesty.js';
 
 /**
  * Judge a decoded JSON value as an event. `raw` is the one-line text to forward.
@@ -25,6 +25,5 @@ export function admitEvent(value: unknown, raw: string): { ok: true; rec: Receiv
   const issues = validateEnvelope(value);
   if (issues.length > 0) return { ok: false, issues };
   const event = value as AepEvent;
-  const overDeclared = validateEvent(value).some((i) => OVER_DECLARED.has(i.rule));
-  return { ok: true, rec: overDeclared ? { event, raw, overDeclared } : { event, raw } };
+  return { ok: true, rec: isOverDeclared(event) ? { event, raw, overDeclared: true } : { event, raw } };
 }

@@ -40,6 +40,22 @@ describe('backpressure (AEP-0003 §8.4)', () => {
     expect(await subscribers(base)).toBe(0);
   });
 
+  it('counts the messages held for the current batch, so one big batch trips the limit too', async () => {
+    relay = await startRelay({ port: 0, slowBytes: 64 * 1024 });
+    const base = relay.url;
+    await stalledSse(relay.port);
+    await sleep(20);
+    const chunky = (seq: number, severity: string): string =>
+      JSON.stringify(makeEvent({ session: 'bp-batch', seq, severity, capture: 'redacted', data: { message: 'y'.repeat(20 * 1024) } }));
+    const infos = Array.from({ length: 10 }, (_, seq) => chunky(seq, 'info'));
+    expect((await post(base, infos)).status).toBe(202);
+    expect(await subscribers(base)).toBe(1); // over the limit within the batch, but infos are dropped, never fatal
+    // The kernel may have taken the first batch off the relay's hands, so this batch must trip the limit by itself.
+    const tripping = [...Array.from({ length: 5 }, (_, i) => chunky(10 + i, 'info')), chunky(15, 'warning')];
+    expect((await post(base, tripping)).status).toBe(202);
+    expect(await subscribers(base)).toBe(0);
+  });
+
   it('closes a stalled WS consumer with a closing frame rather than drop a notice', async () => {
     relay = await startRelay({ port: 0, slowBytes: 64 * 1024 });
     const base = relay.url;

@@ -27,7 +27,7 @@ const SECTION = 'AEP-0003 §3.2';
  */
 export function oneLine(text: string, value: unknown): string {
   const trimmed = text.trim();
-  return /[\r\n]/.test(trimmed) ? JSON.stringify(value) : trimmed;
+  return trimmed.includes('\n') || trimmed.includes('\r') ? JSON.stringify(value) : trimmed;
 }
 
 function invalid(issues: readonly Issue[], line: number): Refusal {

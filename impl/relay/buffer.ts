@@ -14,6 +14,7 @@
  */
 import type { AepEvent } from '../core/event.js';
 import { comparePositions, type Position, type ResumePoint } from './positions.js';
+import { SortedDeque } from './sorted-deque.js';
 
 /** An accepted event: the parsed envelope and its JSON text as received, on one line. */
 export interface Received {
@@ -43,23 +44,47 @@ export interface Replay {
 }
 
 interface SessionState {
-  events: Held[];
-  keys: Set<string>;
+  readonly events: SortedDeque<Held, Position>;
+  readonly keys: HeldKeys;
   highWater: Position | undefined;
   evictedHigh: Position | undefined;
 }
 
 const BEFORE_ALL: Position = Object.freeze({ epoch: -1, seq: -1 });
 
-const dedupeKey = (e: AepEvent): string => `${e.source}\u0000${e.id}`;
+const posOf = (h: Held): Position => h.pos;
 
-function after(a: Held, b: Held): boolean {
-  const c = comparePositions(a.pos, b.pos);
-  return c !== 0 ? c > 0 : a.ord > b.ord;
+// The held `(source, id)` pairs of a session, keyed by id (one hash per lookup): the source,
+// or a set of sources once two sources share an id.
+type HeldKeys = Map<string, string | Set<string>>;
+
+function holds(keys: HeldKeys, e: AepEvent): boolean {
+  const sources = keys.get(e.id);
+  return sources === e.source || (typeof sources === 'object' && sources.has(e.source));
+}
+
+/** Record a pair `holds` said is absent. */
+function hold(keys: HeldKeys, e: AepEvent): void {
+  const sources = keys.get(e.id);
+  if (sources === undefined) keys.set(e.id, e.source);
+  else if (typeof sources === 'string') keys.set(e.id, new Set([sources, e.source]));
+  else sources.add(e.source);
+}
+
+function release(keys: HeldKeys, e: AepEvent): void {
+  const sources = keys.get(e.id);
+  if (sources === e.source) keys.delete(e.id);
+  else if (typeof sources === 'object') {
+    sources.delete(e.source);
+    if (sources.size === 0) keys.delete(e.id);
+  }
 }
 
 export class ReplayBuffer {
+  /** Sessions in recency order: the least recently written first. */
   readonly #sessions = new Map<string, SessionState>();
+  /** The most recently written session (the Map's last key), so a run of writes to it skips the re-insert. */
+  #newest: string | undefined;
   #ord = 0;
 
   /**
@@ -76,32 +101,35 @@ export class ReplayBuffer {
     const session = rec.event.session;
     if (typeof session !== 'string') return { buffered: false };
     let state = this.#sessions.get(session);
-    if (state?.keys.has(dedupeKey(rec.event))) return { buffered: false };
+    if (state && holds(state.keys, rec.event)) return { buffered: false };
     if (!state) {
       if (this.#sessions.size >= this.maxSessions) {
         const oldest = this.#sessions.keys().next().value;
         if (oldest !== undefined) this.#sessions.delete(oldest);
       }
-      state = { events: [], keys: new Set(), highWater: undefined, evictedHigh: undefined };
-    } else {
-      this.#sessions.delete(session); // re-inserted below: Map order is recency order
+      state = { events: new SortedDeque(posOf, comparePositions), keys: new Map(), highWater: undefined, evictedHigh: undefined };
+      this.#sessions.set(session, state);
+    } else if (session !== this.#newest) {
+      this.#sessions.delete(session); // re-inserted last: Map order is recency order
+      this.#sessions.set(session, state);
     }
-    this.#sessions.set(session, state);
+    this.#newest = session;
 
     const seq = rec.event.seq;
     const positioned = typeof seq === 'number';
     const pos: Position = positioned ? { epoch: rec.event.epoch ?? 0, seq } : (state.highWater ?? BEFORE_ALL);
-    const held: Held = { ...rec, session, pos, positioned, ord: ++this.#ord };
+    const ord = ++this.#ord;
+    // Spelled out rather than spread: a spread here costs more than all the rest of admit.
+    const held: Held =
+      rec.overDeclared === undefined ? { event: rec.event, raw: rec.raw, session, pos, positioned, ord } : { event: rec.event, raw: rec.raw, overDeclared: rec.overDeclared, session, pos, positioned, ord };
     if (positioned && (!state.highWater || comparePositions(pos, state.highWater) > 0)) state.highWater = pos;
 
-    const list = state.events;
-    let i = list.length;
-    while (i > 0 && after(list[i - 1]!, held)) i--;
-    list.splice(i, 0, held);
-    state.keys.add(dedupeKey(rec.event));
-    while (list.length > this.perSession) {
-      const gone = list.shift()!;
-      state.keys.delete(dedupeKey(gone.event));
+    // Equal positions keep arrival order: the deque inserts after every equal key.
+    state.events.insert(held);
+    hold(state.keys, rec.event);
+    while (state.events.length > this.perSession) {
+      const gone = state.events.shift()!;
+      release(state.keys, gone.event);
       if (!state.evictedHigh || comparePositions(gone.pos, state.evictedHigh) > 0) state.evictedHigh = gone.pos;
     }
     return { buffered: true, held };
@@ -111,14 +139,14 @@ export class ReplayBuffer {
   replay(point: ResumePoint): Replay {
     const state = this.#sessions.get(point.session);
     if (!state) return { events: [] };
-    const events = state.events.filter((h) => comparePositions(h.pos, point) > 0);
-    const exhausted = state.evictedHigh && comparePositions(point, state.evictedHigh) < 0 ? state.events[0]?.pos : undefined;
+    const events = state.events.after(point);
+    const exhausted = state.evictedHigh && comparePositions(point, state.evictedHigh) < 0 ? state.events.first()?.pos : undefined;
     return exhausted ? { events, exhausted } : { events };
   }
 
   /** Every held session, each from its earliest held event (replay-all, AEP-0003 §5). */
   replayAll(): Held[] {
-    return [...this.#sessions.values()].flatMap((s) => s.events);
+    return [...this.#sessions.values()].flatMap((s) => s.events.toArray());
   }
 
   /** Counts for `/healthz`. */

@@ -9,11 +9,21 @@ import { ReplayBuffer, type Received } from './buffer.js';
 import type { Claimant } from './control.js';
 import type { Position, ReplayRequest } from './positions.js';
 
-/** A live subscription. `deliver` is called synchronously during fan-out, in arrival order. */
+/** A live subscription. */
 export interface Sink {
   readonly filter: Readonly<Record<string, unknown>>;
   readonly ceiling: CaptureLevel | undefined;
+  /**
+   * Called synchronously during fan-out, once per matching event, in arrival order. A sink
+   * with `flush` may hold what it is given until then; one without must send it here.
+   */
   deliver(rec: Received): void;
+  /**
+   * Optional. Called once at the end of every fan-out (one `publish`, or one whole
+   * `publishAll` batch), after its last `deliver`, even when a `deliver` threw: the sink
+   * sends what it holds. Also called on sinks that got nothing or were removed meanwhile.
+   */
+  flush?(): void;
 }
 
 /** A live WS connection that may own sessions and receive routed commands. */
@@ -45,16 +55,43 @@ export class Hub {
    * to every matching live sink, duplicates included (AEP-0003 §5). Returns whether it was new.
    */
   publish(rec: Received): boolean {
-    const { buffered } = this.buffer.admit(rec);
-    for (const sink of [...this.sinks]) {
-      if (!this.sinks.has(sink)) continue;
-      try {
-        if (attrMatch(sink.filter, rec.event)) sink.deliver(rec);
-      } catch (err) {
-        this.log(`delivery of ${JSON.stringify(rec.event.id)} to one subscriber failed: ${err instanceof Error ? err.message : String(err)}`);
+    return this.publishAll([rec]) === 1;
+  }
+
+  /**
+   * `publish` every event of a batch in order, then `flush` the sinks once, so a subscriber
+   * gets the batch in one write. Returns how many events were new (not duplicates).
+   */
+  publishAll(recs: readonly Received[]): number {
+    // No sink can be added while the batch fans out (fan-out is synchronous and sinks are
+    // added by request handlers), so one snapshot serves the batch; removals are checked per event.
+    const sinks = [...this.sinks];
+    // An empty filter matches every event (attrMatch), so most sinks skip the per-event match.
+    const matchAll = sinks.map((sink) => Object.keys(sink.filter).length === 0);
+    let fresh = 0;
+    try {
+      for (const rec of recs) {
+        if (this.buffer.admit(rec).buffered || typeof rec.event.session !== 'string') fresh++;
+        for (let i = 0; i < sinks.length; i++) {
+          const sink = sinks[i]!;
+          if (!this.sinks.has(sink)) continue;
+          try {
+            if (matchAll[i] || attrMatch(sink.filter, rec.event)) sink.deliver(rec);
+          } catch (err) {
+            this.log(`delivery of ${JSON.stringify(rec.event.id)} to one subscriber failed: ${describe(err)}`);
+          }
+        }
+      }
+    } finally {
+      for (const sink of sinks) {
+        try {
+          sink.flush?.();
+        } catch (err) {
+          this.log(`delivery to one subscriber failed: ${describe(err)}`);
+        }
       }
     }
-    return buffered || typeof rec.event.session !== 'string';
+    return fresh;
   }
 
   /**
@@ -74,3 +111,5 @@ export class Hub {
     return { exhausted, events };
   }
 }
+
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));

@@ -43,7 +43,6 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, co
   }
   const verdict = parseBatch(body.text, kind, config.maxBatch);
   if (!verdict.ok) return sendJson(res, verdict.refusal.status, verdict.refusal.body);
-  let duplicates = 0;
-  for (const rec of verdict.events) if (!hub.publish(rec)) duplicates++;
-  sendJson(res, 202, { accepted: verdict.events.length, duplicates });
+  const fresh = hub.publishAll(verdict.events);
+  sendJson(res, 202, { accepted: verdict.events.length, duplicates: verdict.events.length - fresh });
 }

@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRelay, type RunningRelay, type RelayOptions } from './server.js';
 import { makeEvent, makeSeries, openSse, post } from './testing.js';
@@ -197,5 +198,30 @@ describe('GET /stream', () => {
     relay = undefined;
     await sse.ended;
     expect(sse.text()).toBe(': shutting-down\n\n');
+  });
+
+  it('writes a whole ingest batch to a subscriber as one HTTP chunk, bytes unchanged', async () => {
+    const base = await start();
+    const port = relay!.port;
+    const raw = await new Promise<{ bytes: () => string; close: () => void }>((resolve, reject) => {
+      let bytes = '';
+      const s = connect(port, '127.0.0.1', () => s.write('GET /stream HTTP/1.1\r\nHost: relay\r\nAccept: text/event-stream\r\n\r\n'));
+      s.setEncoding('latin1');
+      s.on('data', (chunk: string) => {
+        const first = bytes === '';
+        bytes += chunk;
+        if (first) resolve({ bytes: () => bytes, close: () => s.destroy() });
+      });
+      s.on('error', reject);
+    });
+    const head = raw.bytes();
+    expect(head.endsWith('\r\n\r\n')).toBe(true); // headers only, flushed before any event
+    const batch = makeSeries('one-chunk', 0, 2);
+    expect((await post(base, batch)).status).toBe(202);
+    const frames = batch.map(frame).join('');
+    const chunk = `${Buffer.byteLength(frames).toString(16)}\r\n${frames}\r\n`;
+    for (let i = 0; i < 100 && raw.bytes().length < head.length + chunk.length; i++) await new Promise((r) => setTimeout(r, 10));
+    expect(raw.bytes().slice(head.length)).toBe(chunk);
+    raw.close();
   });
 });

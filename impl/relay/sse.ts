@@ -3,9 +3,13 @@
  * before any header is sent; then exhaustion markers, the replay, and live delivery follow
  * in that order, with a `: ping` comment every `heartbeatMs`.
  *
- * Backpressure (AEP-0003 §8.4): while more than `slowBytes` (default `SLOW_BYTES`) wait unsent, `debug`/`info`
- * events are dropped for this consumer; a `notice`-or-above event ends the stream instead,
- * so the consumer resumes exactly from its `Last-Event-ID`.
+ * Live messages of one fan-out (a whole `POST /events` batch) are held and written as one
+ * chunk when the hub flushes the sink; the bytes of each message are unchanged.
+ *
+ * Backpressure (AEP-0003 §8.4): while more than `slowBytes` (default `SLOW_BYTES`) wait unsent
+ * (queued on the response plus held for the current batch), `debug`/`info` events are dropped
+ * for this consumer; a `notice`-or-above event ends the stream instead, so the consumer
+ * resumes exactly from its `Last-Event-ID`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { AepEvent } from '../core/event.js';
@@ -61,19 +65,30 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
   req.socket.setNoDelay(true);
 
   let closed = false;
+  /** Messages of the current fan-out, written as one chunk by `flush`. */
+  let held = '';
+  const flush = (): void => {
+    if (held === '') return;
+    const text = held;
+    held = '';
+    if (!closed) res.write(text);
+  };
   const sink: Sink = {
     filter: request.filter,
     ceiling: request.ceiling,
     deliver(rec: Received) {
       if (closed) return;
-      if (res.writableLength > slowBytes) {
+      // What would be queued had every held message been written already.
+      if (res.writableLength + held.length > slowBytes) {
         if (droppable(rec.event)) return;
+        flush();
         close();
         res.destroy(); // a stalled reader would never drain what is queued
         return;
       }
-      res.write(sseEvent(rec.event, renderAt(rec, request.ceiling)));
+      held += sseEvent(rec.event, renderAt(rec, request.ceiling));
     },
+    flush,
   };
   const heartbeat = setInterval(() => res.write(SSE_PING), config.heartbeatMs);
   heartbeat.unref();

@@ -6,6 +6,7 @@
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { describeWhenPresent } from '../test-utils/suites.js';
 import { CAPTURE_ANNOTATIONS, STARRED_FIELDS, downlevel, loadCaptureAnnotations, projectSchemaTypesDir } from './capture.js';
 import { CAPTURE_ORDER, captureRank, isPlainObject, type AepEvent, type CaptureLevel } from './event.js';
 
@@ -109,7 +110,7 @@ function matrix(label: string, load: () => Readonly<Record<string, Readonly<Reco
 }
 
 describe.skipIf(!existsSync(oursDir))('our annotations', () => matrix('ours', () => CAPTURE_ANNOTATIONS));
-describe.skipIf(!existsSync(standardTypes))("the standard's annotations", () => {
+describeWhenPresent(standardTypes, "the standard's annotations", () => {
   matrix('standard', () => loadCaptureAnnotations(standardTypes));
   it.skipIf(!existsSync(oursDir))('equal ours path by path (a missing path means metadata)', () => {
     const theirs = loadCaptureAnnotations(standardTypes);

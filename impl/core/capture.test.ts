@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, describe, expect, it } from 'vitest';
+import { describeWhenPresent } from '../test-utils/suites.js';
 import { CAPTURE_ANNOTATIONS, STARRED_FIELDS, annotationsOf, downlevel, loadCaptureAnnotations, projectSchemaTypesDir, type CaptureAnnotations } from './capture.js';
 import type { AepEvent, CaptureLevel } from './event.js';
 
@@ -37,10 +38,10 @@ describe('project downlevel corpus', () => {
     for (const c of cases) expect(c.rule).toMatch(/^AEP-000\d §/);
   });
   describe.skipIf(!existsSync(oursDir))('against our schemas', () => runCases(ourCases, () => CAPTURE_ANNOTATIONS));
-  describe.skipIf(!existsSync(standardTypes))("against the standard's schemas", () => runCases(ourCases, () => loadCaptureAnnotations(standardTypes)));
+  describeWhenPresent(standardTypes, "against the standard's schemas", () => runCases(ourCases, () => loadCaptureAnnotations(standardTypes)));
 });
 
-describe.skipIf(!existsSync(standardCases))('standard downlevel corpus', () => {
+describeWhenPresent([standardCases, standardTypes], 'standard downlevel corpus', () => {
   describe("with the standard's schemas", () => runCases(standardCases, () => loadCaptureAnnotations(standardTypes)));
   describe.skipIf(!existsSync(oursDir))('with our schemas', () => runCases(standardCases, () => CAPTURE_ANNOTATIONS));
 });

@@ -1,6 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { describeWhenPresent } from '../test-utils/suites.js';
 import { attrMatch, filterIssues, validateFilter } from './filter.js';
 
 interface Corpus {
@@ -35,7 +36,7 @@ describe('project attr-match corpus', () => {
 });
 
 const standard = fileURLToPath(new URL('../../../shared/aep-standard/conformance/fixtures/attr-match/cases.json', import.meta.url));
-describe.skipIf(!existsSync(standard))('standard attr-match corpus', () => {
+describeWhenPresent(standard, 'standard attr-match corpus', () => {
   runCorpus(JSON.parse(readFileSync(standard, 'utf8')) as Corpus);
 });
 

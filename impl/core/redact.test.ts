@@ -1,5 +1,7 @@
-import { existsSync, readFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
+import { describeWhenPresent } from '../test-utils/suites.js';
 import { PII_MARKER, SECRET_MARKER, isCredentialKey, redactText, redactValue, type RedactOptions } from './redact.js';
 
 interface TextCase { name: string; input: string; opts?: RedactOptions; must_contain?: string[]; must_not_contain?: string[] }
@@ -37,7 +39,7 @@ describe('project redaction corpus', () => {
 });
 
 const standard = new URL('../../../shared/aep-standard/conformance/fixtures/redaction/cases.json', import.meta.url);
-describe.skipIf(!existsSync(standard))('standard redaction corpus', () => {
+describeWhenPresent(fileURLToPath(standard), 'standard redaction corpus', () => {
   checkCorpus(JSON.parse(readFileSync(standard, 'utf8')) as Corpus);
 });
 

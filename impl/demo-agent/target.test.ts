@@ -47,7 +47,7 @@ describe('DemoTarget', () => {
     expect(t.onFrame(cmd('control.cancel', { run: 'dr', capture: 'redacted', data: { scope: 'run', reason: 'stop' } }))).toEqual([
       `{"aep":"0.1","id":"id-4","type":"control.accepted","time":"${T}",${SRC},"seq":3,"epoch":7,"cause":"c-1","capture":"metadata"}`,
       `{"aep":"0.1","id":"id-5","type":"attention.resolved","subject":"id-3","time":"${T}",${SRC},"run":"dr","seq":4,"epoch":7,"cause":"c-1","capture":"metadata","data":{"resolution":"dismissed","latency_ms":0}}`,
-      `{"aep":"0.1","id":"id-6","type":"run.cancelled","time":"${T}",${SRC},"run":"dr","seq":5,"epoch":7,"cause":"c-1","capture":"metadata","data":{"by":"control"}}`,
+      `{"aep":"0.1","id":"id-6","type":"run.cancelled","time":"${T}",${SRC},"run":"dr","seq":5,"epoch":7,"cause":"c-1","severity":"notice","capture":"metadata","data":{"by":"control"}}`,
     ]);
     expect(t.isRunOpen).toBe(false);
   });
@@ -80,8 +80,8 @@ describe('DemoTarget', () => {
     expect(reasons).toEqual(['unsupported', 'invalid', 'invalid', 'invalid', 'invalid']);
   });
 
-  it('treats a session-scoped cancel, or a run-scoped one without run, as a cancel of its one run', () => {
-    for (const extra of [{ data: { scope: 'session' } }, { data: { scope: 'run' } }]) {
+  it('treats a session-scoped cancel, a run-scoped one without run, or one without scope, as a cancel of its one run', () => {
+    for (const extra of [{ data: { scope: 'session' } }, { data: { scope: 'run' } }, {}, { run: 'dr' }, { run: 'dr', data: {} }]) {
       const t = target();
       const out = t.onFrame(cmd('control.cancel', extra)).map((f) => JSON.parse(f) as { type: string; cause: string });
       expect(out.map((e) => [e.type, e.cause])).toEqual([

@@ -6,7 +6,8 @@
  * - it declares `control.accepts` at hello, and nacks anything else `unsupported`;
  * - one ack decision per command, deduped on (source, id); a redelivered command gets the
  *   recorded ack back byte-identically, never a second decision;
- * - `control.cancel` of its open run (scope run, or scope session: the session has one run):
+ * - `control.cancel` of its open run (scope run, or scope session: the session has one run;
+ *   a cancel without `data.scope` means the run it names, or the session when it names none):
  *   `control.accepted`, then `run.cancelled`
  *   cause-linked to the command (an open request of the run is first resolved `dismissed`);
  *   an already-terminal run is nacked `refused`;
@@ -146,7 +147,9 @@ export class DemoTarget {
   }
 
   private cancel(id: string, cmd: Json, data: Json): string[] {
-    if (data.scope !== 'run' && data.scope !== 'session') return [this.reject(id, 'invalid', 'data.scope must be "run" or "session"')];
+    // A missing scope is read from the addressing (run named: run scope; else session scope);
+    // a scope that is present must be one of the two.
+    if (data.scope !== undefined && data.scope !== 'run' && data.scope !== 'session') return [this.reject(id, 'invalid', 'data.scope must be "run" or "session"')];
     // The session has one run: a session-scoped cancel, or a run-scoped one without `run`, means it.
     if (cmd.run !== undefined && cmd.run !== this.cfg.run) return [this.reject(id, 'invalid', `no run ${String(cmd.run)} in this session`)];
     if (!this.runOpen) return [this.reject(id, 'refused', `run ${this.cfg.run} already ended`)];
@@ -166,7 +169,8 @@ export class DemoTarget {
         }),
       );
     }
-    const outcome = this.event('run.cancelled', { run: this.cfg.run, cause: id, capture: 'metadata', data: { by: 'control' } });
+    // `notice`, like any terminal run outcome worth a human's eye: never dropped for a slow consumer (AEP-0003 §8.4).
+    const outcome = this.event('run.cancelled', { run: this.cfg.run, cause: id, severity: 'notice', capture: 'metadata', data: { by: 'control' } });
     out.push(outcome);
     return out.map((e) => JSON.stringify(e));
   }

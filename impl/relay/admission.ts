@@ -12,9 +12,10 @@
  * would report as over-declared capture without paying for the rest of it.
  */
 import { validateEnvelope } from '../core/envelope.js';
-import type { AepEvent } from '../core/event.js';
+import { isPlainObject, type AepEvent } from '../core/event.js';
 import type { Issue } from '../core/issue.js';
 import type { Received } from './buffer.js';
+import { isCommand } from './control.js';
 import { isOverDeclared } from './honesty.js';
 
 /**
@@ -22,7 +23,13 @@ import { isOverDeclared } from './honesty.js';
  * Returns the envelope issues when it is not acceptable.
  */
 export function admitEvent(value: unknown, raw: string): { ok: true; rec: Received } | { ok: false; issues: Issue[] } {
-  const issues = validateEnvelope(value);
+  let issues = validateEnvelope(value);
+  // Any `control.{verb}` is a command to the relay (AEP-0004 §2.1), and commands omit `seq`
+  // (§2.2), including verbs the 0.1 registry does not list: such a command is routed, and the
+  // target's declared `accepts` answers it (`unsupported`), rather than refused as seq-less.
+  if (issues.length > 0 && isPlainObject(value) && typeof value.type === 'string' && isCommand(value.type)) {
+    issues = issues.filter((i) => i.rule !== 'scope.seq.required');
+  }
   if (issues.length > 0) return { ok: false, issues };
   const event = value as AepEvent;
   return { ok: true, rec: isOverDeclared(event) ? { event, raw, overDeclared: true } : { event, raw } };

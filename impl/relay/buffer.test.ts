@@ -30,14 +30,15 @@ describe('ReplayBuffer', () => {
     expect(all.map((h) => [h.pos.epoch, h.pos.seq])).toEqual([[0, 0], [0, 1], [0, 2], [1, 0]]);
   });
 
-  it('evicts the earliest position first and marks exhaustion only for positions before the evicted high', () => {
+  it('evicts the earliest position first and marks exhaustion for positions at or before the evicted high', () => {
     const b = new ReplayBuffer(3, 10);
     for (let s = 0; s <= 5; s++) b.admit(rec('s', s));
     expect(seqs(b.replayAll())).toEqual([3, 4, 5]);
     const early = b.replay({ session: 's', epoch: 0, seq: 1 });
     expect(early.exhausted).toEqual({ epoch: 0, seq: 3 });
     expect(seqs(early.events)).toEqual([3, 4, 5]);
-    expect(b.replay({ session: 's', epoch: 0, seq: 2 }).exhausted).toBeUndefined();
+    expect(b.replay({ session: 's', epoch: 0, seq: 2 }).exhausted).toEqual({ epoch: 0, seq: 3 });
+    expect(b.replay({ session: 's', epoch: 0, seq: 3 }).exhausted).toBeUndefined();
     expect(seqs(b.replay({ session: 's', epoch: 0, seq: 4 }).events)).toEqual([5]);
     expect(b.replay({ session: 'none', epoch: 0, seq: 0 })).toEqual({ events: [] });
   });
@@ -104,7 +105,8 @@ describe('ReplayBuffer', () => {
     b.admit(rec('s', 12)); // full: lands between 11 and 13, then 10 is evicted
     expect(seqs(b.replayAll())).toEqual([11, 12, 13, 14]);
     expect(b.replay({ session: 's', epoch: 0, seq: 9 }).exhausted).toEqual({ epoch: 0, seq: 11 });
-    expect(b.replay({ session: 's', epoch: 0, seq: 10 }).exhausted).toBeUndefined();
+    expect(b.replay({ session: 's', epoch: 0, seq: 10 }).exhausted).toEqual({ epoch: 0, seq: 11 });
+    expect(b.replay({ session: 's', epoch: 0, seq: 11 }).exhausted).toBeUndefined();
     expect(seqs(b.replay({ session: 's', epoch: 0, seq: 11 }).events)).toEqual([12, 13, 14]);
     b.admit(rec('s', 5)); // far below the window: held for no time at all
     expect(seqs(b.replayAll())).toEqual([11, 12, 13, 14]);
@@ -214,7 +216,7 @@ class ModelBuffer {
     const state = this.#sessions.get(point.session);
     if (!state) return { events: [] };
     const events = state.events.filter((h) => comparePositions(h.pos, point) > 0);
-    const exhausted = state.evictedHigh && comparePositions(point, state.evictedHigh) < 0 ? state.events[0]?.pos : undefined;
+    const exhausted = state.evictedHigh && comparePositions(point, state.evictedHigh) <= 0 ? state.events[0]?.pos : undefined;
     return exhausted ? { events, exhausted } : { events };
   }
 

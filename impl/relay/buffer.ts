@@ -39,7 +39,7 @@ export interface Held extends Received {
 export interface Replay {
   /** Held events strictly after the requested position, in order. */
   readonly events: readonly Held[];
-  /** Set when events after the requested position were evicted: the earliest held position. */
+  /** Set when the requested position is at or before an evicted one: the earliest held position. */
   readonly exhausted?: Position;
 }
 
@@ -140,7 +140,9 @@ export class ReplayBuffer {
     const state = this.#sessions.get(point.session);
     if (!state) return { events: [] };
     const events = state.events.after(point);
-    const exhausted = state.evictedHigh && comparePositions(point, state.evictedHigh) < 0 ? state.events.first()?.pos : undefined;
+    // The requested position predates the buffer when it is at or before an evicted position
+    // (AEP-0003 §5): the marker then fires even if nothing after it was lost (the literal reading).
+    const exhausted = state.evictedHigh && comparePositions(point, state.evictedHigh) <= 0 ? state.events.first()?.pos : undefined;
     return exhausted ? { events, exhausted } : { events };
   }
 

@@ -51,13 +51,16 @@ const ROLES: readonly string[] = ['emitter', 'consumer', 'both'];
 /**
  * Judge a peer's first frame. Returns the hello, or the error frame to send before closing:
  * `hello-required` when it is not a hello, `version-unsupported` (with `versions`) when its
- * `versions` array shares nothing with ours. A missing or unknown `role` counts as `consumer`.
+ * `versions` (an array, or one version as a string) shares nothing with ours. A missing or
+ * unknown `role` counts as `consumer`.
  */
 export function acceptHello(value: unknown): { ok: true; hello: PeerHello } | { ok: false; error: string } {
   if (!isPlainObject(value) || value.type !== 'hello') {
     return { ok: false, error: errorFrame('hello-required', 'the first frame on /socket must be a hello (AEP-0003 §3.5)') };
   }
-  const offered = Array.isArray(value.versions) ? value.versions.filter((v): v is string => typeof v === 'string') : [];
+  // A bare string is read as a one-element preference list (tolerant of a common client slip).
+  const versions = typeof value.versions === 'string' ? [value.versions] : value.versions;
+  const offered = Array.isArray(versions) ? versions.filter((v): v is string => typeof v === 'string') : [];
   const version = offered.find((v) => VERSIONS.includes(v));
   if (version === undefined) {
     return {
@@ -88,7 +91,8 @@ export function declaredAccepts(hello: PeerHello): readonly string[] | undefined
 
 /** A checked `subscribe` request. */
 export interface SubscribeRequest {
-  readonly id: unknown;
+  /** The subscriber's id, echoed in `subscribed` and `replay-exhausted`; undefined when it sent none. */
+  readonly id: string | number | undefined;
   readonly filter: Readonly<Record<string, unknown>>;
   readonly ceiling: CaptureLevel | undefined;
   readonly replay: ReplayRequest;
@@ -98,10 +102,12 @@ const isId = (v: unknown): v is string | number => (typeof v === 'string' && v !
 
 /**
  * Judge a `subscribe` frame (AEP-0003 §6.5). Refusals carry a code from the closed set and
- * never a partial subscription.
+ * never a partial subscription. `id` may be absent (the spec marks it REQUIRED only for
+ * `roster`): such a subscription is answered `{"type":"subscribed"}` and cannot be
+ * unsubscribed by id; a present `id` must be a non-empty string or a number.
  */
 export function parseSubscribe(f: Frame, maxFrom: number): { ok: true; sub: SubscribeRequest } | { ok: false; code: string; detail: string } {
-  if (!isId(f.id)) return { ok: false, code: 'invalid-filter', detail: 'subscribe needs an id (a non-empty string or a number)' };
+  if (f.id !== undefined && !isId(f.id)) return { ok: false, code: 'invalid-filter', detail: 'a subscribe id must be a non-empty string or a number' };
   let filter: Record<string, unknown> = {};
   if (f.filter !== undefined) {
     const problem = validateFilter(f.filter);
@@ -119,7 +125,7 @@ export function parseSubscribe(f: Frame, maxFrom: number): { ok: true; sub: Subs
     if (isFromProblem(from)) return { ok: false, code: from.code, detail: from.detail };
     replay = from;
   }
-  return { ok: true, sub: { id: f.id, filter, ceiling, replay } };
+  return { ok: true, sub: { id: f.id as string | number | undefined, filter, ceiling, replay } };
 }
 
 export { isId };

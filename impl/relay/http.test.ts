@@ -57,12 +57,13 @@ describe('POST /events', () => {
     expect(r.body.error).toBe('unsupported-media-type');
   });
 
-  it('answers an unsupported version with 426 and the supported versions', async () => {
+  it('answers an unsupported version with 426 and exactly the body AEP-0003 §3.2 names', async () => {
     const base = await start();
     for (const version of ['1.0', '0.2', 'banana']) {
       const r = await post(base, JSON.stringify(makeEvent()), { version });
       expect(r.status).toBe(426);
-      expect(r.body).toMatchObject({ error: 'version-unsupported', versions: ['0.1'] });
+      expect(r.body).toEqual({ versions: ['0.1'] });
+      expect(r.headers.upgrade).toBe('AEP/0.1');
     }
   });
 

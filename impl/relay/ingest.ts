@@ -2,7 +2,8 @@
  * `POST /events` (AEP-0003 §3.2): version gate, media type, size bounds, whole-batch
  * validation, then every event is published in body order.
  *
- * Check order: `AEP-Version` (missing: 400 `version-required`; anything but `0.1`: 426),
+ * Check order: `AEP-Version` (missing: 400 `version-required`; anything but `0.1`: 426 with
+ * exactly the body AEP-0003 §3.2 names, `{"versions":["0.1"]}`, so a strict client can compare it),
  * media type (415), body size (413 `payload-too-large`), batch size (413 `too-many-events`),
  * every event valid and none a command (400 `invalid-event`, 403 `control-requires-duplex`),
  * then 202 `{accepted, duplicates}`. Authentication is checked by the router before this.
@@ -22,8 +23,10 @@ export function versionRefusal(header: string | string[] | undefined): { status:
     return { status: 400, body: { error: 'version-required', versions: [...VERSIONS], detail: 'send the AEP-Version: 0.1 request header (AEP-0003 §3.2)' } };
   }
   const value = (Array.isArray(header) ? header.join(',') : header).trim();
-  if (VERSIONS.includes(value)) return null;
-  return { status: 426, body: { error: 'version-unsupported', versions: [...VERSIONS], detail: `AEP-Version ${JSON.stringify(value)} is not supported; this relay speaks ${VERSIONS.join(', ')}` } };
+  // Tolerant reading: a comma-separated list naming a supported version is accepted too.
+  if (value.split(',').some((v) => VERSIONS.includes(v.trim()))) return null;
+  // The body is exactly the one AEP-0003 §3.2 specifies; the Upgrade header names what to send.
+  return { status: 426, body: { versions: [...VERSIONS] } };
 }
 
 export async function handleIngest(req: IncomingMessage, res: ServerResponse, config: RelayConfig, hub: Hub): Promise<void> {

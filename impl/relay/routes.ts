@@ -25,12 +25,18 @@ export interface RouteContext {
   readonly slowBytes: number;
 }
 
-/** The request target as a URL; origin-form only, so `//x` or `http://[` never reach a handler. */
+/**
+ * The request target as a URL; origin-form only, so `*` or `http://[` never reach a handler.
+ * Repeated leading slashes collapse (`//events`, what a client joining `http://h:p/` and
+ * `/events` sends, means `/events`), and a trailing slash is dropped (`/events/` is `/events`).
+ */
 export function requestUrl(req: IncomingMessage): URL | undefined {
-  const target = req.url ?? '/';
-  if (!target.startsWith('/') || target.startsWith('//')) return undefined;
+  const target = (req.url ?? '/').replace(/^\/{2,}/, '/');
+  if (!target.startsWith('/')) return undefined;
   try {
-    return new URL(target, 'http://relay.invalid');
+    const url = new URL(target, 'http://relay.invalid');
+    if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '') || '/';
+    return url;
   } catch {
     return undefined;
   }

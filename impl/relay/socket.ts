@@ -40,7 +40,7 @@ export interface SocketContext {
 }
 
 interface Subscription extends Sink {
-  readonly id: unknown;
+  readonly id: string | number | undefined;
   /** Last delivered position per session, for the `closing` frame. */
   readonly delivered: Map<string, Position>;
 }
@@ -51,6 +51,7 @@ export class SocketSession implements Peer {
   #hello: PeerHello | undefined;
   readonly claims = new Set<string>();
   readonly #subs = new Map<string, Subscription>();
+  #anonymous = 0;
   #closed = false;
 
   constructor(readonly ws: WebSocket, readonly ctx: SocketContext) {
@@ -79,7 +80,7 @@ export class SocketSession implements Peer {
     if (this.#closed) return;
     const delivered: Array<Record<string, unknown>> = [];
     for (const sub of this.#subs.values()) {
-      for (const [session, pos] of sub.delivered) delivered.push({ sub: sub.id, session, epoch: pos.epoch, seq: pos.seq });
+      for (const [session, pos] of sub.delivered) delivered.push({ ...(sub.id === undefined ? {} : { sub: sub.id }), session, epoch: pos.epoch, seq: pos.seq });
     }
     if (this.#hello) this.send(frame({ type: 'closing', reason, delivered }));
     this.#detach();
@@ -173,8 +174,15 @@ export class SocketSession implements Peer {
     const verdict = parseSubscribe(f, this.ctx.config.maxFrom);
     if (!verdict.ok) return this.send(errorFrame(verdict.code, verdict.detail, { id: f.id }));
     const { id, filter, ceiling, replay } = verdict.sub;
-    const key = JSON.stringify(id);
-    if (this.#subs.has(key)) return this.send(errorFrame('invalid-filter', `subscription id ${key} is already active on this connection; unsubscribe it first`, { id }));
+    // An id-less subscription gets a key no id can collide with.
+    const key = id === undefined ? `anonymous ${++this.#anonymous}` : JSON.stringify(id);
+    // A subscribe reusing an active id replaces that subscription (the spec leaves this open;
+    // replacing is the reading that never refuses a well-formed request).
+    const replaced = this.#subs.get(key);
+    if (replaced) {
+      this.#subs.delete(key);
+      this.ctx.hub.sinks.delete(replaced);
+    }
     if (this.#subs.size >= this.ctx.config.maxSubscriptions) {
       return this.send(errorFrame('limit-exceeded', `this connection already holds ${this.#subs.size} subscriptions; the limit is ${this.ctx.config.maxSubscriptions} (AEP_MAX_SUBS)`, { id }));
     }
@@ -185,9 +193,11 @@ export class SocketSession implements Peer {
       delivered: new Map(),
       deliver: (rec) => this.#deliver(sub, rec),
     };
-    this.send(frame({ type: 'subscribed', id }));
+    this.send(frame(id === undefined ? { type: 'subscribed' } : { type: 'subscribed', id }));
     const plan = this.ctx.hub.plan(replay, filter);
-    for (const m of plan.exhausted) this.send(frame({ type: 'replay-exhausted', sub: id, session: m.session, earliest: { epoch: m.earliest.epoch, seq: m.earliest.seq } }));
+    for (const m of plan.exhausted) {
+      this.send(frame({ type: 'replay-exhausted', ...(id === undefined ? {} : { sub: id }), session: m.session, earliest: { epoch: m.earliest.epoch, seq: m.earliest.seq } }));
+    }
     for (const rec of plan.events) this.#deliver(sub, rec);
     if (this.#closed) return;
     this.#subs.set(key, sub);

@@ -19,6 +19,7 @@ import { toOtlp as otlpRecord, type OtlpOptions } from './core/project/otlp.js';
 import { toOcsf as ocsfRecord, type OcsfOptions } from './core/project/ocsf.js';
 import { mapAskUserQuestion } from './adapter-claude-code/map-ask-user-question.js';
 import { mapElicitation } from './adapter-claude-code/map-elicitation.js';
+import { mapHook as mapCodexHook } from './adapter-codex/map-hooks.js';
 
 /**
  * Projection options: an options object, or a bare capture level, which is read as
@@ -99,6 +100,13 @@ export const claudeCodeAskUserQuestion = { mapAskUserQuestion };
 /** `adapter-claude-code/map-elicitation`: an MCP elicitation schema → a `kind:"form"` request (AEP-0006). */
 export const claudeCodeElicitation = { mapElicitation };
 
+/** `adapter-codex/map-hooks`: one Codex hook input → `{type, data, subject?}`, or null for a deliberate silence. */
+export const codexHooks = {
+  mapHook: function mapHook(input: Parameters<typeof mapCodexHook>[0]) {
+    return mapCodexHook(input);
+  },
+};
+
 /** The reference module names mapped to their function tables. Adapter modules are added here. */
 export const modules = {
   'shared/aep': aep,
@@ -108,4 +116,5 @@ export const modules = {
   'shared/ocsf': ocsf,
   'adapter-claude-code/map-ask-user-question': claudeCodeAskUserQuestion,
   'adapter-claude-code/map-elicitation': claudeCodeElicitation,
+  'adapter-codex/map-hooks': codexHooks,
 } as const;

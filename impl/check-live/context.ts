@@ -23,6 +23,11 @@ export interface LiveOptions {
   evict: boolean;
   /** Refuse to flood past an advertised buffer larger than this. Default 512. */
   evictMax: number;
+  /**
+   * Caps every check's own time bound and the 5000 ms reachability probe, in ms. Default: none
+   * (each check's bound applies). Read by the runner before each check; tests use it to bound hangs.
+   */
+  maxCheckMs?: number;
 }
 
 export const DEFAULT_OPTIONS = {
@@ -69,6 +74,7 @@ export function toWsUrl(url: string): string {
  */
 export class CheckContext {
   private readonly cleanups: Array<() => void> = [];
+  private last: string | undefined;
   constructor(
     readonly opts: LiveOptions,
     private readonly state: RunState,
@@ -109,8 +115,21 @@ export class CheckContext {
     return this.opts.token ? { authorization: `Bearer ${this.opts.token}` } : {};
   }
 
+  /** The last request `http` started, as `METHOD url`; read by the runner to say what a timed-out check was waiting on. */
+  get lastRequest(): string | undefined {
+    return this.last;
+  }
+
+  /** On a tokenless run, a 401/403 to `what` fails with a detail that says to rerun with --token. */
+  failIfAuthRequired(what: string, status: number): void {
+    if ((status === 401 || status === 403) && !this.opts.token) {
+      throw new CheckFailure(`${what} answered ${status}: the endpoint requires authentication; rerun with --token`);
+    }
+  }
+
   /** A fetch that carries the token and the check's abort signal; network errors become CheckFailure. */
   async http(url: string, init: RequestInit = {}): Promise<Response> {
+    this.last = `${init.method ?? 'GET'} ${url}`;
     try {
       return await fetch(url, {
         ...init,
@@ -160,9 +179,7 @@ export class CheckContext {
       headers: { 'content-type': contentType, ...headers },
       body,
     });
-    if ((res.status === 401 || res.status === 403) && !this.opts.token) {
-      throw new CheckFailure(`POST /events answered ${res.status}: the endpoint requires authentication; rerun with --token`);
-    }
+    this.failIfAuthRequired('POST /events', res.status);
     return { status: res.status, text: await res.text(), contentType: res.headers.get('content-type') ?? '' };
   }
 

@@ -14,7 +14,7 @@ async function unreachable(opts: LiveOptions): Promise<string | undefined> {
   try {
     const res = await fetch(url, {
       headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
-      signal: AbortSignal.timeout(5000),
+      signal: AbortSignal.timeout(Math.min(5000, opts.maxCheckMs ?? Infinity)),
     });
     await res.body?.cancel();
     return undefined;
@@ -26,12 +26,13 @@ async function unreachable(opts: LiveOptions): Promise<string | undefined> {
 async function runOne(check: Check, opts: LiveOptions, state: RunState): Promise<Outcome> {
   const controller = new AbortController();
   const ctx = new CheckContext(opts, state, controller.signal);
-  const ms = check.timeoutMs(ctx);
+  const ms = Math.min(check.timeoutMs(ctx), opts.maxCheckMs ?? Infinity);
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<Outcome>((resolve) => {
     timer = setTimeout(() => {
+      const waiting = ctx.lastRequest ? ` (last request: ${ctx.lastRequest})` : '';
       controller.abort();
-      resolve({ status: 'fail', detail: `timed out after ${ms} ms` });
+      resolve({ status: 'fail', detail: `timed out after ${ms} ms${waiting}` });
     }, ms);
   });
   try {

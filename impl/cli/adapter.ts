@@ -8,6 +8,7 @@ import type { Verb } from './verb.js';
 /** Every adapter the CLI can run, loaded lazily. Adding a vendor is one line here. */
 export const ADAPTERS: Record<string, () => Promise<AdapterDef>> = {
   'claude-code': async () => (await import('../adapter-claude-code/adapter.js')).adapter,
+  codex: async () => (await import('../adapter-codex/adapter.js')).adapter,
 };
 
 export const verb: Verb = {

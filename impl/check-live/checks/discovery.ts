@@ -42,7 +42,8 @@ export function discoveryProblems(doc: unknown): string[] {
   return p;
 }
 
-async function fetchDoc(ctx: CheckContext, path: string): Promise<{ status: number; type: string; body: unknown }> {
+/** One GET of a discovery URL; `body` is the parsed JSON, or undefined with `text` kept for the detail. */
+async function fetchDoc(ctx: CheckContext, path: string): Promise<{ status: number; type: string; text: string; body: unknown }> {
   const res = await ctx.http(ctx.url(path), { headers: { accept: 'application/json' } });
   const text = await res.text();
   let body: unknown;
@@ -51,7 +52,13 @@ async function fetchDoc(ctx: CheckContext, path: string): Promise<{ status: numb
   } catch {
     body = undefined;
   }
-  return { status: res.status, type: res.headers.get('content-type') ?? '', body };
+  return { status: res.status, type: res.headers.get('content-type') ?? '', text, body };
+}
+
+/** The document's problems, a body that is not JSON at all named as such. */
+function docProblems(doc: { text: string; body: unknown }): string[] {
+  if (doc.body === undefined) return [`the body is not JSON: ${JSON.stringify(doc.text.slice(0, 80))}`];
+  return discoveryProblems(doc.body);
 }
 
 export const check: Check = {
@@ -60,13 +67,14 @@ export const check: Check = {
   timeoutMs: () => 10_000,
   async run(ctx) {
     const main = await fetchDoc(ctx, '/events');
+    ctx.failIfAuthRequired('GET /events', main.status);
     expectThat(main.status === 200, `GET /events answered ${main.status}, not 200 with the discovery document`);
     expectThat(/^application\/json\b/i.test(main.type), `GET /events Content-Type is '${main.type}', not application/json`);
-    const problems = discoveryProblems(main.body);
+    const problems = docProblems(main);
     if (problems.length) throw new CheckFailure(`discovery document: ${problems.join('; ')}`);
     const wk = await fetchDoc(ctx, '/.well-known/aep');
     if (wk.status === 200) {
-      const wkProblems = discoveryProblems(wk.body);
+      const wkProblems = docProblems(wk);
       if (wkProblems.length) throw new CheckFailure(`/.well-known/aep: ${wkProblems.join('; ')}`);
       return pass();
     }

@@ -12,6 +12,8 @@ import { family as ocsf } from './ocsf.js';
 import { family as redaction } from './redaction.js';
 import { family as captureGating } from './capture-gating.js';
 import { family as downlevel } from './downlevel.js';
+import { family as mappings } from './mappings.js';
+import { family as controlLoop } from './control-loop.js';
 
 export const FAMILIES: readonly Family[] = [
   golden,
@@ -23,4 +25,6 @@ export const FAMILIES: readonly Family[] = [
   redaction,
   captureGating,
   downlevel,
+  mappings,
+  controlLoop,
 ];

@@ -16,7 +16,9 @@ async function unreachable(opts: LiveOptions): Promise<string | undefined> {
       headers: opts.token ? { authorization: `Bearer ${opts.token}` } : {},
       signal: AbortSignal.timeout(Math.min(5000, opts.maxCheckMs ?? Infinity)),
     });
-    await res.body?.cancel();
+    // Headers arrived: reachable. Releasing the body is best effort and never awaited (a cancel
+    // can stay pending, e.g. on a tee'd body under a fetch interceptor).
+    res.body?.cancel().catch(() => {});
     return undefined;
   } catch (err) {
     return `${url} could not be fetched (${describeError(err)})`;

@@ -60,7 +60,6 @@ export function describeError(err: unknown): string {
   if (err instanceof Error) {
     const cause = (err as Error & { cause?: unknown }).cause;
     if (cause instanceof Error) return `${err.message}: ${(cause as Error & { code?: string }).code ?? cause.message}`;
-    if (typeof cause === 'string' && cause !== '') return `${err.message}: ${cause}`;
     return err.message;
   }
   return String(err);

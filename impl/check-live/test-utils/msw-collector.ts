@@ -106,16 +106,6 @@ export function collectorHandlers(base: string = MSW_BASE): HttpHandler[] {
   ];
 }
 
-/**
- * A response that never arrives. msw does not reject a pending mocked fetch when the caller
- * aborts (undici does), so this settles it the way the caller would see it on a real socket.
- */
-export function never(request: Request): Promise<never> {
-  return new Promise((_, reject) => {
-    request.signal.addEventListener('abort', () => reject(request.signal.reason), { once: true });
-  });
-}
-
 /** A body that starts (headers are sent) but never ends; it errors when the caller aborts. */
 export function stalledBody(request: Request): ReadableStream<Uint8Array> {
   return new ReadableStream<Uint8Array>({

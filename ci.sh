@@ -53,16 +53,16 @@ npm install --no-audit --no-fund
 passed
 
 stage "unit and integration tests (npm test)"
-npm test
+npm test 2>&1 | tee "$WORK/npm-test.log"
 passed
 
 stage "the project's own corpus (npm run conformance)"
-npm run conformance
+npm run conformance -- --json "$WORK/report-own.json"
 passed
 
 if [ -d "$CORPUS" ]; then
   stage "the standard's corpus in $CORPUS: ${FAMILIES[*]}"
-  $AEP conformance --corpus "$CORPUS" --family "${FAMILIES[@]}" --json "$WORK/standard.json"
+  $AEP conformance --corpus "$CORPUS" --family "${FAMILIES[@]}" --json "$WORK/report-standard.json"
   passed
 else
   stage "the standard's corpus: skipped ($CORPUS not found)"
@@ -71,7 +71,7 @@ fi
 stage "live: open relay with AEP_BUFFER=8, check-live --evict"
 AEP_BUFFER=8 start_bg relay-open 'listening on' $AEP relay --port 0
 URL=$(relay_url relay-open)
-$AEP check-live "$URL" --evict
+$AEP check-live "$URL" --evict --json "$WORK/report-live-open.json"
 stop_last
 passed
 
@@ -80,9 +80,22 @@ TOKEN="ci-$RANDOM$RANDOM"
 AEP_TOKEN=$TOKEN start_bg relay-tok 'listening on' $AEP relay --port 0
 URL=$(relay_url relay-tok)
 start_bg demo 'demo-agent ready' $AEP demo-agent --relay "$URL" --token "$TOKEN" --session ci-demo --run ci-run
-$AEP check-live "$URL" --token "$TOKEN" --control-session ci-demo --control-cancel ci-run
+$AEP check-live "$URL" --token "$TOKEN" --control-session ci-demo --control-cancel ci-run --json "$WORK/report-live-tokened.json"
 stop_last
 stop_last
 passed
 
-printf '\nci: %d passed, 0 failed\n' "$STAGES_PASSED"
+# One closing line for the whole run: vitest's test counts plus every check of every report.
+node -e '
+  const fs = require("fs"), path = require("path");
+  const dir = process.argv[1];
+  const log = fs.readFileSync(path.join(dir, "npm-test.log"), "utf8").replace(/\x1b\[[0-9;]*m/g, "");
+  const m = /Tests\s+(?:(\d+) failed \| )?(\d+) passed(?: \| (\d+) skipped)?/.exec(log);
+  let pass = m ? Number(m[2]) : 0, fail = m && m[1] ? Number(m[1]) : 0, skip = m && m[3] ? Number(m[3]) : 0;
+  for (const f of fs.readdirSync(dir).filter((f) => f.startsWith("report-"))) {
+    const s = JSON.parse(fs.readFileSync(path.join(dir, f), "utf8")).summary;
+    pass += s.pass; fail += s.fail; skip += s.skip;
+  }
+  console.log(`\n${process.argv[2]} stages; tests and checks:`);
+  console.log(`ci: ${pass} passed, ${fail} failed, ${skip} skipped`);
+' "$WORK" "$STAGES_PASSED"

@@ -1,0 +1,76 @@
+/**
+ * The Codex hook shim (`aep hook codex <Event>`): always exit 0; with no daemon, Codex's neutral
+ * output (empty stdout) within the fixed bound; with a daemon, its reply byte for byte.
+ */
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { createServer } from 'node:net';
+import type { AddressInfo } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
+import { SHIM_CONNECT_TIMEOUT_MS } from '../adapter-kit/shim.js';
+import { tempHome } from '../adapter-kit/test-utils.js';
+import type { CliIo } from '../cli/io.js';
+import { main } from '../cli/main.js';
+import { adapter } from './adapter.js';
+
+async function deadPort(): Promise<number> {
+  const s = createServer();
+  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
+  const port = (s.address() as AddressInfo).port;
+  await new Promise((r) => s.close(r));
+  return port;
+}
+
+function fakeIo(stdin: string, env: Record<string, string>): CliIo & { out: string; err: string } {
+  const io = {
+    out: '',
+    err: '',
+    stdout: (t: string) => void (io.out += t),
+    stderr: (t: string) => void (io.err += t),
+    readStdin: async () => Buffer.from(stdin),
+    env,
+    cwd: process.cwd(),
+    stopSignal: new Promise<string>(() => {}),
+  };
+  return io;
+}
+
+let running: RunningAdapter | null = null;
+afterEach(async () => {
+  await running?.close();
+  running = null;
+});
+
+const input = '{"hook_event_name":"PermissionRequest","session_id":"thr_shim","turn_id":"t1","tool_name":"shell","tool_input":{"command":"make"}}';
+
+describe('aep hook codex', () => {
+  it('with no daemon: exit 0 and empty stdout, at once', async () => {
+    const io = fakeIo(input, { AEP_CODEX_PORT: String(await deadPort()) });
+    const started = Date.now();
+    expect(await main(['hook', 'codex', 'PermissionRequest'], io)).toBe(0);
+    expect(io.out).toBe('');
+    expect(Date.now() - started).toBeLessThan(SHIM_CONNECT_TIMEOUT_MS);
+  });
+
+  it('with a live daemon: the held reply, byte for byte (here the timeout: empty stdout)', async () => {
+    running = await startAdapter(adapter, { port: 0, home: tempHome(), attentionTimeoutMs: 50 });
+    const io = fakeIo(input, { AEP_DEBUG: '1' });
+    expect(await main(['hook', 'codex', 'PermissionRequest', '--port', String(running.port)], io)).toBe(0);
+    expect(io.out).toBe('');
+    expect(io.err).toBe('');
+  });
+
+  it.skipIf(!existsSync('dist/impl/adapter-codex/adapter.js'))('as a real process with no daemon: exit 0, empty stdout, within the 2 s bound', () => {
+    const started = Date.now();
+    const result = spawnSync(process.execPath, ['bin/aep.js', 'hook', 'codex', 'PreToolUse'], {
+      input,
+      env: { ...process.env, AEP_CODEX_PORT: '1' },
+      encoding: 'utf8',
+      timeout: 10_000,
+    });
+    expect(result.status).toBe(0);
+    expect(result.stdout).toBe('');
+    expect(Date.now() - started).toBeLessThan(SHIM_CONNECT_TIMEOUT_MS + 1500);
+  });
+});

@@ -6,10 +6,10 @@
  * capture honesty (AEP-0002 §5.1) and the payload schema (`validatePayload`).
  * Pure; never throws on any input.
  */
-import { annotationsOf } from './capture.js';
-import { CAPTURE_ORDER, CORE_ATTRIBUTES, SEVERITY_ORDER, captureRank, isPlainObject, type CaptureLevel } from './event.js';
+import { CAPTURE_ORDER, CORE_ATTRIBUTES, SEVERITY_ORDER, isPlainObject, type CaptureLevel } from './event.js';
+import { findOverCapture, gatesForType } from './honesty.js';
 import { childPath, type Issue } from './issue.js';
-import { schemaForType, validatePayload } from './payload.js';
+import { validatePayload } from './payload.js';
 import { violation, type RuleId } from './rules.js';
 import { COMMAND_TYPES, lookupCategory, lookupType } from '../../spec/registry.js';
 
@@ -78,60 +78,19 @@ export function validateEnvelope(value: unknown): Issue[] {
   return issues;
 }
 
-/** Per type: the capture annotations, and every path that has an annotated descendant. */
-const annotationCache = new Map<string, { levels: Readonly<Record<string, CaptureLevel>>; parents: ReadonlySet<string> }>();
-
-function annotationsFor(type: string): { levels: Readonly<Record<string, CaptureLevel>>; parents: ReadonlySet<string> } {
-  let hit = annotationCache.get(type);
-  if (hit === undefined) {
-    const levels = annotationsOf(schemaForType(type));
-    const parents = new Set<string>();
-    for (const path of Object.keys(levels)) {
-      for (let i = 0; i < path.length; i++) {
-        if (path[i] === '.' || path.startsWith('[]', i)) parents.add(path.slice(0, i));
-      }
-    }
-    hit = { levels, parents };
-    annotationCache.set(type, hit);
-  }
-  return hit;
-}
-
 /**
  * AEP-0001 §8.2(a), AEP-0002 §5.1 rule 1: no payload member is annotated above the Event's
- * declared `capture` (default `metadata`). Unannotated members count as `metadata`, so the walk
- * only descends where the schema annotates something below, which also bounds its depth.
+ * declared `capture` (default `metadata`); one `capture.field.level` issue per finding of
+ * `findOverCapture` (honesty.ts). An unknown level is reported by `envelope.capture.enum`.
  */
 function checkCaptureHonesty(type: string, capture: unknown, data: Record<string, unknown>, issues: Issue[]): void {
-  const declared: CaptureLevel = capture === undefined ? 'metadata' : (capture as CaptureLevel);
-  const rank = captureRank(declared);
-  if (rank <= 0) return; // an unknown level is reported by envelope.capture.enum; `none` by capture.none.data
-  const { levels, parents } = annotationsFor(type);
-  const tooHigh = (key: string): CaptureLevel | undefined => {
-    const level = levels[key] ?? 'metadata';
-    return captureRank(level) > rank ? level : undefined;
-  };
-  const visit = (node: Record<string, unknown>, key: string, path: string): void => {
-    for (const [name, value] of Object.entries(node)) {
-      const k = key === '' ? name : `${key}.${name}`;
-      const p = childPath(path, name);
-      const level = tooHigh(k);
-      if (level !== undefined) {
-        issues.push(violation('capture.field.level', p, `\`${p}\` may appear only at capture "${level}" or above, but this Event declares "${declared}"; drop the field or declare the capture level it needs`));
-      } else if (isPlainObject(value) && parents.has(k)) {
-        visit(value, k, p);
-      } else if (Array.isArray(value) && parents.has(k)) {
-        const itemLevel = tooHigh(`${k}[]`);
-        value.forEach((item, i) => {
-          const ip = childPath(p, i);
-          if (itemLevel !== undefined) {
-            issues.push(violation('capture.field.level', ip, `items of \`${p}\` may appear only at capture "${itemLevel}" or above, but this Event declares "${declared}"`));
-          } else if (isPlainObject(item) && parents.has(`${k}[]`)) visit(item, `${k}[]`, ip);
-        });
-      }
-    }
-  };
-  visit(data, '', '$.data');
+  const declared = (capture === undefined ? 'metadata' : capture) as CaptureLevel; // `null` stays unknown
+  for (const { path, level, array } of findOverCapture(data, gatesForType(type), declared)) {
+    const message = array === undefined
+      ? `\`${path}\` may appear only at capture "${level}" or above, but this Event declares "${declared}"; drop the field or declare the capture level it needs`
+      : `items of \`${array}\` may appear only at capture "${level}" or above, but this Event declares "${declared}"`;
+    issues.push(violation('capture.field.level', path, message));
+  }
 }
 
 function has(ev: Record<string, unknown>, key: string): boolean {

@@ -16,6 +16,7 @@ export * from './ulid.js';
 export * from './redact.js';
 export * from './digest.js';
 export * from './capture.js';
+export * from './honesty.js';
 export * from './filter.js';
 export * from './project/cloudevents.js';
 export * from './project/otlp.js';

@@ -8,15 +8,16 @@
  * One payload fact still matters here: capture ceilings rely on the declared `capture`.
  * An event carrying content above its declared level is accepted but marked `overDeclared`,
  * and fan-out treats it as `full` (fail closed), so a ceiling never lets that content through.
- * That fact is computed by `isOverDeclared` (honesty.ts), which answers what `validateEvent`
- * would report as over-declared capture without paying for the rest of it.
+ * That fact is computed by the core `isOverDeclared` (impl/core/honesty.ts, the same walk
+ * `validateEvent` reports from), stopping at the first finding and skipping the rest of
+ * `validateEvent`.
  */
 import { validateEnvelope } from '../core/envelope.js';
 import { isPlainObject, type AepEvent } from '../core/event.js';
+import { isOverDeclared } from '../core/honesty.js';
 import type { Issue } from '../core/issue.js';
 import type { Received } from './buffer.js';
 import { isCommand } from './control.js';
-import { isOverDeclared } from './honesty.js';
 
 /**
  * Judge a decoded JSON value as an event. `raw` is the one-line text to forward.

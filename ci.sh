@@ -27,14 +27,14 @@ trap cleanup EXIT
 stage() { printf '\n==> %s\n' "$*"; }
 passed() { STAGES_PASSED=$((STAGES_PASSED + 1)); }
 
-# Starts a long-running `aep` verb in the background; waits until its stdout has a line matching
-# $2 (at most 15 s) and prints that line. Its output goes to $WORK/$1.log.
+# Starts a long-running `aep` verb in the background; waits until its stdout or stderr has a line
+# matching $2 (at most 15 s) and prints that line. Its output goes to $WORK/$1.log and $1.err.
 start_bg() {
   local name=$1 ready=$2; shift 2
   "$@" >"$WORK/$name.log" 2>"$WORK/$name.err" &
   PIDS+=($!)
   for _ in $(seq 1 150); do
-    if grep -m1 -E "$ready" "$WORK/$name.log" 2>/dev/null; then return 0; fi
+    if grep -h -m1 -E "$ready" "$WORK/$name.log" "$WORK/$name.err" 2>/dev/null; then return 0; fi
     if ! kill -0 "${PIDS[-1]}" 2>/dev/null; then break; fi
     sleep 0.1
   done
@@ -46,7 +46,24 @@ start_bg() {
 # Kills the most recently started background process.
 stop_last() { kill "${PIDS[-1]}" 2>/dev/null || true; wait "${PIDS[-1]}" 2>/dev/null || true; unset 'PIDS[-1]'; }
 
-relay_url() { grep -m1 -oE 'http://[0-9.]+:[0-9]+' "$WORK/$1.log"; }
+relay_url() { grep -h -m1 -oE 'http://[0-9.]+:[0-9]+' "$WORK/$1.log" "$WORK/$1.err" | head -n1; }
+
+# Waits (at most 10 s) until the relay at $1 (token $2) holds an event of session $3.
+wait_session() {
+  node -e '
+    const [url, token, session] = process.argv.slice(1);
+    const deadline = Date.now() + 10000;
+    (async () => {
+      while (Date.now() < deadline) {
+        const res = await fetch(`${url}/stream?from=all&live=0`, { headers: { authorization: `Bearer ${token}` } }).catch(() => null);
+        if (res && res.ok && (await res.text()).includes(`"session":"${session}"`)) return;
+        await new Promise((r) => setTimeout(r, 100));
+      }
+      console.error(`ci: session ${session} never reached the relay`);
+      process.exit(1);
+    })();
+  ' "$1" "$2" "$3"
+}
 
 stage "install (npm install, as the README says)"
 npm install --no-audit --no-fund
@@ -82,6 +99,23 @@ URL=$(relay_url relay-tok)
 start_bg demo 'demo-agent ready' $AEP demo-agent --relay "$URL" --token "$TOKEN" --session ci-demo --run ci-run
 $AEP check-live "$URL" --token "$TOKEN" --control-session ci-demo --control-cancel ci-run --json "$WORK/report-live-tokened.json"
 stop_last
+stop_last
+passed
+
+stage "live: each adapter daemon, attached to a tokened relay, as a control-capable target"
+TOKEN="ci-$RANDOM$RANDOM"
+AEP_TOKEN=$TOKEN start_bg relay-adapters 'listening on' $AEP relay --port 0
+URL=$(relay_url relay-adapters)
+for name in claude-code codex; do
+  AEP_HOME="$WORK/home-$name" start_bg "adapter-$name" 'listening on' $AEP adapter "$name" --port 0 --relay "$URL" --token "$TOKEN"
+  PORT=$(relay_url "adapter-$name" | sed 's/.*://')
+  printf '{"hook_event_name":"SessionStart","session_id":"ci-%s","source":"startup","cwd":"/tmp"}' "$name" | $AEP hook "$name" SessionStart --port "$PORT"
+  echo
+  wait_session "$URL" "$TOKEN" "ci-$name"
+  $AEP check-live "$URL" --token "$TOKEN" --control-session "ci-$name" \
+    --checks control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe --json "$WORK/report-live-$name.json"
+  stop_last
+done
 stop_last
 passed
 

@@ -20,13 +20,15 @@ export interface ConformanceDeps {
   families?: readonly Family[];
   /** Default: `() => new Date()`. */
   now?: () => Date;
+  /** `--live` counterparts by offline family name. Default: `runners/live/families.ts` (`mappings`, `control-loop`). */
+  liveFamilies?: Readonly<Record<string, Family>>;
 }
 
 const TOOL = 'run-ts';
 
 function help(families: readonly Family[]): string {
   const width = Math.max(...families.map((f) => f.name.length));
-  return `usage: aep conformance [--corpus DIR] [--family NAME]... [NAME...] [--json PATH|-] [--report DIR]
+  return `usage: aep conformance [--corpus DIR] [--family NAME]... [NAME...] [--live] [--json PATH|-] [--report DIR]
 
 Runs the AEP 0.1 conformance fixture corpus against this reference implementation and
 prints one line per family; every failed check is listed with what went wrong.
@@ -36,6 +38,10 @@ flags:
                    conformance/fixtures, found from the install location, not the cwd)
   --family NAME    run only this family; repeat it, separate names with commas, or list the
                    names as arguments (default: every family whose files exist in the corpus)
+  --live           also run the live counterpart of each selected family that has one
+                   (mappings, control-loop), checks named live/<family>/<case>: a tokened relay
+                   and the adapter daemons on free loopback ports, torn down at the end
+                   (default: off, fixture checks only)
   --json PATH|-    also write the JSON report to PATH; '-' puts only the JSON on stdout and
                    moves every human line to stderr (default: no JSON report)
   --report DIR     write DIR/conformance-<startedAt>.json and DIR/latest.json (default: none)
@@ -83,6 +89,14 @@ function writeReports(report: ConformanceReport, text: string, dir: string): str
   return stamped;
 }
 
+/** The live families for `--live`, in the order of the selected families that have one. */
+async function liveCounterparts(selected: readonly Family[], deps: ConformanceDeps, human: (text: string) => void): Promise<Family[]> {
+  const all = deps.liveFamilies ?? (await import('../../runners/live/families.js')).LIVE_FAMILIES;
+  const live = selected.flatMap((f) => (all[f.name] ? [all[f.name]!] : []));
+  if (live.length === 0) human(`--live: none of the selected families has a live counterpart (${Object.keys(all).join(', ')} do)\n`);
+  return live;
+}
+
 /** The verb body, with injectable dependencies. Returns the exit code. */
 export async function runConformance(
   args: { values: Record<string, unknown>; positionals: string[] },
@@ -107,10 +121,12 @@ export async function runConformance(
   const selected = selectFamilies(requested, families, corpusDir);
   const implementation = deps.implementation ?? (await import('../../runners/conformance/implementation.js')).referenceImplementation;
 
+  const live = args.values.live === true ? await liveCounterparts(selected, deps, human) : [];
+
   human(`aep conformance: corpus ${corpusDir}\n`);
   const result = await runFamilies({
     corpusDir,
-    families: selected,
+    families: [...selected, ...live],
     implementation,
     logger: { info: (line) => human(`${line}\n`) },
     ...(deps.now ? { now: deps.now } : {}),
@@ -136,6 +152,7 @@ export const verb: Verb = {
   options: {
     corpus: { type: 'string' },
     family: { type: 'string', multiple: true },
+    live: { type: 'boolean' },
     json: { type: 'string' },
     report: { type: 'string' },
   },

@@ -85,6 +85,13 @@ else
   stage "the standard's corpus: skipped ($CORPUS not found)"
 fi
 
+stage "the live runner: mappings and control-loop scenarios through a relay and the adapter daemons"
+$AEP conformance --family mappings control-loop --live --json "$WORK/report-live-runner.json"
+if [ -d "$CORPUS" ]; then
+  $AEP conformance --corpus "$CORPUS" --family mappings --live --json "$WORK/report-live-standard.json"
+fi
+passed
+
 stage "live: open relay with AEP_BUFFER=8, check-live --evict"
 AEP_BUFFER=8 start_bg relay-open 'listening on' $AEP relay --port 0
 URL=$(relay_url relay-open)

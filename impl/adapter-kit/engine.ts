@@ -1,7 +1,8 @@
 /**
  * The adapter engine: everything a daemon does between "a hook (or a command) arrived" and
  * "these events were emitted; this is the vendor's reply". No sockets: event lines leave through
- * `send`, the session log is appended here, and the only timers are the held-request timeouts.
+ * `send`, the session log is appended here (when a home is given), and the only timers are the
+ * held-request timeouts. Clock and timers are injectable, so the same engine runs on a fake clock.
  *
  * - `handleHook` runs the adapter's handler, then attaches queued steering to an otherwise
  *   neutral reply on a steerable moment (held replies carry decisions, never steering).
@@ -21,14 +22,25 @@ import { SteeringQueue, joinInstructions } from './steering.js';
 import { appendLog } from './store.js';
 import type { AdapterDef, HookContext, HoldSpec, Mapped, Posture, Settlement } from './types.js';
 
+/** Timers for held requests; the default is `setTimeout`/`clearTimeout`. */
+export interface EngineTimers {
+  set(fn: () => void, ms: number): unknown;
+  clear(handle: unknown): void;
+}
+
+const REAL_TIMERS: EngineTimers = {
+  set: (fn, ms) => setTimeout(fn, ms),
+  clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
+};
+
 export interface EngineConfig {
   posture: Posture;
   /** How long a held hook waits for an answer, in ms. */
   timeoutMs: number;
   /** Whether `x.{agent}.control.instruct` is accepted. */
   instruct: boolean;
-  /** AEP home: session logs go under `logs/<agent>/`. */
-  home: string;
+  /** AEP home: session logs go under `logs/<agent>/`; absent = no session log (offline runs). */
+  home?: string;
   /** Host name used in `source`. */
   host: string;
   /** This process's epoch. */
@@ -39,6 +51,10 @@ export interface EngineConfig {
   log(line: string): void;
   /** Observer for every emitted event. */
   onEmit?: (event: AepEvent, line: string) => void;
+  /** Epoch milliseconds for event times, ids, latencies and queue ages; default `Date.now`. */
+  clock?: () => number;
+  /** Hold timers; default the real ones (the offline control-loop family passes a fake clock). */
+  timers?: EngineTimers;
 }
 
 /** Created once per daemon; every member may be called at any time until `dismissAll()` at shutdown. */
@@ -61,23 +77,27 @@ function isCommand(type: string): boolean {
 
 export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
   const { posture, timeoutMs, home, log } = cfg;
+  const clock = cfg.clock ?? (() => Date.now());
+  const timers = cfg.timers ?? REAL_TIMERS;
   const instructType = `x.${def.agent}.control.instruct`;
   const accepts = [...def.accepts, ...(cfg.instruct ? [instructType] : [])];
-  const seq = new Sequencer(def.agent, cfg.host, cfg.epoch, posture, () => ulid(), () => Date.now());
+  const seq = new Sequencer(def.agent, cfg.host, cfg.epoch, posture, () => ulid(clock()), clock);
   const loop = new HeldLoop();
   const ledger = new CommandLedger();
   const steering = new SteeringQueue();
   const runs = new Map<string, string>();
-  const waiters = new Map<string, { resolve(s: Settlement): void; timer: NodeJS.Timeout; line: string }>();
+  const waiters = new Map<string, { resolve(s: Settlement): void; timer: unknown; line: string }>();
   const redact = (s: string): string => redactText(s, { pii: true });
 
   function emitLine(session: string, mapped: Mapped, extra: EnvelopeExtra = {}): { event: AepEvent; line: string } {
     const event = seq.build(session, mapped, extra);
     const line = JSON.stringify(event);
-    try {
-      appendLog(home, def.agent, session, line);
-    } catch (err) {
-      log(`cannot append to the session log: ${(err as Error).message}`);
+    if (home !== undefined) {
+      try {
+        appendLog(home, def.agent, session, line);
+      } catch (err) {
+        log(`cannot append to the session log: ${(err as Error).message}`);
+      }
     }
     cfg.send(line);
     cfg.onEmit?.(event, line);
@@ -89,7 +109,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
   function release(id: string, settlement: Settlement): void {
     const waiter = waiters.get(id);
     if (!waiter) return;
-    clearTimeout(waiter.timer);
+    timers.clear(waiter.timer);
     waiters.delete(id);
     waiter.resolve(settlement);
   }
@@ -106,7 +126,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
       answer.values = gateFormValues(request.fields ?? [], settlement.values, level, redact);
     }
     const answered = emit(request.session, { type: 'attention.answered', data: { answer, via: settlement.via }, subject: request.id }, { run: request.run, cause });
-    emit(request.session, { type: 'attention.resolved', data: { resolution: 'answered', latency_ms: Math.max(0, Date.now() - request.openedAt) }, subject: request.id }, { run: request.run, cause: answered.id });
+    emit(request.session, { type: 'attention.resolved', data: { resolution: 'answered', latency_ms: Math.max(0, clock() - request.openedAt) }, subject: request.id }, { run: request.run, cause: answered.id });
   }
 
   function ack(cmd: Record<string, unknown>, nack?: { reason: string; detail: string }): void {
@@ -164,7 +184,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
       const cap = def.steeringCap ?? Infinity;
       const problem = text.trim() === '' ? 'data.text must be a non-empty string'
         : text.length > cap ? `data.text is ${text.length} characters; this vendor accepts at most ${cap}`
-        : steering.push(session, { commandId: id, text, queuedAt: Date.now() });
+        : steering.push(session, { commandId: id, text, queuedAt: clock() });
       if (problem) ack(cmd, { reason: 'invalid', detail: problem });
       else ack(cmd);
       return;
@@ -180,7 +200,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
         runs.delete(session);
         return undefined;
       }
-      const run = id ?? ulid();
+      const run = id ?? ulid(clock());
       runs.set(session, run);
       return run;
     },
@@ -197,10 +217,10 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
         ...(spec.fields ? { fields: spec.fields } : {}),
         refusing: spec.refusing ?? 'deny',
         ...(spec.legacyAnswer ? { legacyAnswer: spec.legacyAnswer } : {}),
-        openedAt: Date.now(),
+        openedAt: clock(),
       });
       return new Promise((resolve) => {
-        const timer = setTimeout(() => {
+        const timer = timers.set(() => {
           const expired = loop.close(request.id);
           if (!expired) return;
           emit(expired.session, { type: 'attention.timeout', data: { after_ms: timeoutMs }, subject: expired.id }, { ...(run ? { run } : {}), cause: expired.id });
@@ -214,7 +234,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
       const request = loop.close(id);
       if (!request) return false;
       if (how.kind === 'dismissed') {
-        emit(request.session, { type: 'attention.resolved', data: { resolution: 'dismissed', latency_ms: Math.max(0, Date.now() - request.openedAt) }, subject: id }, { ...(request.run ? { run: request.run } : {}), cause: id });
+        emit(request.session, { type: 'attention.resolved', data: { resolution: 'dismissed', latency_ms: Math.max(0, clock() - request.openedAt) }, subject: id }, { ...(request.run ? { run: request.run } : {}), cause: id });
         release(id, { kind: 'dismissed' });
         return true;
       }
@@ -230,7 +250,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
       if (taken.length === 0) return null;
       const level = levelFor(`x.${def.agent}.instruction.delivered`, posture);
       for (const item of taken) {
-        const data: Record<string, unknown> = { queued_ms: Math.max(0, Date.now() - item.queuedAt) };
+        const data: Record<string, unknown> = { queued_ms: Math.max(0, clock() - item.queuedAt) };
         const text = red(item.text, level);
         if (text !== undefined) data.text = text;
         emit(session, { type: `x.${def.agent}.instruction.delivered`, data }, { cause: item.commandId });

@@ -1,14 +1,16 @@
 /**
- * The offline scenario target: the adapter's engine driven directly, on a fake clock, with no
- * sockets and no files, so `aep conformance` stays fast and hermetic.
+ * The offline scenario target: the adapter kit's engine (the same one every daemon runs) driven
+ * directly, on a fake clock, with no sockets and no files, so `aep conformance` stays fast and
+ * hermetic. What the engine sends (events and re-sent acks, exact lines) is what is observed.
  */
+import { DEFAULT_POSTURE } from '../../impl/adapter-kit/capture.js';
+import { createEngine, type EngineTimers } from '../../impl/adapter-kit/engine.js';
 import type { AdapterDef } from '../../impl/adapter-kit/types.js';
-import { createEngine, type Timers } from './engine.js';
 import type { Scenario } from './scenario-format.js';
 import type { Observed, ScenarioTarget } from './scenario-run.js';
 
 /** A manual clock with timers: time moves only when `advance` is called. */
-export class FakeClock implements Timers {
+export class FakeClock implements EngineTimers {
   private time: number;
   private nextHandle = 1;
   private readonly pending = new Map<number, { due: number; fn: () => void }>();
@@ -57,18 +59,19 @@ export function offlineTarget(def: AdapterDef, scenario: Scenario): ScenarioTarg
   const clock = new FakeClock(OFFLINE_EPOCH_MS);
   const observed: Observed[] = [];
   const engine = createEngine(def, {
-    epoch: 0,
-    hostname: 'conformance',
-    attentionTimeoutMs: scenario.attentionTimeoutMs,
+    posture: DEFAULT_POSTURE,
+    timeoutMs: scenario.attentionTimeoutMs,
     instruct: scenario.instruct,
+    host: 'conformance',
+    epoch: 0,
     clock: () => clock.now(),
     timers: clock,
-    emit: (event, line) => observed.push({ event: event as unknown as Record<string, unknown>, line }),
-    resend: (line) => observed.push({ event: JSON.parse(line) as Record<string, unknown>, line }),
+    send: (line) => observed.push({ event: JSON.parse(line) as Record<string, unknown>, line }),
+    log: () => {},
   });
   return {
     hook: (hookEvent, input) => engine.handleHook(hookEvent, input),
-    command: (raw) => engine.onCommand(JSON.parse(raw) as Record<string, unknown>),
+    command: (raw) => engine.onCommand(raw, JSON.parse(raw) as Record<string, unknown>),
     elapse: (ms) => clock.advance(ms),
     settle: () => flush(),
     observed: () => observed,

@@ -11,11 +11,14 @@
  * Elicitation of the same server is pending settles it as answered `via:"oob"`. SessionEnd
  * dismisses whatever is still pending and drops queued steering before `session.ended`.
  */
-import type { AdapterDef, Answer, HookContext, HookInput, Settlement } from '../adapter-kit/types.js';
+import type { Answer, HookContext, HookInput } from '../adapter-kit/types.js';
+import { defineAdapter, dismissToolRequests, toolKey } from '../adapter-kit/define.js';
+import { str } from '../adapter-kit/mapping.js';
+import { permissionReply } from '../adapter-kit/replies.js';
 import { isPlainObject } from '../core/event.js';
 import { answersFor, questionsOf } from './map-ask-user-question.js';
 import { AGENT, PERMISSION_OPTIONS, mapElicitationHook, mapHook, mapPermissionRequest } from './map-hooks.js';
-import { NEUTRAL, allowReply, contextReply, denyReply, elicitationReply, questionReply } from './replies.js';
+import { NEUTRAL, elicitationReply, questionReply } from './replies.js';
 
 /**
  * Moments whose `hookSpecificOutput.additionalContext` Claude Code feeds to the model. A
@@ -23,23 +26,12 @@ import { NEUTRAL, allowReply, contextReply, denyReply, elicitationReply, questio
  */
 export const STEERABLE = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart']);
 
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-function toolKey(session: string, tool: string): string {
-  return `tool:${session}:${tool}`;
-}
-
-function permissionReply(settlement: Settlement): string {
-  if (settlement.kind !== 'option' || settlement.via !== 'control') return NEUTRAL;
-  return settlement.option === 'allow' ? allowReply() : denyReply(settlement.text);
-}
-
 async function onPermissionRequest(input: HookInput, session: string, ctx: HookContext): Promise<string> {
   const tool = str(input.tool_name) ?? 'unknown';
   const mapped = mapPermissionRequest(input, ctx.posture);
   if (tool !== 'AskUserQuestion') {
     const { settlement } = await ctx.hold({ session, mapped, options: PERMISSION_OPTIONS.map((o) => ({ ...o })), refusing: 'deny', key: toolKey(session, tool) });
-    return permissionReply(settlement);
+    return permissionReply(settlement, NEUTRAL);
   }
   const questions = questionsOf(input.tool_input);
   const fields = (mapped.data.fields ?? []) as NonNullable<Parameters<HookContext['hold']>[0]['fields']>;
@@ -96,7 +88,7 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
     }
     case 'PostToolUse':
     case 'PostToolUseFailure':
-      for (const p of ctx.pending(session, toolKey(session, str(input.tool_name) ?? 'unknown'))) ctx.settle(p.id, { kind: 'dismissed' });
+      dismissToolRequests(input, session, ctx);
       break;
     case 'SessionEnd':
       for (const p of ctx.pending(session)) ctx.settle(p.id, { kind: 'dismissed' });
@@ -113,14 +105,12 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
   return NEUTRAL;
 }
 
-export const adapter: AdapterDef = {
+export const adapter = defineAdapter({
   agent: AGENT,
   defaultPort: 8377,
   emits: ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'agent', 'control'],
-  accepts: ['control.attention.respond'],
-  neutralReply: () => NEUTRAL,
-  steerable: (hookEvent) => STEERABLE.has(hookEvent),
-  steeringReply: contextReply,
+  neutral: NEUTRAL,
+  steerable: STEERABLE,
   steeringCap: 10_000,
   handle,
-};
+});

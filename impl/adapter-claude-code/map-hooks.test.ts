@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../core/canonical.js';
 import { validatePayload } from '../core/payload.js';
-import { mapHook, snakeCase } from './map-hooks.js';
+import { mapHook } from './map-hooks.js';
 import { mapAskUserQuestion } from './map-ask-user-question.js';
 import { mapElicitation } from './map-elicitation.js';
 
@@ -83,14 +83,5 @@ describe('capture postures', () => {
     expect(tool.data.args).toEqual(pre.tool_input);
     expect(tool.data.args_redacted).toBeUndefined();
     expect(tool.data.args_digest).toBe(mapHook(pre, DEFAULT)!.data.args_digest);
-  });
-});
-
-describe('snakeCase', () => {
-  it('is the mechanical fallback name', () => {
-    expect(snakeCase('WorktreeCreate')).toBe('worktree_create');
-    expect(snakeCase('CwdChanged')).toBe('cwd_changed');
-    expect(snakeCase('MCPServerReady')).toBe('mcp_server_ready');
-    expect(snakeCase('')).toBe('unknown');
   });
 });

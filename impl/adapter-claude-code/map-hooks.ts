@@ -13,51 +13,17 @@
  * - ElicitationResult maps to nothing on its own: it settles a pending Elicitation (answered `via:"oob"`)
  *   at runtime, and an orphan result emits nothing (one terminal per request).
  */
-import { digest } from '../core/digest.js';
-import { redactValue } from '../core/redact.js';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import { DEFAULT_POSTURE, levelFor, red } from '../adapter-kit/capture.js';
+import { ALLOW_DENY_OPTIONS, mapCommonHook, mapUnknownHook, put, str, toolRef } from '../adapter-kit/mapping.js';
 import type { HookInput, Mapped, Posture } from '../adapter-kit/types.js';
 import { mapAskUserQuestion, questionsOf } from './map-ask-user-question.js';
 import { mapElicitation } from './map-elicitation.js';
 
 export const AGENT = 'claude-code';
 
-/** The options of every Claude Code permission request: adapter constants, structural at any ceiling. */
-export const PERMISSION_OPTIONS = Object.freeze([
-  Object.freeze({ id: 'allow', label: 'Allow' }),
-  Object.freeze({ id: 'deny', label: 'Deny' }),
-]);
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-/** `SomeHookName` → `some_hook_name` (the mechanical `x.{vendor}.session.*` fallback). */
-export function snakeCase(name: string): string {
-  return name
-    .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
-    .replace(/([A-Z]+)([A-Z][a-z])/g, '$1_$2')
-    .replace(/[^A-Za-z0-9]+/g, '_')
-    .replace(/^_+|_+$/g, '')
-    .toLowerCase() || 'unknown';
-}
-
-function put(data: Record<string, unknown>, key: string, value: unknown): void {
-  if (value !== undefined) data[key] = value;
-}
-
-function toolRef(input: HookInput): { name: string; call_id?: string } {
-  const ref: { name: string; call_id?: string } = { name: str(input.tool_name) ?? 'unknown' };
-  const call = str(input.tool_use_id);
-  if (call) ref.call_id = call;
-  return ref;
-}
-
-/** An object-or-string payload at `full` verbatim, at `redacted` through the pipeline, else absent. */
-function content(value: unknown, level: CaptureLevel): unknown {
-  if (value === undefined || level === 'none' || level === 'metadata') return undefined;
-  if (level === 'full') return value;
-  return typeof value === 'string' ? red(value, level) : redactValue(value, { pii: true });
-}
+/** The options of every Claude Code permission request: allow/deny, structural at any ceiling. */
+export const PERMISSION_OPTIONS = ALLOW_DENY_OPTIONS;
 
 /** The one-line human summary of a tool call used in permission prompts. */
 function toolSummary(toolInput: unknown): string {
@@ -105,25 +71,14 @@ const SESSION_END_REASONS: Record<string, string> = { clear: 'normal', logout: '
 /** The pure mapping of one Claude Code hook payload; null where the adapter deliberately emits nothing. */
 export function mapHook(input: HookInput, posture: Posture = DEFAULT_POSTURE): Mapped | null {
   const hook = str(input.hook_event_name) ?? 'Unknown';
+  const common = mapCommonHook(hook, input, AGENT, posture);
+  if (common !== undefined) return common;
   const at = (type: string): CaptureLevel => levelFor(type, posture);
   const data: Record<string, unknown> = {};
   switch (hook) {
-    case 'SessionStart': {
-      data.client = { name: AGENT };
-      put(data, 'trigger', str(input.source));
-      put(data, 'gen_ai.request.model', str(input.model));
-      put(data, 'cwd', str(input.cwd) && red(input.cwd as string, at('session.started')));
-      return { type: 'session.started', data };
-    }
     case 'SessionEnd':
       data.reason = SESSION_END_REASONS[str(input.reason) ?? 'other'] ?? 'normal';
       return { type: 'session.ended', data };
-    case 'UserPromptSubmit':
-      data.trigger = 'user';
-      put(data, 'prompt', str(input.prompt) && red(input.prompt as string, at('run.started')));
-      return { type: 'run.started', data };
-    case 'Stop':
-      return { type: 'run.finished', data };
     case 'StopFailure': {
       const error: Record<string, unknown> = {};
       put(error, 'type', str(input.error));
@@ -133,34 +88,21 @@ export function mapHook(input: HookInput, posture: Posture = DEFAULT_POSTURE): M
       if (Object.keys(error).length > 0) data.error = error;
       return { type: 'run.failed', data };
     }
-    case 'PreToolUse': {
-      data.tool = toolRef(input);
-      if (input.tool_input !== undefined) data.args_digest = digest(input.tool_input);
-      const level = at('tool.requested');
-      if (level === 'full') put(data, 'args', input.tool_input);
-      else put(data, 'args_redacted', content(input.tool_input, level));
-      return { type: 'tool.requested', data, subject: (data.tool as { name: string }).name };
-    }
-    case 'PostToolUse': {
-      data.tool = toolRef(input);
-      if (input.tool_response !== undefined) data.result_digest = digest(input.tool_response);
-      const level = at('tool.completed');
-      if (level === 'full') put(data, 'result', input.tool_response);
-      else put(data, 'result_redacted', content(input.tool_response, level));
-      return { type: 'tool.completed', data, subject: (data.tool as { name: string }).name };
-    }
     case 'PostToolUseFailure': {
-      data.tool = toolRef(input);
+      const tool = toolRef(input);
+      data.tool = tool;
       const error: Record<string, unknown> = {};
       if (input.is_interrupt === true) error.type = 'interrupted';
       put(error, 'message', str(input.error) && red(input.error as string, at('tool.failed')));
       data.error = error;
-      return { type: 'tool.failed', data, subject: (data.tool as { name: string }).name };
+      return { type: 'tool.failed', data, subject: tool.name };
     }
-    case 'PermissionDenied':
-      data.tool = toolRef(input);
+    case 'PermissionDenied': {
+      const tool = toolRef(input);
+      data.tool = tool;
       data.by = 'policy';
-      return { type: 'tool.denied', data, subject: (data.tool as { name: string }).name };
+      return { type: 'tool.denied', data, subject: tool.name };
+    }
     case 'PermissionRequest':
       return mapPermissionRequest(input, posture);
     case 'Elicitation':
@@ -174,18 +116,6 @@ export function mapHook(input: HookInput, posture: Posture = DEFAULT_POSTURE): M
       put(data, 'message', str(input.message) && red(input.message as string, at('progress.status')));
       return { type: 'progress.status', data };
     }
-    case 'SubagentStart':
-    case 'SubagentStop': {
-      put(data, 'agent_type', str(input.agent_type));
-      const agentId = str(input.agent_id);
-      const type = hook === 'SubagentStart' ? 'delegation.subagent.started' : 'delegation.subagent.stopped';
-      return agentId ? { type, data, subject: agentId } : { type, data };
-    }
-    case 'PreCompact':
-      return null;
-    case 'PostCompact':
-      put(data, 'trigger', str(input.trigger));
-      return { type: 'session.compacted', data };
     case 'TaskCreated':
     case 'TaskCompleted': {
       const task: Record<string, unknown> = {};
@@ -200,6 +130,6 @@ export function mapHook(input: HookInput, posture: Posture = DEFAULT_POSTURE): M
       data.reason = 'teammate_idle';
       return { type: 'agent.idle', data };
     default:
-      return { type: `x.${AGENT}.session.${snakeCase(hook)}`, data };
+      return mapUnknownHook(hook, AGENT);
   }
 }

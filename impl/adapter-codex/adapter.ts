@@ -17,23 +17,15 @@
  * session-end hook, so queued steering is never dropped by a session end; it waits for the
  * session's next eligible moment (at the latest its next UserPromptSubmit).
  */
-import type { AdapterDef, HookContext, HookInput, Settlement } from '../adapter-kit/types.js';
+import type { HookContext, HookInput } from '../adapter-kit/types.js';
+import { defineAdapter, dismissToolRequests, toolKey } from '../adapter-kit/define.js';
+import { str } from '../adapter-kit/mapping.js';
+import { permissionReply } from '../adapter-kit/replies.js';
 import { AGENT, PERMISSION_OPTIONS, mapHook, mapPermissionRequest } from './map-hooks.js';
-import { NEUTRAL, allowReply, contextReply, denyReply } from './replies.js';
+import { NEUTRAL } from './replies.js';
 
 /** The moments whose `hookSpecificOutput.additionalContext` Codex feeds to the model. */
 export const STEERABLE = new Set(['SessionStart', 'SubagentStart', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit']);
-
-const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
-
-function toolKey(session: string, tool: string): string {
-  return `tool:${session}:${tool}`;
-}
-
-function permissionReply(settlement: Settlement): string {
-  if (settlement.kind !== 'option' || settlement.via !== 'control') return NEUTRAL;
-  return settlement.option === 'allow' ? allowReply() : denyReply(settlement.text);
-}
 
 async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
   const input: HookInput = { ...raw, hook_event_name: hookEvent };
@@ -52,7 +44,7 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
         refusing: 'deny',
         key: toolKey(session, tool),
       });
-      return permissionReply(settlement);
+      return permissionReply(settlement, NEUTRAL);
     }
     case 'UserPromptSubmit': {
       const open = ctx.run(session);
@@ -61,7 +53,7 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
       break;
     }
     case 'PostToolUse':
-      for (const p of ctx.pending(session, toolKey(session, str(input.tool_name) ?? 'unknown'))) ctx.settle(p.id, { kind: 'dismissed' });
+      dismissToolRequests(input, session, ctx);
       break;
   }
   const mapped = mapHook(input, ctx.posture);
@@ -73,13 +65,11 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
   return NEUTRAL;
 }
 
-export const adapter: AdapterDef = {
+export const adapter = defineAdapter({
   agent: AGENT,
   defaultPort: 8378,
   emits: ['session', 'run', 'tool', 'attention', 'delegation', 'control'],
-  accepts: ['control.attention.respond'],
-  neutralReply: () => NEUTRAL,
-  steerable: (hookEvent) => STEERABLE.has(hookEvent),
-  steeringReply: contextReply,
+  neutral: NEUTRAL,
+  steerable: STEERABLE,
   handle,
-};
+});

@@ -4,37 +4,14 @@
  */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { SHIM_CONNECT_TIMEOUT_MS } from '../adapter-kit/shim.js';
 import { tempHome } from '../adapter-kit/test-utils.js';
-import type { CliIo } from '../cli/io.js';
 import { main } from '../cli/main.js';
+import { fakeIo } from '../test-utils/cli-io.js';
+import { deadPort } from '../test-utils/dead-port.js';
 import { adapter } from './adapter.js';
-
-async function deadPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-function fakeIo(stdin: string, env: Record<string, string>): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (t: string) => void (io.out += t),
-    stderr: (t: string) => void (io.err += t),
-    readStdin: async () => Buffer.from(stdin),
-    env,
-    cwd: process.cwd(),
-    stopSignal: new Promise<string>(() => {}),
-  };
-  return io;
-}
 
 let running: RunningAdapter | null = null;
 afterEach(async () => {
@@ -46,7 +23,7 @@ const input = '{"hook_event_name":"PermissionRequest","session_id":"thr_shim","t
 
 describe('aep hook codex', () => {
   it('with no daemon: exit 0 and empty stdout, at once', async () => {
-    const io = fakeIo(input, { AEP_CODEX_PORT: String(await deadPort()) });
+    const io = fakeIo({ stdin: input, env: { AEP_CODEX_PORT: String(await deadPort()) } });
     const started = Date.now();
     expect(await main(['hook', 'codex', 'PermissionRequest'], io)).toBe(0);
     expect(io.out).toBe('');
@@ -55,7 +32,7 @@ describe('aep hook codex', () => {
 
   it('with a live daemon: the held reply, byte for byte (here the timeout: empty stdout)', async () => {
     running = await startAdapter(adapter, { port: 0, home: tempHome(), attentionTimeoutMs: 50 });
-    const io = fakeIo(input, { AEP_DEBUG: '1' });
+    const io = fakeIo({ stdin: input, env: { AEP_DEBUG: '1' } });
     expect(await main(['hook', 'codex', 'PermissionRequest', '--port', String(running.port)], io)).toBe(0);
     expect(io.out).toBe('');
     expect(io.err).toBe('');

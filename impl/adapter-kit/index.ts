@@ -10,6 +10,9 @@ export { startAdapter, type AdapterOptions, type RunningAdapter } from './daemon
 export { createEngine, type Engine, type EngineConfig } from './engine.js';
 export { daemonOptions, portEnvName, resolvePort, attentionTimeout } from './config.js';
 export { forwardHook, SHIM_CONNECT_TIMEOUT_MS, type ShimOptions } from './shim.js';
+export { ALLOW_DENY_OPTIONS, content, mapCommonHook, mapUnknownHook, put, snakeCase, str, toolRef } from './mapping.js';
+export { DENY_MESSAGE, allowReply, contextReply, denyReply, hookOutput, permissionReply } from './replies.js';
+export { defineAdapter, dismissToolRequests, toolKey, type AdapterSpec } from './define.js';
 export { applyTextRule, type TextDecision } from './text-rule.js';
 export { HeldLoop, parseAnswer, type PendingRequest, type RespondOutcome } from './held-loop.js';
 export { CommandLedger } from './ledger.js';

@@ -3,6 +3,7 @@ import { createServer as createHttp } from 'node:http';
 import { createServer as createTcp, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { deadPort } from '../test-utils/dead-port.js';
 import { SHIM_CONNECT_TIMEOUT_MS, forwardHook } from './shim.js';
 
 const servers: Server[] = [];
@@ -16,15 +17,6 @@ async function listen(server: Server): Promise<number> {
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return (server.address() as AddressInfo).port;
-}
-
-/** A port nothing listens on: bind it, then close it. */
-async function deadPort(): Promise<number> {
-  const s = createTcp();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
 }
 
 const body = Buffer.from('{"hook_event_name":"PreToolUse","session_id":"s"}');

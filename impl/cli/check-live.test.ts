@@ -3,22 +3,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startStubRelay, type StubOptions } from '../check-live/test-utils/stub-relay.js';
-import type { CliIo } from './io.js';
 import { main } from './main.js';
-
-function fakeIo(cwd = process.cwd()): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (t: string) => void (io.out += t),
-    stderr: (t: string) => void (io.err += t),
-    readStdin: async () => Buffer.alloc(0),
-    env: {},
-    cwd,
-    stopSignal: new Promise<string>(() => {}),
-  };
-  return io;
-}
+import { fakeIo } from '../test-utils/cli-io.js';
 
 const cleanups: Array<() => Promise<void>> = [];
 afterEach(async () => {
@@ -75,7 +61,7 @@ describe('aep check-live (CLI)', () => {
   it('exits 1 when a check fails, and writes the report file with --json PATH', async () => {
     const url = await stub({ broken: { resume: 'gap' } });
     const dir = await mkdtemp(join(tmpdir(), 'aep-check-live-'));
-    const io = fakeIo(dir);
+    const io = fakeIo({ cwd: dir });
     expect(await main(['check-live', url, '--checks', 'resume', '--json', 'report.json'], io)).toBe(1);
     expect(io.out).toMatch(/ {2}FAIL {2}resume {2}from=\[\{seq:0\}\] must replay exactly seq 1, 2, 3/);
     expect(io.out).toMatch(/FAILED: 0 passed, 1 failed, 0 skipped \(1 checks\)/);

@@ -6,27 +6,13 @@ import { FAMILIES } from '../../runners/conformance/families/index.js';
 import { goodImplementation, writeCorpus } from '../../runners/conformance/test-utils/corpus.js';
 import type { Implementation } from '../../runners/conformance/types.js';
 import { runConformance } from './conformance.js';
-import type { CliIo } from './io.js';
 import { main } from './main.js';
+import { fakeIo } from '../test-utils/cli-io.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
   while (cleanups.length) cleanups.pop()!();
 });
-
-function capture(cwd: string): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (t: string) => void (io.out += t),
-    stderr: (t: string) => void (io.err += t),
-    readStdin: async () => Buffer.alloc(0),
-    env: {},
-    cwd,
-    stopSignal: new Promise<string>(() => {}),
-  };
-  return io;
-}
 
 function corpus(overrides: Record<string, string | null> = {}): string {
   const c = writeCorpus(overrides);
@@ -40,7 +26,7 @@ const fixedClock = () => {
 };
 
 async function conformance(argv: { values?: Record<string, unknown>; positionals?: string[] }, impl: Implementation = goodImplementation()) {
-  const io = capture(tmpdir());
+  const io = fakeIo({ cwd: tmpdir() });
   const code = await runConformance({ values: argv.values ?? {}, positionals: argv.positionals ?? [] }, io, { implementation: impl, now: fixedClock() });
   return { code, io };
 }
@@ -135,7 +121,7 @@ describe('aep conformance', () => {
 
 describe('aep conformance usage errors (through main: exit 2, one clear message, no stack)', () => {
   async function run(argv: string[]) {
-    const io = capture(tmpdir());
+    const io = fakeIo({ cwd: tmpdir() });
     const code = await main(['conformance', ...argv], io);
     return { code, io };
   }
@@ -187,7 +173,7 @@ describe('aep conformance usage errors (through main: exit 2, one clear message,
 
 describe.skipIf(!existsSync(join(__dirname, '../../conformance/fixtures/golden/golden.jsonl')))('the project corpus against the reference core', () => {
   it('every check passes', async () => {
-    const io = capture(tmpdir());
+    const io = fakeIo({ cwd: tmpdir() });
     const code = await main(['conformance', '--json', '-'], io);
     const report = JSON.parse(io.out);
     expect(report.checks.filter((c: { status: string }) => c.status !== 'pass')).toEqual([]);

@@ -1,36 +1,13 @@
 /** `aep hook`: always exit 0; with no daemon, the vendor's neutral output within the bound. */
 import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
-import { createServer } from 'node:net';
-import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { tempHome } from '../adapter-kit/test-utils.js';
 import { adapter } from '../adapter-claude-code/adapter.js';
-import type { CliIo } from './io.js';
 import { main } from './main.js';
-
-async function deadPort(): Promise<number> {
-  const s = createServer();
-  await new Promise<void>((r) => s.listen(0, '127.0.0.1', r));
-  const port = (s.address() as AddressInfo).port;
-  await new Promise((r) => s.close(r));
-  return port;
-}
-
-function fakeIo(stdin: string, env: Record<string, string>): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (t: string) => void (io.out += t),
-    stderr: (t: string) => void (io.err += t),
-    readStdin: async () => Buffer.from(stdin),
-    env,
-    cwd: process.cwd(),
-    stopSignal: new Promise<string>(() => {}),
-  };
-  return io;
-}
+import { fakeIo } from '../test-utils/cli-io.js';
+import { deadPort } from '../test-utils/dead-port.js';
 
 let running: RunningAdapter | null = null;
 afterEach(async () => {
@@ -42,7 +19,7 @@ const input = '{"hook_event_name":"PreToolUse","session_id":"s_h","tool_name":"R
 
 describe('aep hook', () => {
   it('with no daemon: exit 0 and the neutral {} at once', async () => {
-    const io = fakeIo(input, { AEP_CLAUDE_CODE_PORT: String(await deadPort()) });
+    const io = fakeIo({ stdin: input, env: { AEP_CLAUDE_CODE_PORT: String(await deadPort()) } });
     const started = Date.now();
     expect(await main(['hook', 'claude-code', 'PreToolUse'], io)).toBe(0);
     expect(io.out).toBe('{}');
@@ -51,20 +28,20 @@ describe('aep hook', () => {
 
   it('with a live daemon: the daemon reply on stdout', async () => {
     running = await startAdapter(adapter, { port: 0, home: tempHome() });
-    const io = fakeIo(input, { AEP_DEBUG: '1' });
+    const io = fakeIo({ stdin: input, env: { AEP_DEBUG: '1' } });
     expect(await main(['hook', 'claude-code', 'PreToolUse', '--port', String(running.port)], io)).toBe(0);
     expect(io.out).toBe('{}');
     expect(io.err).toBe('');
   });
 
   it('misconfigured (unknown adapter, missing event, bad port): still exit 0, never blocks the vendor', async () => {
-    const unknown = fakeIo(input, {});
+    const unknown = fakeIo({ stdin: input, env: {} });
     expect(await main(['hook', 'nope', 'PreToolUse'], unknown)).toBe(0);
     expect(unknown.err).toMatch(/usage: aep hook/);
-    const unknownFlag = fakeIo(input, { AEP_CLAUDE_CODE_PORT: String(await deadPort()) });
+    const unknownFlag = fakeIo({ stdin: input, env: { AEP_CLAUDE_CODE_PORT: String(await deadPort()) } });
     expect(await main(['hook', 'claude-code', 'Stop', '--bogus'], unknownFlag)).toBe(0);
     expect(unknownFlag.out).toBe('{}');
-    const badPort = fakeIo(input, { AEP_CLAUDE_CODE_PORT: 'x' });
+    const badPort = fakeIo({ stdin: input, env: { AEP_CLAUDE_CODE_PORT: 'x' } });
     expect(await main(['hook', 'claude-code', 'Stop'], badPort)).toBe(0);
     expect(badPort.out).toBe('{}');
   });

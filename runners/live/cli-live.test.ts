@@ -4,28 +4,14 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runConformance } from '../../impl/cli/conformance.js';
-import type { CliIo } from '../../impl/cli/io.js';
 import { main } from '../../impl/cli/main.js';
+import { fakeIo } from '../../impl/test-utils/cli-io.js';
 import type { Family } from '../conformance/types.js';
 
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
 });
-
-function capture(): CliIo & { out: string; err: string } {
-  const io = {
-    out: '',
-    err: '',
-    stdout: (t: string) => void (io.out += t),
-    stderr: (t: string) => void (io.err += t),
-    readStdin: async () => Buffer.alloc(0),
-    env: {},
-    cwd: process.cwd(),
-    stopSignal: new Promise<string>(() => {}),
-  };
-  return io;
-}
 
 const fake = (name: string, status: 'pass' | 'fail' = 'pass'): Family => ({
   name,
@@ -35,7 +21,7 @@ const fake = (name: string, status: 'pass' | 'fail' = 'pass'): Family => ({
 });
 
 async function conformance(values: Record<string, unknown>, live: Record<string, Family>) {
-  const io = capture();
+  const io = fakeIo();
   const corpusDir = mkdtempSync(join(tmpdir(), 'aep-cli-live-'));
   dirs.push(corpusDir);
   const code = await runConformance({ values: { corpus: corpusDir, json: '-', ...values }, positionals: [] }, io, {
@@ -68,7 +54,7 @@ describe('aep conformance --live', () => {
   });
 
   it('documents the flag in --help', async () => {
-    const io = capture();
+    const io = fakeIo();
     expect(await main(['conformance', '--help'], io)).toBe(0);
     expect(io.out).toMatch(/--live {11}also run the live counterpart of each selected family/);
   });

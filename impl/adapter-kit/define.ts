@@ -1,0 +1,54 @@
+/**
+ * The parts of an `AdapterDef` every hook-based vendor adapter shares, so a vendor's adapter.ts
+ * keeps only what is its own: identity rules, held loops and the `handle` switch.
+ */
+import { contextReply } from './replies.js';
+import type { AdapterDef, HookContext, HookInput } from './types.js';
+import { str } from './mapping.js';
+
+/** What a vendor states; `defineAdapter` fills in the rest. */
+export interface AdapterSpec {
+  /** The AEP `agent` name, e.g. `codex`. */
+  agent: string;
+  /** The daemon's default loopback port. */
+  defaultPort: number;
+  /** Event categories declared in hello `capabilities.emits`. */
+  emits: string[];
+  /** The exact stdout of a hook the daemon cannot or will not answer (fail open). */
+  neutral: string;
+  /** The hook moments that accept steering context. */
+  steerable: ReadonlySet<string>;
+  /** Max characters of joined steering per reply; default: the kit's (no vendor cap). */
+  steeringCap?: number;
+  /** Handle one hook call; resolves to the exact stdout the vendor receives. */
+  handle: AdapterDef['handle'];
+}
+
+/**
+ * An `AdapterDef` that accepts `control.attention.respond`, answers `neutral` when it cannot help,
+ * and delivers steering as `hookSpecificOutput.additionalContext` on the `steerable` moments.
+ */
+export function defineAdapter(spec: AdapterSpec): AdapterDef {
+  const def: AdapterDef = {
+    agent: spec.agent,
+    defaultPort: spec.defaultPort,
+    emits: spec.emits,
+    accepts: ['control.attention.respond'],
+    neutralReply: () => spec.neutral,
+    steerable: (hookEvent) => spec.steerable.has(hookEvent),
+    steeringReply: contextReply,
+    handle: spec.handle,
+  };
+  if (spec.steeringCap !== undefined) def.steeringCap = spec.steeringCap;
+  return def;
+}
+
+/** The key a held tool request is filed under, so a later hook for the same tool can find it. */
+export function toolKey(session: string, tool: string): string {
+  return `tool:${session}:${tool}`;
+}
+
+/** Dismiss the session's pending requests for the hook's tool (it ran, so nobody is asked any more). */
+export function dismissToolRequests(input: HookInput, session: string, ctx: HookContext): void {
+  for (const p of ctx.pending(session, toolKey(session, str(input.tool_name) ?? 'unknown'))) ctx.settle(p.id, { kind: 'dismissed' });
+}

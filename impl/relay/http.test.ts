@@ -1,17 +1,10 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { startRelay, type RunningRelay, type RelayOptions } from './server.js';
+import { useRelay } from './test-utils/use-relay.js';
 import { makeEvent, makeSeries, post } from './testing.js';
 
-let relay: RunningRelay | undefined;
-afterEach(async () => {
-  await relay?.close();
-  relay = undefined;
-});
-async function start(opts: RelayOptions = {}): Promise<string> {
-  relay = await startRelay({ port: 0, ...opts });
-  return relay.url;
-}
+const harness = useRelay();
+const start = harness.start;
 
 describe('POST /events', () => {
   it('accepts one event as application/json with 202', async () => {

@@ -1,20 +1,11 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startRelay, type RunningRelay, type RelayOptions } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { useRelay } from './test-utils/use-relay.js';
 import { helloWs, makeEvent, openSse, post, sleep, type WsClient } from './testing.js';
 
 const TOKEN = 'route-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };
-let relay: RunningRelay | undefined;
-const clients: WsClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.ws.terminate();
-  await relay?.close();
-  relay = undefined;
-});
-async function start(opts: RelayOptions = {}): Promise<string> {
-  relay = await startRelay({ port: 0, ...opts });
-  return relay.url;
-}
+const harness = useRelay();
+const { start, clients } = harness;
 async function hello(base: string, h: Record<string, unknown> = {}, headers: Record<string, string> = AUTH): Promise<WsClient> {
   const c = await helloWs(base, h, headers);
   clients.push(c);

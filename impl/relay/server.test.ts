@@ -1,20 +1,13 @@
-import { afterEach, describe, expect, it } from 'vitest';
+import { describe, expect, it } from 'vitest';
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { request } from 'node:http';
-import { startRelay, type RunningRelay, type RelayOptions } from './server.js';
+import { useRelay } from './test-utils/use-relay.js';
 import { helloWs, makeEvent, openSse, post, sleep } from './testing.js';
 
-let relay: RunningRelay | undefined;
-afterEach(async () => {
-  await relay?.close();
-  relay = undefined;
-});
-async function start(opts: RelayOptions = {}): Promise<string> {
-  relay = await startRelay({ port: 0, ...opts });
-  return relay.url;
-}
+const harness = useRelay();
+const start = harness.start;
 
 function rawHttp(port: number, text: string): Promise<string> {
   return new Promise((resolve) => {
@@ -30,7 +23,7 @@ function rawHttp(port: number, text: string): Promise<string> {
 describe('robustness', () => {
   it('survives bad requests and keeps serving everyone else', async () => {
     const base = await start();
-    const port = relay!.port;
+    const port = harness.relay().port;
     const sse = await openSse(`${base}/stream`);
     expect(await rawHttp(port, 'GARBAGE\r\n\r\n')).toMatch(/^HTTP\/1\.1 400/);
     for (const target of ['//', '//:99999', '*', 'http://[']) {
@@ -63,8 +56,7 @@ describe('shutdown', () => {
     const base = await start();
     const sse = await openSse(`${base}/stream`);
     const ws = await helloWs(base);
-    expect(await relay!.shutdown()).toBe(true);
-    relay = undefined;
+    expect(await harness.relay().shutdown()).toBe(true);
     await sse.ended;
     expect((await ws.closed).code).toBe(1001);
     await expect(fetch(`${base}/healthz`)).rejects.toThrow();
@@ -77,9 +69,8 @@ describe('shutdown', () => {
     req.write('{"aep":');
     await sleep(50);
     const t0 = Date.now();
-    expect(await relay!.shutdown()).toBe(false);
+    expect(await harness.relay().shutdown()).toBe(false);
     expect(Date.now() - t0).toBeLessThan(2000);
-    relay = undefined;
   });
 });
 

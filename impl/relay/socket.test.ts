@@ -1,18 +1,9 @@
-import { afterEach, describe, expect, it } from 'vitest';
-import { startRelay, type RunningRelay, type RelayOptions } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { useRelay } from './test-utils/use-relay.js';
 import { helloWs, makeEvent, makeSeries, openSse, openWs, post, sleep, type WsClient } from './testing.js';
 
-let relay: RunningRelay | undefined;
-const clients: WsClient[] = [];
-afterEach(async () => {
-  for (const c of clients.splice(0)) c.ws.terminate();
-  await relay?.close();
-  relay = undefined;
-});
-async function start(opts: RelayOptions = {}): Promise<string> {
-  relay = await startRelay({ port: 0, instance: 'test/1', ...opts });
-  return relay.url;
-}
+const harness = useRelay({ instance: 'test/1' });
+const { start, clients } = harness;
 async function hello(base: string, h: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<WsClient> {
   const c = await helloWs(base, h, headers);
   clients.push(c);
@@ -223,8 +214,7 @@ describe('subscriptions', () => {
     const lines = makeSeries('bye', 0, 1);
     await post(base, lines);
     await c.waitFor((_f, t) => t === lines[1]);
-    await relay!.close();
-    relay = undefined;
+    await harness.relay().close();
     expect((await c.closed).code).toBe(1001);
     expect(c.frames.at(-1)).toBe('{"type":"closing","reason":"shutting-down","delivered":[{"sub":"s","session":"bye","epoch":0,"seq":1}]}');
   });

@@ -1,17 +1,10 @@
 import { connect } from 'node:net';
-import { afterEach, describe, expect, it } from 'vitest';
-import { startRelay, type RunningRelay, type RelayOptions } from './server.js';
+import { describe, expect, it } from 'vitest';
+import { useRelay } from './test-utils/use-relay.js';
 import { makeEvent, makeSeries, openSse, post } from './testing.js';
 
-let relay: RunningRelay | undefined;
-afterEach(async () => {
-  await relay?.close();
-  relay = undefined;
-});
-async function start(opts: RelayOptions = {}): Promise<string> {
-  relay = await startRelay({ port: 0, ...opts });
-  return relay.url;
-}
+const harness = useRelay();
+const start = harness.start;
 const q = (v: unknown): string => encodeURIComponent(JSON.stringify(v));
 const frame = (line: string): string => {
   const e = JSON.parse(line);
@@ -197,15 +190,14 @@ describe('GET /stream', () => {
   it('ends each stream with : shutting-down when the relay closes', async () => {
     const base = await start();
     const sse = await openSse(`${base}/stream`);
-    await relay!.close();
-    relay = undefined;
+    await harness.relay().close();
     await sse.ended;
     expect(sse.text()).toBe(': shutting-down\n\n');
   });
 
   it('writes a whole ingest batch to a subscriber as one HTTP chunk, bytes unchanged', async () => {
     const base = await start();
-    const port = relay!.port;
+    const port = harness.relay().port;
     const raw = await new Promise<{ bytes: () => string; close: () => void }>((resolve, reject) => {
       let bytes = '';
       const s = connect(port, '127.0.0.1', () => s.write('GET /stream HTTP/1.1\r\nHost: relay\r\nAccept: text/event-stream\r\n\r\n'));

@@ -111,7 +111,7 @@ describe('codex mapHook: the 0.171.0 hook surface', () => {
   });
 });
 
-const STANDARD = '../shared/aep-standard/conformance/fixtures/mappings/codex.json';
+const STANDARD = ['../shared', '../../shared'].map((d) => `${d}/aep-standard/conformance/fixtures/mappings/codex.json`).find((f) => existsSync(f)) ?? '../shared/aep-standard/conformance/fixtures/mappings/codex.json';
 
 describe.skipIf(!existsSync(STANDARD))("the standard's codex.json (read at test time, never copied)", () => {
   const fixture = existsSync(STANDARD) ? (JSON.parse(readFileSync(STANDARD, 'utf8')) as { hooks: Record<string, { input: Record<string, unknown>; expected: unknown }>; fallback: { input: Record<string, unknown>; expected: unknown } }) : null;

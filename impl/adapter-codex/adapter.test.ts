@@ -8,7 +8,8 @@ import { validateEvent } from '../core/envelope.js';
 import { validateStream } from '../core/stream.js';
 import { startAdapter, type AdapterOptions, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
-import { adapter, STEERABLE } from './adapter.js';
+import { daemonOptions } from '../adapter-kit/config.js';
+import { adapter, CODEX_HOLD_MS, STEERABLE } from './adapter.js';
 
 const S = 'thr_lark_31';
 const ALLOW = '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}';
@@ -77,20 +78,80 @@ describe('codex adapter daemon', () => {
     for (const e of events) expect(validateEvent(e)).toEqual([]);
   });
 
-  it('a prompt arriving while another turn is open cancels that turn first (interrupt drain)', async () => {
+  it('interrupt drain: a turn still open at the next prompt closes run.cancelled naming nobody; Interrupt names the user', async () => {
     const { a, r } = await setup();
     await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_a' }));
     await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_b' }));
     await postHook(a.url, 'Stop', hook('Stop', { turn_id: 'turn_b' }));
     await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_c' }));
-    const events = await r.waitFor((es) => es.length === 5);
-    expect(events.map((e) => [e.type, e.run, e.data.by ?? null])).toEqual([
-      ['run.started', 'turn_a', null],
-      ['run.cancelled', 'turn_a', 'user'],
-      ['run.started', 'turn_b', null],
-      ['run.finished', 'turn_b', null],
-      ['run.started', 'turn_c', null],
+    await postHook(a.url, 'Interrupt', hook('Interrupt', { turn_id: 'turn_c' }));
+    await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_d' }));
+    await postHook(a.url, 'Interrupt', hook('Interrupt', { turn_id: 'turn_c' }));
+    const events = await r.waitFor((es) => es.length === 7);
+    await new Promise((res) => setTimeout(res, 30));
+    expect(events.map((e) => [e.type, e.run, e.data])).toEqual([
+      ['run.started', 'turn_a', { trigger: 'user' }],
+      ['run.cancelled', 'turn_a', {}],
+      ['run.started', 'turn_b', { trigger: 'user' }],
+      ['run.finished', 'turn_b', {}],
+      ['run.started', 'turn_c', { trigger: 'user' }],
+      ['run.cancelled', 'turn_c', { by: 'user' }],
+      ['run.started', 'turn_d', { trigger: 'user' }],
     ]);
+    expect(r.events()).toHaveLength(7);
+  });
+
+  it('the hold window defaults to 20 s for Codex, and AEP_CODEX_HOLD_MS / AEP_ATTENTION_TIMEOUT_MS override it', () => {
+    expect(adapter.holdMs).toBe(CODEX_HOLD_MS);
+    expect(CODEX_HOLD_MS).toBe(20_000);
+    expect(daemonOptions('codex', 8378, {}, {}, adapter.holdMs)).toMatchObject({ attentionTimeoutMs: 20_000 });
+    expect(daemonOptions('codex', 8378, {}, { AEP_ATTENTION_TIMEOUT_MS: '45000' }, adapter.holdMs)).toMatchObject({ attentionTimeoutMs: 45_000 });
+    expect(daemonOptions('codex', 8378, {}, { AEP_ATTENTION_TIMEOUT_MS: '45000', AEP_CODEX_HOLD_MS: '8000' }, adapter.holdMs)).toMatchObject({ attentionTimeoutMs: 8_000 });
+  });
+
+  it('SessionEnd and Interrupt (Codex gives them at most 3 s) answer at once, even with requests held', async () => {
+    const { a, r } = await setup({ attentionTimeoutMs: 60_000 });
+    await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_1' }));
+    const held = postHook(a.url, 'PermissionRequest', hook('PermissionRequest', shell));
+    await pendingRequest(r);
+    let started = Date.now();
+    expect(await postHook(a.url, 'Interrupt', hook('Interrupt', { turn_id: 'turn_1', model: 'gpt-5.3-codex', permission_mode: 'default' }))).toEqual({ status: 200, body: '' });
+    expect(Date.now() - started).toBeLessThan(500);
+    expect((await held).body).toBe('');
+    await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_2' }));
+    const held2 = postHook(a.url, 'PermissionRequest', hook('PermissionRequest', { ...shell, turn_id: 'turn_2' }));
+    await r.waitFor((es) => ofType(es, 'attention.requested').length === 2);
+    started = Date.now();
+    expect(await postHook(a.url, 'SessionEnd', hook('SessionEnd', { reason: 'other' }))).toEqual({ status: 200, body: '' });
+    expect(Date.now() - started).toBeLessThan(500);
+    expect((await held2).body).toBe('');
+    const events = await r.waitFor((es) => ofType(es, 'session.ended').length === 1);
+    expect(events.map((e) => [e.type, e.run ?? null, e.data.resolution ?? e.data.by ?? e.data.reason ?? null])).toEqual([
+      ['run.started', 'turn_1', null],
+      ['attention.requested', 'turn_1', null],
+      ['attention.resolved', 'turn_1', 'dismissed'],
+      ['run.cancelled', 'turn_1', 'user'],
+      ['run.started', 'turn_2', null],
+      ['attention.requested', 'turn_2', null],
+      ['attention.resolved', 'turn_2', 'dismissed'],
+      ['run.cancelled', 'turn_2', null],
+      ['session.ended', null, 'normal'],
+    ]);
+  });
+
+  it('a remote deny closes the denied call: tool.denied{by:"runtime"} with the PreToolUse call_id, cause-linked to the request', async () => {
+    const { a, r } = await setup();
+    const bash = { turn_id: 'turn_1', tool_name: 'Bash', model: 'gpt-5.3-codex', permission_mode: 'default', transcript_path: null };
+    await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_1', prompt: 'release' }));
+    await postHook(a.url, 'PreToolUse', hook('PreToolUse', { ...bash, tool_use_id: 'call_other', tool_input: { command: 'git status' } }));
+    await postHook(a.url, 'PreToolUse', hook('PreToolUse', { ...bash, tool_use_id: 'call_pub', tool_input: { command: 'cargo publish' } }));
+    const reply = postHook(a.url, 'PermissionRequest', hook('PermissionRequest', { ...bash, tool_input: { command: 'cargo publish', description: 'release the crate' } }));
+    const req = await pendingRequest(r);
+    r.send(command('control.attention.respond', S, { answer: { option: 'deny' } }, { subject: req.id }));
+    expect((await reply).body).toBe(DENY);
+    const [denied] = ofType(await r.waitFor((es) => ofType(es, 'tool.denied').length === 1), 'tool.denied');
+    expect(denied).toMatchObject({ run: 'turn_1', subject: 'Bash', cause: req.id, data: { tool: { name: 'Bash', call_id: 'call_pub' }, by: 'runtime' } });
+    expect(Object.keys(denied!.data).sort()).toEqual(['by', 'tool']);
   });
 
   it('allow: acked, answered, resolved (cause-linked, on the turn), and the exact allow reply', async () => {

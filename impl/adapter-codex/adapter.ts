@@ -1,73 +1,145 @@
 /**
- * The Codex adapter definition for the kit: identity mapping, the held PermissionRequest loop,
- * and the reply bytes.
+ * The Codex adapter definition for the kit: identity mapping, run bookkeeping, the held
+ * PermissionRequest loop, and the reply bytes.
  *
  * Identity: Codex's thread (`session_id`) is the AEP session and its `turn_id` is the AEP run,
- * taken verbatim (never minted). `UserPromptSubmit` opens the run, `Stop` closes it; a prompt
- * arriving while another turn is still open closes that turn as `run.cancelled{by:"user"}` first
- * (an interrupted turn fires no Stop: the interrupt drain).
+ * taken verbatim (never minted). One run per turn, one terminal per run:
+ * - `UserPromptSubmit` opens the turn; a second prompt for the turn already open (input typed
+ *   while it runs) opens nothing, and a subagent's prompt (`agent_id` set) touches no run.
+ * - `Stop` closes it `run.finished`; `Interrupt` closes it at once `run.cancelled{by:"user"}`;
+ *   `StopFailure` (not sent by Codex 0.171.0) closes it `run.failed{reason:"error"}`.
+ * - The interrupt drain: a turn still open when the next prompt (another `turn_id`) or
+ *   `SessionEnd` arrives ended without any of those hooks. Nothing in the payload says why (an
+ *   API error ends a Codex turn with no hook; so does an interrupt whose hook is not wired or
+ *   not trusted), so it closes `run.cancelled` with no `by`: it never claims the user did it.
  *
  * Held loop: PermissionRequest raises `attention.requested` (allow/deny) and holds the hook until
- * `control.attention.respond` answers it (AEP-0008 text rule: an option word is that option, other
- * text is a deny carrying the text as the decision message) or the attention timeout frees it with
- * the neutral (empty) reply, so Codex shows its own approval prompt. A PostToolUse for the same
- * tool while its request is pending dismisses it.
+ * `control.attention.respond` answers it (AEP-0008 text rule) or the hold window (`holdMs`,
+ * below) frees it with the neutral (empty) reply, so Codex shows its own approval prompt. A
+ * PostToolUse for the same tool while its request is pending dismisses it; Interrupt and
+ * SessionEnd dismiss every request of the session. After a remote deny Codex fires no post-tool
+ * hook, so the adapter closes the denied call itself: `tool.denied{by:"runtime"}` (the runtime
+ * enforced the human's answer), with the PreToolUse's `call_id`, cause-linked to the request.
  *
- * Steering (opt-in): `additionalContext` on the five moments Codex documents. Codex has no
- * session-end hook, so queued steering is never dropped by a session end; it waits for the
- * session's next eligible moment (at the latest its next UserPromptSubmit).
+ * Steering (opt-in): `additionalContext` on the five moments Codex documents; queued steering is
+ * dropped with an audit event at SessionEnd.
  */
-import type { HookContext, HookInput } from '../adapter-kit/types.js';
+import type { HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
 import { defineAdapter, dismissToolRequests, toolKey } from '../adapter-kit/define.js';
 import { str } from '../adapter-kit/mapping.js';
 import { permissionReply } from '../adapter-kit/replies.js';
+import { CodexLedger } from './ledger.js';
 import { AGENT, PERMISSION_OPTIONS, mapHook, mapPermissionRequest } from './map-hooks.js';
 import { NEUTRAL } from './replies.js';
 
 /** The moments whose `hookSpecificOutput.additionalContext` Codex feeds to the model. */
 export const STEERABLE = new Set(['SessionStart', 'SubagentStart', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit']);
 
+/**
+ * The default hold window for Codex, in ms. Codex runs PermissionRequest before it shows its own
+ * approval prompt, so while a hook is held the person at the terminal sees no prompt: the window
+ * is kept short (20 s), and `hooks.example.json` gives the hook a 30 s timeout (the window plus
+ * the shim's 5 s slack, inside it).
+ */
+export const CODEX_HOLD_MS = 20_000;
+
+/** One ledger per engine: the kit hands each engine's handler the same context object. */
+const ledgers = new WeakMap<HookContext, CodexLedger>();
+function ledgerOf(ctx: HookContext): CodexLedger {
+  let ledger = ledgers.get(ctx);
+  if (!ledger) ledgers.set(ctx, (ledger = new CodexLedger()));
+  return ledger;
+}
+
+/** Emit a run terminal once per turn; clears the session's open run when it is that turn. */
+function closeRun(ctx: HookContext, session: string, run: string, mapped: Mapped): void {
+  if (ledgerOf(ctx).closeRun(session, run)) ctx.emit(session, mapped, { run });
+  if (ctx.run(session) === run) ctx.setRun(session, null);
+}
+
+function dismissAll(ctx: HookContext, session: string): void {
+  for (const p of ctx.pending(session)) ctx.settle(p.id, { kind: 'dismissed' });
+}
+
+async function onPermissionRequest(input: HookInput, session: string, run: string | undefined, ctx: HookContext): Promise<string> {
+  const tool = str(input.tool_name) ?? 'unknown';
+  const { request, settlement } = await ctx.hold({
+    session,
+    ...(run ? { run } : {}),
+    mapped: mapPermissionRequest(input, ctx.posture),
+    options: PERMISSION_OPTIONS.map((o) => ({ ...o })),
+    refusing: 'deny',
+    key: toolKey(session, tool),
+  });
+  if (settlement.kind === 'option' && settlement.option === 'deny') {
+    const ledger = ledgerOf(ctx);
+    const call = ledger.callFor(session, tool, input.tool_input);
+    if (!call || ledger.closeCall(session, call.id)) {
+      const ref: { name: string; call_id?: string } = call ? { name: tool, call_id: call.id } : { name: tool };
+      const on = call?.run ?? request.run;
+      ctx.emit(session, { type: 'tool.denied', data: { tool: ref, by: 'runtime' }, subject: tool }, { ...(on ? { run: on } : {}), cause: request.id });
+    }
+  }
+  return permissionReply(settlement, NEUTRAL);
+}
+
 async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
   const input: HookInput = { ...raw, hook_event_name: hookEvent };
   const session = str(input.session_id);
   if (!session) return NEUTRAL;
+  const ledger = ledgerOf(ctx);
   const turn = str(input.turn_id);
   const run = turn ?? ctx.run(session);
+  const mapped = mapHook(input, ctx.posture);
   switch (hookEvent) {
-    case 'PermissionRequest': {
-      const tool = str(input.tool_name) ?? 'unknown';
-      const { settlement } = await ctx.hold({
-        session,
-        ...(run ? { run } : {}),
-        mapped: mapPermissionRequest(input, ctx.posture),
-        options: PERMISSION_OPTIONS.map((o) => ({ ...o })),
-        refusing: 'deny',
-        key: toolKey(session, tool),
-      });
-      return permissionReply(settlement, NEUTRAL);
-    }
+    case 'PermissionRequest':
+      return onPermissionRequest(input, session, run, ctx);
     case 'UserPromptSubmit': {
+      if (!mapped) return NEUTRAL; // a subagent's prompt
       const open = ctx.run(session);
-      if (open && open !== turn) ctx.emit(session, { type: 'run.cancelled', data: { by: 'user' } }, { run: open });
+      if (turn !== undefined && (open === turn || ledger.runClosed(session, turn))) return NEUTRAL; // the turn is already known
+      if (open) closeRun(ctx, session, open, { type: 'run.cancelled', data: {} });
       ctx.setRun(session, turn);
       break;
     }
-    case 'PostToolUse':
-      dismissToolRequests(input, session, ctx);
+    case 'Stop':
+    case 'Interrupt':
+    case 'StopFailure':
+      if (hookEvent !== 'Stop') dismissAll(ctx, session);
+      if (mapped && run !== undefined) closeRun(ctx, session, run, mapped);
+      else if (mapped) ctx.emit(session, mapped); // no turn known: the terminal is all there is to say
+      return NEUTRAL;
+    case 'SessionEnd': {
+      dismissAll(ctx, session);
+      const open = ctx.run(session);
+      if (open) closeRun(ctx, session, open, { type: 'run.cancelled', data: {} });
+      ctx.dropSteering(session);
+      ledger.endSession(session);
       break;
+    }
+    case 'PreToolUse': {
+      const call = str(input.tool_use_id);
+      if (call) ledger.openCall(session, { id: call, tool: str(input.tool_name) ?? 'unknown', input: input.tool_input, ...(run ? { run } : {}) });
+      break;
+    }
+    case 'PostToolUse': {
+      dismissToolRequests(input, session, ctx);
+      const call = str(input.tool_use_id);
+      if (call && !ledger.closeCall(session, call)) return NEUTRAL; // already terminal (denied): one terminal per call
+      break;
+    }
   }
-  const mapped = mapHook(input, ctx.posture);
   if (mapped) {
     const runScoped = !mapped.type.startsWith('session.') && run !== undefined;
     ctx.emit(session, mapped, runScoped ? { run } : {});
   }
-  if (hookEvent === 'Stop' && (turn === undefined || ctx.run(session) === turn)) ctx.setRun(session, null);
   return NEUTRAL;
 }
 
 export const adapter = defineAdapter({
   agent: AGENT,
   defaultPort: 8378,
+  holdMs: CODEX_HOLD_MS,
   emits: ['session', 'run', 'tool', 'attention', 'delegation', 'control'],
   neutral: NEUTRAL,
   steerable: STEERABLE,

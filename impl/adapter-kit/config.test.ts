@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attentionTimeout, daemonOptions, portEnvName, resolvePort } from './config.js';
+import { attentionTimeout, daemonOptions, holdEnvName, holdWindow, instructFromEnv, portEnvName, resolvePort } from './config.js';
 import { levelFor, postureFromEnv, red } from './capture.js';
 import { Sequencer } from './envelope.js';
 import { sessionFileName } from './store.js';
@@ -24,6 +24,28 @@ describe('daemon configuration', () => {
     expect(postureFromEnv({ AEP_CAPTURE: 'none' })).toEqual({ ceiling: 'none', attention: 'none' });
     expect(postureFromEnv({ AEP_CAPTURE_ATTENTION: 'metadata' })).toEqual({ ceiling: 'metadata', attention: 'metadata' });
     expect(postureFromEnv({ AEP_CAPTURE: 'secret' })).toMatch(/AEP_CAPTURE must be one of/);
+  });
+  it('the hold window: the per-adapter variable, then AEP_ATTENTION_TIMEOUT_MS, then the adapter default, then 55 000', () => {
+    expect(holdEnvName('codex')).toBe('AEP_CODEX_HOLD_MS');
+    expect(holdEnvName('claude-code')).toBe('AEP_CLAUDE_CODE_HOLD_MS');
+    expect(holdWindow('codex', 20000, {})).toBe(20000);
+    expect(holdWindow('claude-code', undefined, {})).toBe(55000);
+    expect(holdWindow('codex', 20000, { AEP_ATTENTION_TIMEOUT_MS: '9000' })).toBe(9000);
+    expect(holdWindow('codex', 20000, { AEP_ATTENTION_TIMEOUT_MS: '9000', AEP_CODEX_HOLD_MS: '4000' })).toBe(4000);
+    expect(holdWindow('codex', 20000, { AEP_CLAUDE_CODE_HOLD_MS: '4000' })).toBe(20000);
+    expect(holdWindow('codex', 20000, { AEP_CODEX_HOLD_MS: '' })).toBe(20000);
+    expect(holdWindow('codex', 20000, { AEP_CODEX_HOLD_MS: '20s' })).toBe("AEP_CODEX_HOLD_MS must be a positive integer of milliseconds, got '20s'");
+    expect(holdWindow('codex', 20000, { AEP_CODEX_HOLD_MS: '0' })).toMatch(/^AEP_CODEX_HOLD_MS must be/);
+    expect(daemonOptions('codex', 8378, {}, {}, 20000)).toMatchObject({ attentionTimeoutMs: 20000 });
+    expect(daemonOptions('codex', 8378, {}, { AEP_CODEX_HOLD_MS: '7000' }, 20000)).toMatchObject({ attentionTimeoutMs: 7000 });
+    expect(daemonOptions('codex', 8378, {}, { AEP_CODEX_HOLD_MS: 'soon' }, 20000)).toMatch(/AEP_CODEX_HOLD_MS/);
+  });
+  it('AEP_INSTRUCT takes 1 or 0 (or nothing); any other value is an error naming it', () => {
+    expect(instructFromEnv({})).toBe(false);
+    expect(instructFromEnv({ AEP_INSTRUCT: '0' })).toBe(false);
+    expect(instructFromEnv({ AEP_INSTRUCT: '1' })).toBe(true);
+    expect(instructFromEnv({ AEP_INSTRUCT: 'yes' })).toBe("AEP_INSTRUCT must be 1 (steering on) or 0 (off), got 'yes'");
+    expect(daemonOptions('codex', 8378, {}, { AEP_INSTRUCT: 'yes' })).toMatch(/^AEP_INSTRUCT must be/);
   });
   it('assembles daemon options; relay none disables the link; a bad relay URL is an error', () => {
     const opts = daemonOptions('claude-code', 8377, { token: 't' }, { AEP_HOME: '/tmp/x', AEP_INSTRUCT: '1' });

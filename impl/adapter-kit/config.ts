@@ -8,8 +8,8 @@
  * | token | `--token` | `AEP_TOKEN` | none |
  * | home | | `AEP_HOME` | `~/.aep` |
  * | capture | | `AEP_CAPTURE`, `AEP_CAPTURE_ATTENTION` | `metadata`, `redacted` |
- * | hold | | `AEP_ATTENTION_TIMEOUT_MS` | 55 000 |
- * | steering | | `AEP_INSTRUCT=1` | off |
+ * | hold | | `AEP_<AGENT>_HOLD_MS` (e.g. `AEP_CODEX_HOLD_MS`), then `AEP_ATTENTION_TIMEOUT_MS` | the adapter's `holdMs` (Codex 20 000), else 55 000 |
+ * | steering | | `AEP_INSTRUCT=1` (`0` or empty: off; anything else is an error) | off |
  */
 import { postureFromEnv } from './capture.js';
 import { aepHome } from './store.js';
@@ -36,12 +36,41 @@ export function resolvePort(agent: string, defaultPort: number, flag: string | u
   return defaultPort;
 }
 
-/** `AEP_ATTENTION_TIMEOUT_MS` (default 55 000); an error string when it is not a positive integer. */
-export function attentionTimeout(env: Env): number | string {
-  const raw = env.AEP_ATTENTION_TIMEOUT_MS;
-  if (raw === undefined || raw === '') return 55_000;
-  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) return `AEP_ATTENTION_TIMEOUT_MS must be a positive integer of milliseconds, got '${raw}'`;
+/** The hold window when neither the environment nor the adapter names one. */
+export const DEFAULT_HOLD_MS = 55_000;
+
+/** `codex` → `AEP_CODEX_HOLD_MS`. */
+export function holdEnvName(agent: string): string {
+  return `AEP_${agent.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_HOLD_MS`;
+}
+
+/** A positive integer of milliseconds from `env[name]`; undefined when unset or empty; an error string when malformed. */
+function readMs(env: Env, name: string): number | string | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return undefined;
+  if (!/^[0-9]+$/.test(raw) || Number(raw) < 1) return `${name} must be a positive integer of milliseconds, got '${raw}'`;
   return Number(raw);
+}
+
+/** `AEP_ATTENTION_TIMEOUT_MS`, else `fallback` (default 55 000); an error string when it is not a positive integer. */
+export function attentionTimeout(env: Env, fallback: number = DEFAULT_HOLD_MS): number | string {
+  return readMs(env, 'AEP_ATTENTION_TIMEOUT_MS') ?? fallback;
+}
+
+/**
+ * The hold window of an adapter: `AEP_<AGENT>_HOLD_MS`, then `AEP_ATTENTION_TIMEOUT_MS`, then the
+ * adapter's own default (`AdapterDef.holdMs`), then 55 000. An error string names the bad variable.
+ */
+export function holdWindow(agent: string, defaultMs: number | undefined, env: Env): number | string {
+  return readMs(env, holdEnvName(agent)) ?? attentionTimeout(env, defaultMs ?? DEFAULT_HOLD_MS);
+}
+
+/** `AEP_INSTRUCT`: `1` on; unset, empty or `0` off; an error string for anything else. */
+export function instructFromEnv(env: Env): boolean | string {
+  const raw = env.AEP_INSTRUCT;
+  if (raw === undefined || raw === '' || raw === '0') return false;
+  if (raw === '1') return true;
+  return `AEP_INSTRUCT must be 1 (steering on) or 0 (off), got '${raw}'`;
 }
 
 /** Everything `startAdapter` needs, from flags and environment; an error string on a bad value. */
@@ -50,13 +79,16 @@ export function daemonOptions(
   defaultPort: number,
   flags: { port?: string; relay?: string; token?: string },
   env: Env,
+  defaultHoldMs?: number,
 ): Omit<AdapterOptions, 'log' | 'onEmit'> | string {
   const port = resolvePort(agent, defaultPort, flags.port, env);
   if (typeof port === 'string') return port;
   const posture = postureFromEnv(env);
   if (typeof posture === 'string') return posture;
-  const attentionTimeoutMs = attentionTimeout(env);
+  const attentionTimeoutMs = holdWindow(agent, defaultHoldMs, env);
   if (typeof attentionTimeoutMs === 'string') return attentionTimeoutMs;
+  const instruct = instructFromEnv(env);
+  if (typeof instruct === 'string') return instruct;
   const relay = flags.relay ?? env.AEP_RELAY_URL ?? 'http://127.0.0.1:8787';
   if (relay !== 'none') {
     try {
@@ -74,6 +106,6 @@ export function daemonOptions(
     home: aepHome(env),
     posture,
     attentionTimeoutMs,
-    instruct: env.AEP_INSTRUCT === '1',
+    instruct,
   };
 }

@@ -12,6 +12,8 @@ export interface AdapterSpec {
   agent: string;
   /** The daemon's default loopback port. */
   defaultPort: number;
+  /** The default hold window for held hooks, in ms (see `AdapterDef.holdMs`). */
+  holdMs?: number;
   /** Event categories declared in hello `capabilities.emits`. */
   emits: string[];
   /** The exact stdout of a hook the daemon cannot or will not answer (fail open). */
@@ -40,6 +42,7 @@ export function defineAdapter(spec: AdapterSpec): AdapterDef {
     handle: spec.handle,
   };
   if (spec.steeringCap !== undefined) def.steeringCap = spec.steeringCap;
+  if (spec.holdMs !== undefined) def.holdMs = spec.holdMs;
   return def;
 }
 

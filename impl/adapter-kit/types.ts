@@ -118,6 +118,8 @@ export interface AdapterDef {
   agent: string;
   /** Loopback port the daemon listens on by default (Claude Code 8377, Codex 8378). */
   defaultPort: number;
+  /** The vendor's default hold window for a held hook, in ms (config.ts `holdWindow`); absent = 55 000. */
+  holdMs?: number;
   /** Event categories declared in hello `capabilities.emits`. */
   emits: string[];
   /** Core command types this adapter honors (declared in hello `control.accepts`). */

@@ -32,7 +32,9 @@ environment:
   AEP_HOME                   state file and logs (default ~/.aep)
   AEP_CAPTURE                capture ceiling: none|metadata|redacted|full (default metadata)
   AEP_CAPTURE_ATTENTION      ceiling for attention.* (default redacted, or AEP_CAPTURE when higher)
-  AEP_ATTENTION_TIMEOUT_MS   how long a held hook waits for an answer (default 55000)
+  AEP_ATTENTION_TIMEOUT_MS   how long a held hook waits for an answer (default: the adapter's,
+                             20000 for codex, 55000 otherwise)
+  AEP_<NAME>_HOLD_MS         the same for one adapter, e.g. AEP_CODEX_HOLD_MS (wins over the above)
   AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off)
 
 exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
@@ -55,7 +57,7 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
       ...(typeof values.relay === 'string' ? { relay: values.relay } : {}),
       ...(typeof values.token === 'string' ? { token: values.token } : {}),
     };
-    const options = daemonOptions(def.agent, def.defaultPort, flags, io.env);
+    const options = daemonOptions(def.agent, def.defaultPort, flags, io.env, def.holdMs);
     if (typeof options === 'string') throw new UsageError(options);
     let running;
     try {

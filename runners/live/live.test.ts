@@ -83,6 +83,7 @@ describe('live families against deliberately broken adapters', () => {
     const f = failed(await run(liveMappingsFamily({ codex: sloppy, 'claude-code': claudeCode }), dir));
     expect(f).toEqual({
       'live/mappings/codex/PreToolUse': 'run undefined, expected "turn_0192_a" (from turn_id)',
+      'live/mappings/codex/PreToolUse (Bash, string command)': 'run undefined, expected "turn_0193_b" (from turn_id)',
       'live/mappings/codex/SubagentStart': 'at $.data.agent_type: expected "reviewer", got "other"',
     });
   }, 30_000);

@@ -1,0 +1,78 @@
+/**
+ * The real payloads: every session Codex 0.171.0 recorded in ../shared/vendor-captures (read at
+ * test time, never copied; the suite is skipped on a clone without them) is replayed hook by hook
+ * through a live daemon, a held PermissionRequest answered the way the session's folder name says
+ * (remote-allow / remote-deny). Every hook must land on a core type (never the x.codex fallback),
+ * and the adapter's session log must pass stream validation.
+ */
+import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { afterEach, expect, it } from 'vitest';
+import { parseJsonl, validateStream } from '../core/stream.js';
+import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
+import { sessionFileName } from '../adapter-kit/store.js';
+import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { describeWhenPresent } from '../test-utils/suites.js';
+import { adapter } from './adapter.js';
+
+/** `../shared` beside the checkout (a git worktree one level deeper finds it at `../../shared`). */
+const DIR = ['../shared', '../../shared'].map((d) => `${d}/vendor-captures/codex-0.171.0`).find((d) => existsSync(d)) ?? '../shared/vendor-captures/codex-0.171.0';
+
+/** What each recorded session must become, by folder name (folders not listed: checked generically). */
+const EXPECTED: Record<string, string[]> = {
+  'tui-remote-allow': ['session.started', 'run.started', 'tool.requested', 'attention.requested', 'control.accepted', 'attention.answered', 'attention.resolved', 'tool.completed', 'run.finished', 'session.ended'],
+  'tui-remote-deny': ['session.started', 'run.started', 'tool.requested', 'attention.requested', 'control.accepted', 'attention.answered', 'attention.resolved', 'tool.denied', 'run.finished', 'session.ended'],
+  // Codex refused the escalation itself (approval policy never): no hook says so, the call stays open
+  'exec-escalation-rejected': ['session.started', 'run.started', 'tool.requested', 'run.finished', 'session.ended'],
+  'exec-no-escalation': ['session.started', 'run.started', 'tool.requested', 'tool.completed', 'run.finished', 'session.ended'],
+};
+
+let running: RunningAdapter | null = null;
+let relay: StubRelay | null = null;
+afterEach(async () => {
+  await running?.close();
+  await relay?.close();
+  running = null;
+  relay = null;
+});
+
+describeWhenPresent(DIR, 'the recorded Codex 0.171.0 sessions, replayed', () => {
+  const sessions = readdirSync(DIR).filter((f) => !f.startsWith('.')).sort();
+
+  it('are there to replay', () => {
+    expect(sessions.length).toBeGreaterThan(0);
+  });
+
+  it.each(sessions)('%s', async (folder) => {
+    relay = await startStubRelay();
+    const home = tempHome();
+    running = await startAdapter(adapter, { port: 0, relay: relay.url, home, hostname: 'capture-box', attentionTimeoutMs: 5000 });
+    const deadline = Date.now() + 3000;
+    while (!running.relayReady() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
+    const r = relay;
+    const files = readdirSync(join(DIR, folder)).filter((f) => /^\d+-[A-Za-z]+\.json$/.test(f)).sort();
+    let session = '';
+    for (const file of files) {
+      const hook = file.replace(/^\d+-|\.json$/g, '');
+      const input = JSON.parse(readFileSync(join(DIR, folder, file), 'utf8')) as Record<string, unknown>;
+      session = String(input.session_id);
+      const reply = postHook(running.url, hook, input);
+      if (hook === 'PermissionRequest' && /remote-(allow|deny)/.test(folder)) {
+        const [req] = (await r.waitFor((es) => es.some((e) => e.type === 'attention.requested'))).filter((e) => e.type === 'attention.requested');
+        r.send(command('control.attention.respond', session, { answer: { option: folder.includes('deny') ? 'deny' : 'allow' } }, { subject: req!.id }));
+      }
+      expect((await reply).status, `${folder}/${file}`).toBe(200);
+    }
+    const events = await r.waitFor((es) => es.some((e) => e.type === 'session.ended'));
+    expect(events.filter((e) => String(e.type).startsWith('x.'))).toEqual([]);
+    if (EXPECTED[folder]) expect(events.map((e) => e.type)).toEqual(EXPECTED[folder]);
+    if (folder.includes('remote-deny')) {
+      const requested = events.find((e) => e.type === 'tool.requested')!;
+      expect(events.find((e) => e.type === 'tool.denied')!.data.tool).toEqual(requested.data.tool);
+    }
+    const parsed = parseJsonl(readFileSync(join(home, 'logs', 'codex', sessionFileName(session))));
+    expect(parsed.issues).toEqual([]);
+    expect(parsed.events).toHaveLength(events.length);
+    expect(validateStream(parsed.events)).toEqual([]);
+  });
+});

@@ -98,11 +98,23 @@ export interface HookContext {
   run(session: string): string | undefined;
   /** Open or close the current run of a session (a new run id is a ULID when `id` is omitted). */
   setRun(session: string, id: string | null | undefined): string | undefined;
-  /** Emit one event: capture-stamped, sequenced, logged and sent. Returns the full envelope. */
+  /**
+   * Emit one event: capture-stamped, sequenced, logged and sent. Returns the full envelope.
+   * Emitting `session.ended` first dismisses every request still open in the session and drops
+   * its queued steering (the kit's guarantee: no request outlives its session), then forgets
+   * the session's run and `state`.
+   */
   emit(session: string, mapped: Mapped, extra?: { run?: string; cause?: string; severity?: AepEvent['severity'] }): AepEvent;
   /** Emit `attention.requested` and hold until a settlement; resolves exactly once. */
   hold(spec: HoldSpec): Promise<{ request: AepEvent; settlement: Settlement }>;
-  /** Requests still pending for a session (optionally filtered by key). */
+  /**
+   * Emit `attention.requested` for a request answered out of band only (`respond_via: ["oob"]`,
+   * e.g. a URL the person opens in the vendor's UI): no hook waits on it and a control answer is
+   * refused. It stays open until `settle` (dismissed or answered `via:"oob"`), the session's
+   * `session.ended`, or the daemon's shutdown, so it always reaches a terminal.
+   */
+  open(spec: HoldSpec): AepEvent;
+  /** Requests still pending for a session (optionally filtered by key), held or out of band. */
   pending(session: string, key?: string): PendingInfo[];
   /** Settle a pending request from the vendor side: `dismissed`, or answered out of band. */
   settle(id: string, how: { kind: 'dismissed' } | { kind: 'oob'; answer: Answer }): boolean;
@@ -110,6 +122,12 @@ export interface HookContext {
   takeSteering(session: string): string | null;
   /** Drop queued steering for a session (session end), emitting one audit event per text. */
   dropSteering(session: string): void;
+  /**
+   * The adapter's own per-session state, created by `init` on first use and kept by the kit until
+   * the session ends (`session.ended` emitted). One object per session per engine: adapters keep
+   * whatever their identity rules need there (never in module globals, which engines would share).
+   */
+  state<T>(session: string, init: () => T): T;
 }
 
 /** One vendor adapter, plugged into the kit. */

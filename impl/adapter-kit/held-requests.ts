@@ -83,7 +83,7 @@ export class HeldRequests {
   }
 
   list(session: string, key?: string): PendingInfo[] {
-    return this.loop.list(session, key).map((r) => ({ id: r.id, session: r.session, ...(r.key ? { key: r.key } : {}) }));
+    return this.loop.list(session, key).map((r) => ({ id: r.id, session: r.session, ...(r.key ? { key: r.key } : {}), ...(r.fields ? { form: true } : {}) }));
   }
 
   /** The exact lines of every open request, in the order they were raised. */
@@ -99,8 +99,8 @@ export class HeldRequests {
   /** Record an accepted control answer (cause: the command id) and free the waiting hook. */
   applyAnswer(outcome: Extract<RespondOutcome, { ok: true }>, commandId: string): void {
     this.lines.delete(outcome.request.id);
-    this.recordAnswer(outcome.request, outcome.settlement, commandId);
-    this.release(outcome.request.id, outcome.settlement);
+    const answered = this.recordAnswer(outcome.request, outcome.settlement, commandId);
+    this.release(outcome.request.id, { ...outcome.settlement, answered });
   }
 
   /** Settle an open request from the vendor side: dismissed, or answered out of band. */
@@ -116,8 +116,8 @@ export class HeldRequests {
     const settlement: Answered = how.answer.values !== undefined
       ? { kind: 'values', values: how.answer.values, via: 'oob' }
       : { kind: 'option', option: how.answer.option ?? request.refusing, ...(how.answer.text ? { text: how.answer.text } : {}), via: 'oob' };
-    this.recordAnswer(request, settlement, id);
-    this.release(id, settlement);
+    const answered = this.recordAnswer(request, settlement, id);
+    this.release(id, { ...settlement, answered });
     return true;
   }
 
@@ -153,7 +153,7 @@ export class HeldRequests {
   }
 
   /** attention.answered (+ attention.resolved cause-linked to it) for a settled request. */
-  private recordAnswer(request: PendingRequest, settlement: Answered, cause: string): void {
+  private recordAnswer(request: PendingRequest, settlement: Answered, cause: string): string {
     const level = levelFor('attention.answered', this.posture);
     const answer: Record<string, unknown> = {};
     if (settlement.kind === 'option') {
@@ -166,5 +166,6 @@ export class HeldRequests {
     const run = request.run ? { run: request.run } : {};
     const answered = this.emitter.emit(request.session, { type: 'attention.answered', data: { answer, via: settlement.via }, subject: request.id }, { ...run, cause }).event;
     this.emitter.emit(request.session, { type: 'attention.resolved', data: { resolution: 'answered', latency_ms: this.latency(request) }, subject: request.id }, { ...run, cause: answered.id });
+    return answered.id;
   }
 }

@@ -55,12 +55,15 @@ export interface Answer {
   values?: Record<string, unknown>;
 }
 
-/** How a held request ended; what the adapter turns into its vendor reply. */
+/**
+ * How a held request ended; what the adapter turns into its vendor reply. An answer's `answered`
+ * is the id of its `attention.answered` event (set by the kit), for cause-linking what follows.
+ */
 export type Settlement =
   /** A permission-style decision: the applied option (and guidance text, if any survived). */
-  | { kind: 'option'; option: string; text?: string; via: 'control' | 'oob' }
+  | { kind: 'option'; option: string; text?: string; via: 'control' | 'oob'; answered?: string }
   /** A validated form answer. */
-  | { kind: 'values'; values: Record<string, unknown>; via: 'control' | 'oob' }
+  | { kind: 'values'; values: Record<string, unknown>; via: 'control' | 'oob'; answered?: string }
   /** The window elapsed: fail open with the vendor's neutral reply. */
   | { kind: 'timeout' }
   /** A non-gating surface settled it (e.g. PostToolUse while pending): free the hook neutrally. */
@@ -88,6 +91,8 @@ export interface PendingInfo {
   id: string;
   session: string;
   key?: string;
+  /** True for a `kind:"form"` request (it has fields): an out-of-band answer may carry values. */
+  form?: boolean;
 }
 
 /** The kit's services to an adapter's hook handler. Valid only during one `handle()` call and the promises it awaits. */

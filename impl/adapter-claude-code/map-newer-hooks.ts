@@ -35,7 +35,7 @@ const FIELDS: Readonly<Record<string, { plain?: readonly string[]; numbers?: rea
   PreSkillShellCommand: { plain: ['command_name', 'command_source', 'invoked_by', 'tool_name', 'tool_use_id'] },
 };
 
-/** The newer hooks this module maps (the settings examples wire them, WorktreeCreate aside). */
+/** The newer hooks this module maps (which of them the example settings wire: wiring.ts). */
 export const NEWER_HOOKS: readonly string[] = Object.freeze([...Object.keys(FIELDS), 'PostToolBatch']);
 
 /** `tool_calls` of a PostToolBatch as structural refs: `{name, call_id?}` per call, in order. */

@@ -20,8 +20,10 @@
  * one did not (the compaction itself is `session.compacted`, at PostCompact).
  *
  * Subagents: SubagentStart/SubagentStop map to the delegation pair; the stop is cause-linked to
- * its start, and hooks fired inside a subagent (their payload carries its `agent_id`) are
- * cause-linked to its `delegation.subagent.started`.
+ * its start, and hooks fired inside a subagent (their payload carries its `agent_id`), held
+ * requests included, are cause-linked to its `delegation.subagent.started`. An internal agent's
+ * stop (`agent_type: ""`, no SubagentStart) emits nothing; a named subagent's stop is emitted even
+ * when its start predates this daemon (a restart), just without the cause link.
  *
  * Held loops: permission.ts (PermissionRequest), elicitation.ts (Elicitation/ElicitationResult).
  * A PostToolUse/PostToolUseFailure/PermissionDenied dismisses only the held request of the same
@@ -45,7 +47,7 @@ export const STEERABLE = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUs
 /** UserPromptSubmit sources that mean a person (or the SDK host on their behalf) sent the prompt. */
 const PERSON_SOURCES = new Set(['user', 'sdk']);
 /** SessionEnd reasons that are the person's own exit. */
-const PERSON_EXITS = new Set(['clear', 'logout', 'prompt_input_exit']);
+const PERSON_EXITS = new Set(['clear', 'logout', 'prompt_input_exit', 'resume']);
 
 function onPrompt(input: HookInput, session: string, ctx: HookContext): boolean {
   const open = ctx.run(session);

@@ -16,7 +16,7 @@
 import type { FieldSpec, HookContext, HookInput, PendingInfo } from '../adapter-kit/types.js';
 import { str } from '../adapter-kit/mapping.js';
 import { isPlainObject } from '../core/event.js';
-import { runFor } from './identity.js';
+import { runFor, subagentCause } from './identity.js';
 import { mapElicitationHook } from './map-hooks.js';
 import { NEUTRAL, elicitationReply } from './replies.js';
 
@@ -26,7 +26,8 @@ const keyOf = (session: string, input: HookInput): string => prefix(session, inp
 export async function onElicitation(input: HookInput, session: string, ctx: HookContext): Promise<string> {
   const mapped = mapElicitationHook(input, ctx.posture);
   const run = runFor(ctx, session, input);
-  const spec = { session, ...(run ? { run } : {}), mapped, key: keyOf(session, input) };
+  const cause = subagentCause(ctx, session, input);
+  const spec = { session, ...(run ? { run } : {}), ...(cause ? { cause } : {}), mapped, key: keyOf(session, input) };
   if (!Array.isArray(mapped.data.fields)) {
     ctx.open(spec);
     return NEUTRAL;

@@ -18,7 +18,7 @@ import { levelFor, red } from '../adapter-kit/capture.js';
 import { str } from '../adapter-kit/mapping.js';
 import { permissionReply } from '../adapter-kit/replies.js';
 import { isPlainObject } from '../core/event.js';
-import { callOf, runFor, sessionState, toolCallKey } from './identity.js';
+import { callOf, runFor, sessionState, subagentCause, toolCallKey } from './identity.js';
 import { answersFor, questionsOf } from './map-ask-user-question.js';
 import { PERMISSION_OPTIONS, mapPermissionRequest } from './map-hooks.js';
 import { ALLOW_NEEDS_UPDATED_INPUT, DENY_MESSAGE, NEUTRAL, allowWithInputReply, questionReply } from './replies.js';
@@ -42,8 +42,10 @@ export async function onPermissionRequest(input: HookInput, session: string, ctx
   const mapped = mapPermissionRequest(input, ctx.posture);
   const run = runFor(ctx, session, input);
   const key = toolCallKey(session, tool, input.tool_input);
+  const cause = subagentCause(ctx, session, input);
+  const from = { ...(run ? { run } : {}), ...(cause ? { cause } : {}) };
   if (tool !== 'AskUserQuestion') {
-    const { settlement } = await ctx.hold({ session, ...(run ? { run } : {}), mapped, options: PERMISSION_OPTIONS.map((o) => ({ ...o })), refusing: 'deny', key });
+    const { settlement } = await ctx.hold({ session, ...from, mapped, options: PERMISSION_OPTIONS.map((o) => ({ ...o })), refusing: 'deny', key });
     emitDeniedCall(ctx, session, input, tool, settlement, run);
     const allowed = settlement.kind === 'option' && settlement.via === 'control' && settlement.option === 'allow';
     if (allowed && ALLOW_NEEDS_UPDATED_INPUT[tool] === 'echo') return allowWithInputReply(input.tool_input);
@@ -57,7 +59,7 @@ export async function onPermissionRequest(input: HookInput, session: string, ctx
     const value = answer.option ?? answer.text;
     return value === undefined || value.trim() === '' ? null : { '1': value };
   };
-  const { settlement } = await ctx.hold({ session, ...(run ? { run } : {}), mapped, fields, legacyAnswer, key });
+  const { settlement } = await ctx.hold({ session, ...from, mapped, fields, legacyAnswer, key });
   if (settlement.kind !== 'values' || settlement.via !== 'control') return NEUTRAL;
   return questionReply(isPlainObject(input.tool_input) ? input.tool_input.questions : [], answersFor(questions, settlement.values));
 }

@@ -47,7 +47,7 @@ export class HeldRequests {
   ) {}
 
   private register(spec: HoldSpec, run: string | undefined, oob: boolean): AepEvent {
-    const { event, line } = this.emitter.emit(spec.session, spec.mapped, run ? { run } : {});
+    const { event, line } = this.emitter.emit(spec.session, spec.mapped, { ...(run ? { run } : {}), ...(spec.cause ? { cause: spec.cause } : {}) });
     this.loop.open({
       id: event.id,
       session: spec.session,

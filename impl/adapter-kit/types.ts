@@ -84,6 +84,8 @@ export interface HoldSpec {
   legacyAnswer?: (answer: Answer) => Record<string, unknown> | null;
   /** A key the adapter can use to find this request later (e.g. `tool:<session>:<tool>`). */
   key?: string;
+  /** The `cause` of the `attention.requested` event (e.g. the subagent's delegation it came from). */
+  cause?: string;
 }
 
 /** A request the daemon is holding a hook open for. */

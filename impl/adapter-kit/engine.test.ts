@@ -130,3 +130,23 @@ describe('engine: adapter state', () => {
     expect(await a.hook('Count')).toBe('1');
   });
 });
+
+describe('engine: no hook is dropped without an event', () => {
+  it('a lone surrogate and 5000-deep nesting still emit (made safe, and logged)', async () => {
+    const lines: string[] = [];
+    const logged: string[] = [];
+    const def: AdapterDef = { ...careless([]), async handle(_h, input, ctx) {
+      ctx.emit(input.session_id as string, { type: 'progress.status', data: { phase: typeof input.deep } });
+      return '{}';
+    } };
+    const engine = createEngine(def, { posture: DEFAULT_POSTURE, timeoutMs: 1000, instruct: false, host: 'h', epoch: 0, send: (l) => lines.push(l), log: (l) => logged.push(l) });
+    let deep: Record<string, unknown> = {};
+    for (let i = 0; i < 5000; i++) deep = { a: deep };
+    expect(await engine.handleHook('Notification', { session_id: 'lone\ud800', deep })).toBe('{}');
+    const [event] = lines.map((l) => JSON.parse(l));
+    expect(event).toMatchObject({ session: 'lone\ufffd', source: 'aep://h/agent/careless/session/lone%EF%BF%BD', data: { phase: 'object' } });
+    expect(validateStream([event])).toEqual([]);
+    expect(logged).toHaveLength(2);
+    expect(logged[0]).toMatch(/^hook Notification: 1 string\(s\) held a lone UTF-16 surrogate/);
+  });
+});

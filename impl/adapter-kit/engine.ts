@@ -16,13 +16,15 @@
  * steering (audited), so no request outlives its session; then the session's run and scratch
  * state are forgotten. `dismissAll()` (shutdown) dismisses what is still open everywhere.
  *
- * `handleHook` runs the adapter's handler, then attaches queued steering to an otherwise
+ * `handleHook` first makes the input safe to map (sanitize.ts: lone surrogates, runaway nesting;
+ * each rewrite is logged), runs the adapter's handler, then attaches queued steering to an otherwise
  * neutral reply on a steerable moment (held replies carry decisions, never steering).
  */
 import type { AepEvent } from '../core/event.js';
 import { createCommandTarget } from './commands.js';
 import { createEmitter } from './emission.js';
 import { HeldRequests, REAL_TIMERS, type EngineTimers } from './held-requests.js';
+import { sanitizeInput } from './sanitize.js';
 import { SessionBook } from './sessions.js';
 import { SteeringDesk } from './steering-desk.js';
 import type { AdapterDef, HookContext, HoldSpec, Posture } from './types.js';
@@ -126,7 +128,10 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     state: (session, init) => sessions.state(session, init),
   };
 
-  async function handleHook(hookEvent: string, input: Record<string, unknown>): Promise<string> {
+  async function handleHook(hookEvent: string, raw: Record<string, unknown>): Promise<string> {
+    // Emit what can be emitted: an input no event could carry is made safe first, and said so.
+    const { value: input, problems } = sanitizeInput(raw);
+    for (const problem of problems) cfg.log(`hook ${hookEvent}: ${problem}`);
     const reply = await def.handle(hookEvent, input, ctx);
     const session = typeof input.session_id === 'string' ? input.session_id : undefined;
     if (cfg.instruct && session && reply === def.neutralReply(hookEvent) && def.steerable(hookEvent)) {

@@ -36,3 +36,12 @@ describe('sanitizeInput', () => {
     expect(sanitizeInput({ tool_input: nested(MAX_INPUT_DEPTH - 2) }).problems).toEqual([]);
   });
 });
+
+describe('encodeSegment', () => {
+  it('percent-encodes like encodeURIComponent, and never throws on a lone surrogate', async () => {
+    const { encodeSegment } = await import('./envelope.js');
+    expect(encodeSegment('a b/c')).toBe('a%20b%2Fc');
+    expect(encodeSegment('\ud83d\ude00')).toBe(encodeURIComponent('\ud83d\ude00'));
+    expect(encodeSegment('lone\ud800')).toBe('lone%EF%BF%BD');
+  });
+});

@@ -14,10 +14,14 @@
  * no second terminal. SessionEnd with a run still open closes it `run.cancelled` (`by:"user"`
  * for the person's own exits, else `by:"shutdown"`).
  *
- * SessionStart: `session.started` once per open session; for a session already open (`source`
+ * SessionStart: `session.started` once per session; for a session already open (`source`
  * `compact`, `resume`, `clear` re-fire it) the adapter emits `x.claude-code.session.session_start`
  * with the `trigger` instead: AEP-0002 §4.1 `session.started` means a session began, and this
- * one did not (the compaction itself is `session.compacted`, at PostCompact).
+ * one did not (the compaction itself is `session.compacted`, at PostCompact). The same holds for a
+ * session resumed after it ended (`claude --resume` keeps the id): its events continue the same
+ * AEP session, and its second SessionEnd is `x.claude-code.session.session_end`, because
+ * `session.ended` is a session's single terminal. Only sessions this daemon saw end are known:
+ * after a daemon restart a resumed session opens with `session.started` again.
  *
  * Subagents: SubagentStart/SubagentStop map to the delegation pair; the stop is cause-linked to
  * its start, and hooks fired inside a subagent (their payload carries its `agent_id`), held
@@ -88,7 +92,10 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
       onElicitationResult(input, session, ctx);
       return NEUTRAL;
     case 'SessionStart':
-      if (state.started && mapped) mapped = { type: mapUnknownHook('SessionStart', AGENT).type, data: triggerOf(mapped) };
+      if ((state.started || ctx.ended(session)) && mapped) {
+        mapped = { type: mapUnknownHook('SessionStart', AGENT).type, data: triggerOf(mapped) };
+        state.started = true;
+      }
       break;
     case 'UserPromptSubmit':
       // A prompt that joins the open run is recorded as the vendor moment, not as a second run.started.
@@ -125,6 +132,11 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
       if (open) {
         ctx.emit(session, { type: 'run.cancelled', data: { by: PERSON_EXITS.has(str(input.reason) ?? '') ? 'user' : 'shutdown' } }, { run: open });
         closeRun(ctx, session, open);
+      }
+      if (ctx.ended(session) && mapped) {
+        // A resumed session ending again: its single terminal is already on record.
+        ctx.dropSteering(session);
+        mapped = { type: mapUnknownHook('SessionEnd', AGENT).type, data: mapped.data };
       }
       break;
     }

@@ -150,3 +150,20 @@ describe('engine: no hook is dropped without an event', () => {
     expect(logged[0]).toMatch(/^hook Notification: 1 string\(s\) held a lone UTF-16 surrogate/);
   });
 });
+
+describe('engine: ended sessions', () => {
+  it('ctx.ended says whether this engine emitted session.ended for a session', async () => {
+    const seen: boolean[] = [];
+    const def: AdapterDef = { ...careless([]), async handle(hook, input, ctx) {
+      seen.push(ctx.ended(input.session_id as string));
+      if (hook === 'End') ctx.emit(input.session_id as string, { type: 'session.ended', data: {} });
+      return '{}';
+    } };
+    const engine = createEngine(def, { posture: DEFAULT_POSTURE, timeoutMs: 1000, instruct: false, host: 'h', epoch: 0, send: () => {}, log: () => {} });
+    await engine.handleHook('Any', { session_id: 'a' });
+    await engine.handleHook('End', { session_id: 'a' });
+    await engine.handleHook('Any', { session_id: 'a' });
+    await engine.handleHook('Any', { session_id: 'b' });
+    expect(seen).toEqual([false, false, true, false]);
+  });
+});

@@ -126,6 +126,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     takeSteering: (session) => steering.take(session),
     dropSteering: (session) => steering.drop(session),
     state: (session, init) => sessions.state(session, init),
+    ended: (session) => sessions.ended(session),
   };
 
   async function handleHook(hookEvent: string, raw: Record<string, unknown>): Promise<string> {

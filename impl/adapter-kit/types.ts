@@ -135,6 +135,12 @@ export interface HookContext {
    * whatever their identity rules need there (never in module globals, which engines would share).
    */
   state<T>(session: string, init: () => T): T;
+  /**
+   * Whether this engine already emitted `session.ended` for the session. `session.ended` is a
+   * session's single terminal (AEP-0002 §5.3): a vendor that resumes an ended session must not
+   * get a second one.
+   */
+  ended(session: string): boolean;
 }
 
 /** One vendor adapter, plugged into the kit. */

@@ -89,6 +89,7 @@ describe('control-loop family against deliberately broken adapters', () => {
       'claude-code/steering: queued texts are dropped, audited, at session end': 'events[7] session.ended: run "r-stale", expected absent',
       'claude-code/elicitation: a URL-mode request stays open until its ElicitationResult; a control answer is refused': 'events[7] session.ended: run "r-stale", expected absent',
       'claude-code/elicitation: a URL-mode request still open when the session ends is dismissed before session.ended': 'events[3] session.ended: run "r-stale", expected absent',
+      'claude-code/session: a session resumed after its end opens no second session.started, and ends with no second session.ended': 'events[1] session.ended: run "r-stale", expected absent',
     });
 
     const chattyDef: AdapterDef = {

@@ -103,8 +103,9 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
       break;
     case 'Stop':
     case 'StopFailure': {
-      const run = runFor(ctx, session, input);
-      if (run === undefined && str(input.prompt_id) !== undefined) mapped = null; // this turn's terminal is on record
+      // The terminal of a turn already closed (a second Stop, or a late one for a cancelled turn) is on record.
+      const prompt = str(input.prompt_id);
+      if (prompt !== undefined && state.closedRuns.has(prompt)) mapped = null;
       break;
     }
     case 'PreToolUse': {

@@ -237,7 +237,10 @@ describe('claude-code adapter daemon', () => {
     const { a, r } = await setup();
     const reply = postHook(a.url, 'PermissionRequest', hook('PermissionRequest', bash));
     const req = await pendingRequest(r);
-    await postHook(a.url, 'PostToolUse', hook('PostToolUse', { tool_name: 'Bash', tool_use_id: 'tu9', tool_input: {}, tool_response: { ok: true } }));
+    // another Bash call completing (a parallel call) leaves it held; the same call dismisses it
+    await postHook(a.url, 'PostToolUse', hook('PostToolUse', { tool_name: 'Bash', tool_use_id: 'tu8', tool_input: { command: 'ls' }, tool_response: { ok: true } }));
+    expect(ofType(r.events(), 'attention.resolved')).toHaveLength(0);
+    await postHook(a.url, 'PostToolUse', hook('PostToolUse', { tool_name: 'Bash', tool_use_id: 'tu9', tool_input: { description: 'ship it', command: 'make deploy' }, tool_response: { ok: true } }));
     expect((await reply).body).toBe('{}');
     const events = r.events();
     const resolved = ofType(events, 'attention.resolved');

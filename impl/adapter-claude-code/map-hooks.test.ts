@@ -6,6 +6,7 @@ import { validatePayload } from '../core/payload.js';
 import { mapHook } from './map-hooks.js';
 import { mapAskUserQuestion } from './map-ask-user-question.js';
 import { mapElicitation } from './map-elicitation.js';
+import { NEWER_HOOKS } from './map-newer-hooks.js';
 
 const DEFAULT = { ceiling: 'metadata' as const, attention: 'redacted' as const };
 const fixture = JSON.parse(readFileSync(new URL('../../conformance/fixtures/mappings/claude-code.json', import.meta.url), 'utf8'));
@@ -83,5 +84,56 @@ describe('capture postures', () => {
     expect(tool.data.args).toEqual(pre.tool_input);
     expect(tool.data.args_redacted).toBeUndefined();
     expect(tool.data.args_digest).toBe(mapHook(pre, DEFAULT)!.data.args_digest);
+  });
+});
+
+describe('drift: what newer Claude Code payloads carry never breaks a mapping', () => {
+  /** Members real payloads carry (2.1.196+) or may carry tomorrow, none of which a mapping reads. */
+  const IGNORED = {
+    prompt_id: 'pr_extra_1',
+    effort: { level: 'high' },
+    permission_mode: 'acceptEdits',
+    session_title: 'Ledger retries',
+    mcp_server: { name: 'deployer', source: 'project' },
+    a_field_from_the_future: { nested: [1, 2, { deep: true }] },
+  };
+  const entries = Object.entries<any>(fixture.hooks);
+
+  for (const [name, entry] of entries) {
+    it(`${name}: the same event with extra input fields`, () => {
+      const input = { ...entry.input, ...IGNORED };
+      expect(canonicalJson(mapHook(input, DEFAULT))).toBe(canonicalJson(strip(entry.expected)));
+    });
+  }
+
+  it('duration_ms lands on the tool terminals only, and changes nothing else', () => {
+    for (const [, entry] of entries) {
+      const hook = entry.input.hook_event_name as string;
+      const withDuration = mapHook({ ...entry.input, duration_ms: 77 }, DEFAULT);
+      const expected = strip(entry.expected) as Record<string, any> | null;
+      if (hook === 'PostToolUse' || hook === 'PostToolUseFailure') {
+        expect(withDuration!.data).toEqual({ ...expected!.data, duration_ms: 77 });
+      } else {
+        expect(canonicalJson(withDuration)).toBe(canonicalJson(expected));
+      }
+    }
+  });
+
+  it('every newer hook has its own pin, and the pins cover the whole mapped set', () => {
+    const pinned = new Set(entries.map(([, e]) => e.input.hook_event_name));
+    expect(NEWER_HOOKS.filter((h) => !pinned.has(h))).toEqual([]);
+  });
+
+  it('a newer hook carries its content only at redacted+, through the redaction pipeline', () => {
+    const red = { ceiling: 'redacted' as const, attention: 'redacted' as const };
+    const cwd = { hook_event_name: 'CwdChanged', session_id: 's', old_cwd: '/home/ana/a', new_cwd: '/home/ana/b' };
+    expect(mapHook(cwd, DEFAULT)!.data).toEqual({});
+    const moved = mapHook(cwd, red)!.data as Record<string, string>;
+    expect(moved.new_cwd).toContain('b');
+    expect(moved.new_cwd).not.toContain('/home/ana');
+    const shown = { hook_event_name: 'MessageDisplay', session_id: 's', message_id: 'm', index: 2, final: false, delta: 'mail ana@example.org' };
+    expect(mapHook(shown, DEFAULT)!.data).toEqual({ message_id: 'm', index: 2, final: false });
+    expect(mapHook(shown, red)!.data.delta).not.toContain('ana@example.org');
+    expect(mapHook({ hook_event_name: 'Stop', session_id: 's', last_assistant_message: 'all done' }, red)!.data).toEqual({ summary: 'all done' });
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The standard's own Annex A pin for Claude Code (../shared, read at test time, never copied):
- * every entry through our pure mappers, compared as canonical JSON. Skips when ../shared is absent.
+ * every entry through our pure mappers, compared as canonical JSON. Skips when ../shared is absent
+ * (`AEP_STANDARD_DIR` names the standard's checkout when it is elsewhere).
  */
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
@@ -8,7 +9,7 @@ import { canonicalJson } from '../core/canonical.js';
 import { mapAskUserQuestion } from './map-ask-user-question.js';
 import { mapElicitation } from './map-elicitation.js';
 
-const file = '../shared/aep-standard/conformance/fixtures/mappings/claude-code.json';
+const file = `${process.env.AEP_STANDARD_DIR ?? '../shared/aep-standard'}/conformance/fixtures/mappings/claude-code.json`;
 
 describe.skipIf(!existsSync(file))('standard mappings/claude-code.json', () => {
   const fixture = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>) : {};

@@ -21,6 +21,11 @@ export function defaultSeverity(type: string): Severity | undefined {
   return undefined;
 }
 
+/** `encodeURIComponent` that never throws: a lone UTF-16 surrogate is encoded as U+FFFD. */
+export function encodeSegment(text: string): string {
+  return encodeURIComponent(text.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '\ufffd'));
+}
+
 export class Sequencer {
   private readonly next = new Map<string, number>();
 
@@ -41,7 +46,7 @@ export class Sequencer {
     event.time = new Date(this.clock()).toISOString();
     event.source = agentScoped
       ? `aep://${this.host}/agent/${this.agent}`
-      : `aep://${this.host}/agent/${this.agent}/session/${encodeURIComponent(session)}`;
+      : `aep://${this.host}/agent/${this.agent}/session/${encodeSegment(session)}`;
     event.agent = this.agent;
     if (!agentScoped) {
       event.session = session;

@@ -35,6 +35,14 @@ describe('parseAnswer', () => {
 const permission = (id: string, session = 's1'): PendingRequest => ({ id, session, options: OPTIONS, refusing: 'deny', openedAt: 0 });
 
 describe('HeldLoop', () => {
+  it('an out-of-band request takes no control answer, and stays pending', () => {
+    const loop = new HeldLoop();
+    loop.open({ ...permission('r9'), oob: true });
+    const outcome = loop.respond('r9', { option: 'allow' });
+    expect(outcome).toMatchObject({ ok: false, reason: 'invalid' });
+    expect(!outcome.ok && outcome.detail).toMatch(/answered out of band \(respond_via: \["oob"\]\)/);
+    expect(loop.get('r9')).toBeDefined();
+  });
   it('settles a permission request once; an unknown id is invalid', () => {
     const loop = new HeldLoop();
     loop.open(permission('r1'));

@@ -6,6 +6,7 @@
  * Rules (AEP-0002 §5.3, AEP-0006, AEP-0008):
  * - permission-style requests: `{option}` must name an offered option; `{text}` follows the text
  *   rule (text-rule.ts); an empty answer applies the refusing option; `values` is invalid here.
+ * - out-of-band requests (`respond_via: ["oob"]`) take no control answer at all.
  * - form requests: `values` must pass `validateFormValues`; an invalid answer is rejected and the
  *   request stays pending. A plain `{text}`/`{option}` is accepted only through the request's
  *   `legacyAnswer` conversion (AEP-0006 degradation), else rejected.
@@ -25,6 +26,8 @@ export interface PendingRequest {
   fields?: FieldSpec[];
   refusing: string;
   legacyAnswer?: (answer: Answer) => Record<string, unknown> | null;
+  /** Answered out of band only (`respond_via: ["oob"]`): a control answer is refused. */
+  oob?: boolean;
   /** Epoch milliseconds the request was raised at (for `latency_ms`). */
   openedAt: number;
 }
@@ -80,6 +83,9 @@ export class HeldLoop {
     const request = id === undefined ? undefined : this.requests.get(id);
     if (!request) {
       return { ok: false, reason: 'invalid', detail: `no pending attention request '${id ?? ''}' (unknown, or already settled): set subject to a pending attention.requested id` };
+    }
+    if (request.oob) {
+      return { ok: false, reason: 'invalid', detail: `attention request '${request.id}' is answered out of band (respond_via: ["oob"]), in the agent's own UI; it takes no control answer` };
     }
     const decided = request.fields ? decideForm(request, answer) : decideOption(request, answer);
     if (decided.ok) this.requests.delete(request.id);

@@ -7,7 +7,12 @@
 export type { AdapterDef, Answer, FieldSpec, HoldSpec, HookContext, HookInput, Mapped, PendingInfo, Posture, RequestOption, Settlement } from './types.js';
 export { DEFAULT_POSTURE, allows, levelFor, parseLevel, postureFromEnv, red } from './capture.js';
 export { startAdapter, type AdapterOptions, type RunningAdapter } from './daemon.js';
-export { createEngine, type Engine, type EngineConfig } from './engine.js';
+export { createEngine, type Engine, type EngineConfig, type EngineTimers } from './engine.js';
+export { createEmitter, type Emitter, type EmitterConfig } from './emission.js';
+export { HeldRequests, REAL_TIMERS } from './held-requests.js';
+export { createCommandTarget, type CommandTargetConfig } from './commands.js';
+export { SteeringDesk } from './steering-desk.js';
+export { SessionBook } from './sessions.js';
 export { daemonOptions, portEnvName, resolvePort, attentionTimeout } from './config.js';
 export { forwardHook, SHIM_CONNECT_TIMEOUT_MS, type ShimOptions } from './shim.js';
 export { ALLOW_DENY_OPTIONS, content, mapCommonHook, mapUnknownHook, put, snakeCase, str, toolRef } from './mapping.js';

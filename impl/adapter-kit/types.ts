@@ -55,12 +55,15 @@ export interface Answer {
   values?: Record<string, unknown>;
 }
 
-/** How a held request ended; what the adapter turns into its vendor reply. */
+/**
+ * How a held request ended; what the adapter turns into its vendor reply. An answer's `answered`
+ * is the id of its `attention.answered` event (set by the kit), for cause-linking what follows.
+ */
 export type Settlement =
   /** A permission-style decision: the applied option (and guidance text, if any survived). */
-  | { kind: 'option'; option: string; text?: string; via: 'control' | 'oob' }
+  | { kind: 'option'; option: string; text?: string; via: 'control' | 'oob'; answered?: string }
   /** A validated form answer. */
-  | { kind: 'values'; values: Record<string, unknown>; via: 'control' | 'oob' }
+  | { kind: 'values'; values: Record<string, unknown>; via: 'control' | 'oob'; answered?: string }
   /** The window elapsed: fail open with the vendor's neutral reply. */
   | { kind: 'timeout' }
   /** A non-gating surface settled it (e.g. PostToolUse while pending): free the hook neutrally. */
@@ -81,6 +84,8 @@ export interface HoldSpec {
   legacyAnswer?: (answer: Answer) => Record<string, unknown> | null;
   /** A key the adapter can use to find this request later (e.g. `tool:<session>:<tool>`). */
   key?: string;
+  /** The `cause` of the `attention.requested` event (e.g. the subagent's delegation it came from). */
+  cause?: string;
 }
 
 /** A request the daemon is holding a hook open for. */
@@ -88,6 +93,8 @@ export interface PendingInfo {
   id: string;
   session: string;
   key?: string;
+  /** True for a `kind:"form"` request (it has fields): an out-of-band answer may carry values. */
+  form?: boolean;
 }
 
 /** The kit's services to an adapter's hook handler. Valid only during one `handle()` call and the promises it awaits. */
@@ -98,11 +105,23 @@ export interface HookContext {
   run(session: string): string | undefined;
   /** Open or close the current run of a session (a new run id is a ULID when `id` is omitted). */
   setRun(session: string, id: string | null | undefined): string | undefined;
-  /** Emit one event: capture-stamped, sequenced, logged and sent. Returns the full envelope. */
+  /**
+   * Emit one event: capture-stamped, sequenced, logged and sent. Returns the full envelope.
+   * Emitting `session.ended` first dismisses every request still open in the session and drops
+   * its queued steering (the kit's guarantee: no request outlives its session), then forgets
+   * the session's run and `state`.
+   */
   emit(session: string, mapped: Mapped, extra?: { run?: string; cause?: string; severity?: AepEvent['severity'] }): AepEvent;
   /** Emit `attention.requested` and hold until a settlement; resolves exactly once. */
   hold(spec: HoldSpec): Promise<{ request: AepEvent; settlement: Settlement }>;
-  /** Requests still pending for a session (optionally filtered by key). */
+  /**
+   * Emit `attention.requested` for a request answered out of band only (`respond_via: ["oob"]`,
+   * e.g. a URL the person opens in the vendor's UI): no hook waits on it and a control answer is
+   * refused. It stays open until `settle` (dismissed or answered `via:"oob"`), the session's
+   * `session.ended`, or the daemon's shutdown, so it always reaches a terminal.
+   */
+  open(spec: HoldSpec): AepEvent;
+  /** Requests still pending for a session (optionally filtered by key), held or out of band. */
   pending(session: string, key?: string): PendingInfo[];
   /** Settle a pending request from the vendor side: `dismissed`, or answered out of band. */
   settle(id: string, how: { kind: 'dismissed' } | { kind: 'oob'; answer: Answer }): boolean;
@@ -110,6 +129,18 @@ export interface HookContext {
   takeSteering(session: string): string | null;
   /** Drop queued steering for a session (session end), emitting one audit event per text. */
   dropSteering(session: string): void;
+  /**
+   * The adapter's own per-session state, created by `init` on first use and kept by the kit until
+   * the session ends (`session.ended` emitted). One object per session per engine: adapters keep
+   * whatever their identity rules need there (never in module globals, which engines would share).
+   */
+  state<T>(session: string, init: () => T): T;
+  /**
+   * Whether this engine already emitted `session.ended` for the session. `session.ended` is a
+   * session's single terminal (AEP-0002 §5.3): a vendor that resumes an ended session must not
+   * get a second one.
+   */
+  ended(session: string): boolean;
 }
 
 /** One vendor adapter, plugged into the kit. */

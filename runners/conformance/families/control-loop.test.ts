@@ -85,8 +85,11 @@ describe('control-loop family against deliberately broken adapters', () => {
   it('a session-level event put on a run, an extra event or a wrong neutral reply are each caught', async () => {
     const onRun = broken(cc, (ctx) => ({ ...ctx, emit: (s, m, extra) => ctx.emit(s, m, m.type === 'session.ended' ? { ...extra, run: 'r-stale' } : extra) }));
     expect(failed((await run(onRun)).checks)).toEqual({
-      'claude-code/permission: SessionEnd dismisses a pending request before session.ended': 'events[4] session.ended: run "r-stale", expected absent',
-      'claude-code/steering: queued texts are dropped, audited, at session end': 'events[6] session.ended: run "r-stale", expected absent',
+      'claude-code/permission: SessionEnd dismisses a pending request, then cancels the open run, before session.ended': 'events[5] session.ended: run "r-stale", expected absent',
+      'claude-code/steering: queued texts are dropped, audited, at session end': 'events[7] session.ended: run "r-stale", expected absent',
+      'claude-code/elicitation: a URL-mode request stays open until its ElicitationResult; a control answer is refused': 'events[7] session.ended: run "r-stale", expected absent',
+      'claude-code/elicitation: a URL-mode request still open when the session ends is dismissed before session.ended': 'events[3] session.ended: run "r-stale", expected absent',
+      'claude-code/session: a session resumed after its end opens no second session.started, and ends with no second session.ended': 'events[1] session.ended: run "r-stale", expected absent',
     });
 
     const chattyDef: AdapterDef = {

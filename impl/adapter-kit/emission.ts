@@ -1,0 +1,54 @@
+/**
+ * Emission and sequencing: one place where an adapter event becomes its envelope (envelope.ts),
+ * is appended to the session log (when a home is given), sent, and observed. Everything the
+ * engine emits goes through `emit`, so `(epoch, seq)` and the log order are one order.
+ */
+import type { AepEvent } from '../core/event.js';
+import { ulid } from '../core/ulid.js';
+import { Sequencer, type EnvelopeExtra } from './envelope.js';
+import { appendLog } from './store.js';
+import type { Mapped, Posture } from './types.js';
+
+export interface EmitterConfig {
+  agent: string;
+  host: string;
+  epoch: number;
+  posture: Posture;
+  clock: () => number;
+  /** AEP home: session logs go under `logs/<agent>/`; absent = no session log. */
+  home?: string;
+  send(line: string): void;
+  log(line: string): void;
+  onEmit?: (event: AepEvent, line: string) => void;
+  /** Called just before an event is built, with its session and mapping (the session-end guarantee hooks in here). */
+  beforeEmit?: (session: string, mapped: Mapped) => void;
+  /** Called after an event was emitted. */
+  afterEmit?: (event: AepEvent) => void;
+}
+
+export interface Emitter {
+  /** Build, log, send and observe one event; returns it with its exact line. */
+  emit(session: string, mapped: Mapped, extra?: EnvelopeExtra): { event: AepEvent; line: string };
+}
+
+export function createEmitter(cfg: EmitterConfig): Emitter {
+  const seq = new Sequencer(cfg.agent, cfg.host, cfg.epoch, cfg.posture, () => ulid(cfg.clock()), cfg.clock);
+  return {
+    emit(session, mapped, extra = {}) {
+      cfg.beforeEmit?.(session, mapped);
+      const event = seq.build(session, mapped, extra);
+      const line = JSON.stringify(event);
+      if (cfg.home !== undefined) {
+        try {
+          appendLog(cfg.home, cfg.agent, session, line);
+        } catch (err) {
+          cfg.log(`cannot append to the session log: ${(err as Error).message}`);
+        }
+      }
+      cfg.send(line);
+      cfg.onEmit?.(event, line);
+      cfg.afterEmit?.(event);
+      return { event, line };
+    },
+  };
+}

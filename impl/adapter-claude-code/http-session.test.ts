@@ -159,7 +159,7 @@ describe('a whole Claude Code session through the http wiring', () => {
     expect(types.filter((t) => t === 'session.started')).toHaveLength(1);
     expect(types.filter((t) => t === 'attention.requested')).toHaveLength(7);
     expect(types.filter((t) => t === 'attention.resolved' || t === 'attention.timeout')).toHaveLength(7);
-    const denied = events.find((e) => e.type === 'tool.failed' && e.data.error?.type === 'permission_denied');
+    const denied = events.find((e) => e.type === 'tool.denied' && e.data.by === 'runtime');
     expect(denied).toMatchObject({ run: P1, data: { tool: { name: 'Bash', call_id: 'toolu_b2' } } });
     const sub = events.find((e) => e.type === 'delegation.subagent.started')!;
     expect(events.filter((e) => e.cause === sub.id).map((e) => e.type)).toEqual(['tool.requested', 'tool.completed', 'delegation.subagent.stopped']);

@@ -6,35 +6,32 @@
  * - Allow: `{behavior:"allow"}`, plus `updatedInput` for the tools that need it
  *   (`ALLOW_NEEDS_UPDATED_INPUT`, replies.ts).
  * - Deny over control: Claude Code then fires no post-tool hook (seen on 2.1.197 in the TUI and
- *   in SDK mode), so the adapter emits the call's terminal itself: `tool.failed` with
- *   `error.type: "permission_denied"`, cause-linked to the answer. Not `tool.denied`: that type
- *   is a block "without asking a human" (AEP-0002 §4.1), and here a person decided. The call is
- *   the oldest open PreToolUse call with the same tool name and canonical input.
+ *   in SDK mode), so the adapter emits the call's terminal itself: `tool.denied{by:"runtime"}`,
+ *   cause-linked to the answer: the person's decision is the `attention.answered` before it, and
+ *   the runtime enforcing it is the block (the reading the standard's Kimi pin gives a rejected
+ *   permission decision; the Codex adapter does the same). The call is the oldest open
+ *   PreToolUse call with the same tool name and canonical input.
  * - Held requests are filed under `toolCallKey` (tool + canonical input), so a PostToolUse of a
  *   parallel call of the same tool leaves them held (adapter.ts dismisses only the equal call).
  */
 import type { Answer, FieldSpec, HookContext, HookInput, Settlement } from '../adapter-kit/types.js';
-import { levelFor, red } from '../adapter-kit/capture.js';
 import { str } from '../adapter-kit/mapping.js';
 import { permissionReply } from '../adapter-kit/replies.js';
 import { isPlainObject } from '../core/event.js';
 import { callOf, runFor, sessionState, subagentCause, toolCallKey } from './identity.js';
 import { answersFor, questionsOf } from './map-ask-user-question.js';
 import { PERMISSION_OPTIONS, mapPermissionRequest } from './map-hooks.js';
-import { ALLOW_NEEDS_UPDATED_INPUT, DENY_MESSAGE, NEUTRAL, allowWithInputReply, questionReply } from './replies.js';
+import { ALLOW_NEEDS_UPDATED_INPUT, NEUTRAL, allowWithInputReply, questionReply } from './replies.js';
 
-/** `tool.failed` for a call a remote deny kept from running (no post-tool hook will say so). */
+/** `tool.denied{by:"runtime"}` for a call a remote deny kept from running (no post-tool hook will say so). */
 function emitDeniedCall(ctx: HookContext, session: string, input: HookInput, tool: string, settlement: Settlement, run: string | undefined): void {
   if (settlement.kind !== 'option' || settlement.via !== 'control' || settlement.option !== 'deny') return;
   const state = sessionState(ctx, session);
   const call = callOf(state, tool, input.tool_input);
   if (call === undefined) return; // no tool.requested to close (PreToolUse not wired, or already terminal)
   state.calls.delete(call);
-  const error: Record<string, unknown> = { type: 'permission_denied' };
-  const message = red(settlement.text ?? DENY_MESSAGE, levelFor('tool.failed', ctx.posture));
-  if (message !== undefined) error.message = message;
   const extra = { ...(run ? { run } : {}), ...(settlement.answered ? { cause: settlement.answered } : {}) };
-  ctx.emit(session, { type: 'tool.failed', data: { tool: { name: tool, call_id: call }, error }, subject: tool }, extra);
+  ctx.emit(session, { type: 'tool.denied', data: { tool: { name: tool, call_id: call }, by: 'runtime' }, subject: tool }, extra);
 }
 
 export async function onPermissionRequest(input: HookInput, session: string, ctx: HookContext): Promise<string> {

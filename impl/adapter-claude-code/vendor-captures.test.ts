@@ -64,7 +64,7 @@ describeWhenPresent(CC, 'Claude Code 2.1.197 captured sessions through the adapt
       const terminal = events.filter((e) => ['tool.completed', 'tool.failed', 'tool.denied'].includes(e.type)).map((e) => e.data.tool.call_id);
       if (name.startsWith('print-mode')) expect(terminal).toEqual([]); // plain -p denies silently: no hook says so
       else expect(terminal).toEqual(calls);
-      if (name.includes('remote-deny')) expect(events.find((e) => e.type === 'tool.failed')!.data.error).toEqual({ type: 'permission_denied' });
+      if (name.includes('remote-deny')) expect(events.find((e) => e.type === 'tool.denied')!.data.by).toBe('runtime');
       const model = inputs[0]!.model;
       expect(events[0]!.data['gen_ai.request.model']).toBe(model); // present in the TUI, absent in SDK/-p mode
       for (const [file, reply] of Object.entries(replies)) {

@@ -139,7 +139,7 @@ describe('codex adapter daemon', () => {
     ]);
   });
 
-  it('a remote deny closes the denied call: tool.denied{by:"runtime"} with the PreToolUse call_id, cause-linked to the request', async () => {
+  it('a remote deny closes the denied call: tool.denied{by:"runtime"} with the PreToolUse call_id, cause-linked to the answer', async () => {
     const { a, r } = await setup();
     const bash = { turn_id: 'turn_1', tool_name: 'Bash', model: 'gpt-5.3-codex', permission_mode: 'default', transcript_path: null };
     await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_1', prompt: 'release' }));
@@ -149,8 +149,10 @@ describe('codex adapter daemon', () => {
     const req = await pendingRequest(r);
     r.send(command('control.attention.respond', S, { answer: { option: 'deny' } }, { subject: req.id }));
     expect((await reply).body).toBe(DENY);
-    const [denied] = ofType(await r.waitFor((es) => ofType(es, 'tool.denied').length === 1), 'tool.denied');
-    expect(denied).toMatchObject({ run: 'turn_1', subject: 'Bash', cause: req.id, data: { tool: { name: 'Bash', call_id: 'call_pub' }, by: 'runtime' } });
+    const events = await r.waitFor((es) => ofType(es, 'tool.denied').length === 1);
+    const [answered] = ofType(events, 'attention.answered');
+    const [denied] = ofType(events, 'tool.denied');
+    expect(denied).toMatchObject({ run: 'turn_1', subject: 'Bash', cause: answered!.id, data: { tool: { name: 'Bash', call_id: 'call_pub' }, by: 'runtime' } });
     expect(Object.keys(denied!.data).sort()).toEqual(['by', 'tool']);
   });
 

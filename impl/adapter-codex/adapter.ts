@@ -19,7 +19,7 @@
  * PostToolUse for the same tool while its request is pending dismisses it; Interrupt and
  * SessionEnd dismiss every request of the session. After a remote deny Codex fires no post-tool
  * hook, so the adapter closes the denied call itself: `tool.denied{by:"runtime"}` (the runtime
- * enforced the human's answer), with the PreToolUse's `call_id`, cause-linked to the request.
+ * enforced the human's answer), with the PreToolUse's `call_id`, cause-linked to the answer (`attention.answered`).
  *
  * Steering (opt-in): `additionalContext` on the five moments Codex documents; queued steering is
  * dropped with an audit event at SessionEnd.
@@ -77,7 +77,7 @@ async function onPermissionRequest(input: HookInput, session: string, run: strin
     if (!call || ledger.closeCall(session, call.id)) {
       const ref: { name: string; call_id?: string } = call ? { name: tool, call_id: call.id } : { name: tool };
       const on = call?.run ?? request.run;
-      ctx.emit(session, { type: 'tool.denied', data: { tool: ref, by: 'runtime' }, subject: tool }, { ...(on ? { run: on } : {}), cause: request.id });
+      ctx.emit(session, { type: 'tool.denied', data: { tool: ref, by: 'runtime' }, subject: tool }, { ...(on ? { run: on } : {}), cause: settlement.answered ?? request.id });
     }
   }
   return permissionReply(settlement, NEUTRAL);

@@ -69,6 +69,8 @@ export interface Engine {
   pendingLines(): string[];
   /** Free every held hook as dismissed (shutdown). */
   dismissAll(): void;
+  /** The adapter-facing services (for `AdapterDef.attach`). */
+  readonly context: HookContext;
 }
 
 function isCommand(type: string): boolean {
@@ -80,7 +82,9 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
   const clock = cfg.clock ?? (() => Date.now());
   const timers = cfg.timers ?? REAL_TIMERS;
   const instructType = `x.${def.agent}.control.instruct`;
-  const accepts = [...def.accepts, ...(cfg.instruct ? [instructType] : [])];
+  const instruct = cfg.instruct && def.instruct !== false;
+  const accepts = [...def.accepts, ...(instruct ? [instructType] : [])];
+  const inflight = new Set<string>();
   const seq = new Sequencer(def.agent, cfg.host, cfg.epoch, posture, () => ulid(clock()), clock);
   const loop = new HeldLoop();
   const ledger = new CommandLedger();
@@ -151,12 +155,33 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
       cfg.send(recorded);
       return;
     }
+    // An adapter-actuated command still waiting for its outcome: its ack is on the way.
+    if (inflight.has(`${source}\u0000${id}`)) return;
     if (typeof session !== 'string') {
       log(`ignored command ${id}: no target session`);
       return;
     }
     if (!accepts.includes(type)) {
       ack(cmd, { reason: 'unsupported', detail: `${type} is not in this adapter's control.accepts (${accepts.join(', ') || 'none'})` });
+      return;
+    }
+    const custom = def.command?.(cmd, ctx);
+    if (custom) {
+      const key = `${source}\u0000${id}`;
+      inflight.add(key);
+      void custom.then(
+        (outcome) => {
+          inflight.delete(key);
+          if (outcome.ok) {
+            ack(cmd);
+            outcome.after?.();
+          } else ack(cmd, { reason: outcome.reason, detail: outcome.detail });
+        },
+        (err: unknown) => {
+          inflight.delete(key);
+          ack(cmd, { reason: 'busy', detail: `the adapter could not actuate ${type}: ${(err as Error).message}` });
+        },
+      );
       return;
     }
     if (type === 'control.attention.respond') {
@@ -271,7 +296,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
   async function handleHook(hookEvent: string, input: Record<string, unknown>): Promise<string> {
     const reply = await def.handle(hookEvent, input, ctx);
     const session = typeof input.session_id === 'string' ? input.session_id : undefined;
-    if (cfg.instruct && session && reply === def.neutralReply(hookEvent) && def.steerable(hookEvent)) {
+    if (instruct && session && reply === def.neutralReply(hookEvent) && def.steerable(hookEvent)) {
       const text = ctx.takeSteering(session);
       if (text !== null) return def.steeringReply(hookEvent, text);
     }
@@ -283,6 +308,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     accepts,
     handleHook,
     onCommand,
+    context: ctx,
     pendingLines: () => [...waiters.values()].map((w) => w.line),
     dismissAll() {
       for (const id of [...waiters.keys()]) ctx.settle(id, { kind: 'dismissed' });

@@ -6,9 +6,11 @@ import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
 
 /** Every adapter the CLI can run, loaded lazily. Adding a vendor is one line here. */
-export const ADAPTERS: Record<string, () => Promise<AdapterDef>> = {
+export const ADAPTERS: Record<string, (env?: Record<string, string | undefined>) => Promise<AdapterDef>> = {
   'claude-code': async () => (await import('../adapter-claude-code/adapter.js')).adapter,
   codex: async () => (await import('../adapter-codex/adapter.js')).adapter,
+  cline: async (env = {}) => (await import('../adapter-cline/adapter.js')).fromEnv(env),
+  hermes: async (env = {}) => (await import('../adapter-hermes/adapter.js')).fromEnv(env),
 };
 
 export const verb: Verb = {
@@ -49,7 +51,12 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
     const load = ADAPTERS[name];
     if (!load) throw new UsageError(`unknown adapter '${name}'; known: ${Object.keys(ADAPTERS).join(', ')}`);
-    const def = await load();
+    let def: AdapterDef;
+    try {
+      def = await load(io.env);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
     const flags = {
       ...(typeof values.port === 'string' ? { port: values.port } : {}),
       ...(typeof values.relay === 'string' ? { relay: values.relay } : {}),

@@ -11,6 +11,7 @@ export const ADAPTERS: Record<string, (env?: Record<string, string | undefined>)
   codex: async () => (await import('../adapter-codex/adapter.js')).adapter,
   cline: async (env = {}) => (await import('../adapter-cline/adapter.js')).fromEnv(env),
   hermes: async (env = {}) => (await import('../adapter-hermes/adapter.js')).fromEnv(env),
+  antigravity: async () => (await import('../adapter-antigravity/adapter.js')).adapter,
 };
 
 export const verb: Verb = {

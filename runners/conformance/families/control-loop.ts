@@ -12,6 +12,7 @@ import { adapter as claudeCode } from '../../../impl/adapter-claude-code/adapter
 import { adapter as codex } from '../../../impl/adapter-codex/adapter.js';
 import { adapter as cline } from '../../../impl/adapter-cline/adapter.js';
 import { gatedAdapter as hermesGated } from '../../../impl/adapter-hermes/adapter.js';
+import { adapter as antigravity } from '../../../impl/adapter-antigravity/adapter.js';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { ulid } from '../../../impl/core/ulid.js';
 import { describeThrown, fail, pass } from '../check.js';
@@ -25,7 +26,7 @@ import type { Check, Family, Implementation } from '../types.js';
  * (`AEP_HERMES_CONTROL=1`): its scenarios cover that leg; the default posture's replies are the
  * mapping corpus's.
  */
-export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex, cline, hermes: hermesGated };
+export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex, cline, hermes: hermesGated, antigravity };
 
 /** The implementation's validators as scenario checks: null when valid, else the first issue rendered. */
 export function validity(impl: Pick<Implementation, 'validateEvent' | 'validateStream'>): {

@@ -23,6 +23,7 @@ import { mapElicitation } from '../../../impl/adapter-claude-code/map-elicitatio
 import { mapHook as mapCodexHook } from '../../../impl/adapter-codex/map-hooks.js';
 import { mapHook as mapClineHook } from '../../../impl/adapter-cline/map-hooks.js';
 import { mapHook as mapHermesHook } from '../../../impl/adapter-hermes/map-hooks.js';
+import { mapHook as mapAntigravityHook, type JoinTable } from '../../../impl/adapter-antigravity/map-hooks.js';
 import { attempt } from '../check.js';
 import { jsonDiff } from '../compare.js';
 import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
@@ -51,6 +52,7 @@ export const ADAPTER_MAPPERS: Readonly<Record<string, SourceMappers>> = {
   codex: { mapHook: (input) => mapCodexHook(input) },
   cline: { mapHook: (input) => mapClineHook(input) },
   hermes: { mapHook: (input) => mapHermesHook(input) },
+  antigravity: { mapHook: (input, entry) => mapAntigravityHook(entry?.hook ?? '', input, { join: (entry?.join ?? []) as JoinTable }) },
 };
 
 /** One pinned hook mapping. */

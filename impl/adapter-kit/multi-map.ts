@@ -12,16 +12,18 @@ import type { Mapped } from './types.js';
  * The mechanical fallback of the array mappers: `x.{agent}.{name}` with every `_`/`-`/space of the
  * vendor's hook name turned into a segment dot (`some_future_hook` → `x.cline.some.future.hook`),
  * lower-cased; `unknown` when the name is empty. `prefix` inserts a fixed segment
- * (`x.antigravity.hook.<name>`).
+ * (`x.antigravity.hook.<name>`). A vendor type needs a category and a name after the vendor
+ * (AEP-0002 type grammar), so a one-word hook name gets the `hook` category (`x.cline.hook.notification`).
  */
 export function vendorFallbackType(agent: string, name: string, prefix?: string): string {
-  const tail = name
+  const parts = name
     .replace(/([a-z0-9])([A-Z])/g, '$1_$2')
     .split(/[^A-Za-z0-9]+/)
     .filter((s) => s !== '')
-    .map((s) => s.toLowerCase())
-    .join('.') || 'unknown';
-  return `x.${agent}.${prefix ? `${prefix}.` : ''}${tail}`;
+    .map((s) => s.toLowerCase());
+  const tail = parts.length === 0 ? ['unknown'] : parts;
+  const head = prefix ?? (tail.length < 2 ? 'hook' : undefined);
+  return `x.${agent}.${head ? `${head}.` : ''}${tail.join('.')}`;
 }
 
 /** A finite number, else undefined. */

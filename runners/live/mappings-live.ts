@@ -31,10 +31,12 @@ interface Replay {
   expected: unknown;
   form: boolean;
   metadata: boolean;
+  /** The entry's join table state (Antigravity): primed through the daemon before the replay. */
+  join?: unknown;
 }
 
 function replays(file: MappingFile): Replay[] {
-  const out: Replay[] = file.hooks.map((h) => ({ name: h.name, hook: String(h.hook ?? h.input.hook_event_name ?? h.input.hookName ?? ''), input: h.input, expected: h.expected, form: false, metadata: false }));
+  const out: Replay[] = file.hooks.map((h) => ({ name: h.name, hook: String(h.hook ?? h.input.hook_event_name ?? h.input.hookName ?? ''), input: h.input, expected: h.expected, form: false, metadata: false, ...(h.join !== undefined ? { join: h.join } : {}) }));
   for (const f of file.forms) {
     const input: Record<string, unknown> = f.section === 'ask_user_question'
       ? { hook_event_name: 'PermissionRequest', tool_name: 'AskUserQuestion', tool_input: { questions: f.input.questions } }
@@ -66,6 +68,15 @@ async function replayOne(stack: Stack, daemon: RunningAdapter, file: MappingFile
   const session = `${String(replay.input[sessionKey] ?? 'mapping')}~live${n}`;
   const input = { ...replay.input, [sessionKey]: session };
   const agent = file.source;
+  if (Array.isArray(replay.join)) {
+    // Rebuild the entry's join state in the daemon: one PreToolUse per row of this conversation.
+    for (const row of replay.join as Record<string, unknown>[]) {
+      if (row.conversationId !== replay.input[sessionKey]) continue;
+      const before = stack.client.frames.length;
+      await postHook(daemon.url, 'PreToolUse', { [sessionKey]: session, stepIdx: row.stepIdx, toolCall: { name: row.name, args: {} } });
+      await poll(() => stack.client.frames.slice(before).some((f) => f.json?.type === 'tool.requested' && f.json.session === session), EVENT_MS);
+    }
+  }
   // Agent-scoped events (agent.*) carry no session: those arriving after this entry's POST are its own too.
   const mark = stack.client.frames.length;
   const mine = () => stack.client.frames.slice(mark).filter((f) => typeof f.json?.aep === 'string' && f.json.agent === agent && (f.json.session === session || f.json.session === undefined));

@@ -189,5 +189,8 @@ export function fromEnv(env: Record<string, string | undefined>): AdapterDef {
 /** The default posture: observe-only, read-only hello. */
 export const adapter: AdapterDef = hermesAdapter({ control: false });
 
-/** The gate on, every tool (the control-loop corpus and check-live run this one). */
-export const gatedAdapter: AdapterDef = hermesAdapter({ control: true });
+/**
+ * The gate on and scoped to the `terminal` tool (`AEP_HERMES_CONTROL=1 AEP_HERMES_GATE_TOOLS=^terminal$`):
+ * the control-loop corpus runs this one, so it covers the gated and the ungated tool paths.
+ */
+export const gatedAdapter: AdapterDef = hermesAdapter({ control: true, gateTools: /^terminal$/ });

@@ -3,6 +3,7 @@
  * in-process through `main()`, exactly the verb the example configurations invoke), and read the
  * adapter's JSONL session log back for `validateStream`.
  */
+import { spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
@@ -33,4 +34,20 @@ export function aepOnPath(): string {
   writeFileSync(bin, `#!/bin/sh\nexec "${process.execPath}" "${resolve('bin/aep.js')}" "$@"\n`);
   chmodSync(bin, 0o755);
   return dir;
+}
+
+/** Run a command without blocking the event loop (an in-process daemon must keep answering); resolves with status and stdout. */
+export function runCommand(file: string, args: string[], opts: { input: string; env: NodeJS.ProcessEnv; timeoutMs?: number }): Promise<{ status: number | null; stdout: string; ms: number }> {
+  const started = Date.now();
+  return new Promise((resolvePromise) => {
+    const child = spawn(file, args, { env: opts.env, stdio: ['pipe', 'pipe', 'ignore'] });
+    let stdout = '';
+    const timer = setTimeout(() => child.kill('SIGKILL'), opts.timeoutMs ?? 10_000);
+    child.stdout.on('data', (c: Buffer) => (stdout += c.toString('utf8')));
+    child.on('close', (status) => {
+      clearTimeout(timer);
+      resolvePromise({ status, stdout, ms: Date.now() - started });
+    });
+    child.stdin.end(opts.input);
+  });
 }

@@ -25,7 +25,7 @@ afterEach(async () => {
 const base = (hookName: string, extra: Record<string, unknown> = {}) => ({
   clineVersion: '3.0.65', hookName, timestamp: '1764583200000', taskId: S, workspaceRoots: ['/home/lee/wren'], userId: 'usr_lee',
   agent_id: 'agent_root', parent_agent_id: null, conversationId: S, model: { provider: 'openrouter', slug: 'qwen3-coder' },
-  workspaceInfo: { git: { branch: 'main', commit: '9f8e7d6' } }, sessionContext: { mode: 'act' }, ...extra,
+  workspaceInfo: { rootPath: '/home/lee/wren', latestGitCommitHash: '9f8e7d6', latestGitBranchName: 'main' }, sessionContext: { mode: 'act' }, ...extra,
 });
 const ofType = (es: Record<string, any>[], t: string) => es.filter((e) => e.type === t);
 

@@ -29,6 +29,12 @@ describe('cline mapHook', () => {
     expect(mapHook(compact, FULL)[0]!.data.context_json_path).toBe('/p.json');
   });
 
+  it('workspaceInfo on run.started: the commit hash at metadata, the branch name only at redacted+', () => {
+    const start = base('agent_start', { workspaceInfo: { rootPath: '/w', latestGitCommitHash: 'abc123', latestGitBranchName: 'ana/secret-plan' } });
+    expect(mapHook(start)[0]!.data).toEqual({ trigger: 'user', git_commit: 'abc123' });
+    expect(mapHook(start, FULL)[0]!.data).toEqual({ trigger: 'user', git_commit: 'abc123', git_branch: 'ana/secret-plan' });
+  });
+
   it('tool content: digest at metadata, the value itself only at full', () => {
     const call = base('tool_call', { tool_call: { id: 'c1', name: 'write', input: { path: 'a' } } });
     expect(mapHook(call)[0]!.data).toEqual({ tool: { name: 'write', call_id: 'c1' }, args_digest: digest({ path: 'a' }) });

@@ -32,6 +32,7 @@
  * - `iteration` stamps the envelope `step`; no `run.step.*` events are synthesized.
  * - Free-text reasons (abort reason, error message, shutdown reason) never enter enums; they ride
  *   redacted-gated.
+ * - `workspaceInfo` rides on `run.started`: the commit hash at metadata, the branch name at redacted+.
  */
 import { DEFAULT_POSTURE, levelFor, red } from '../adapter-kit/capture.js';
 import { isPlainObject } from '../core/event.js';
@@ -105,8 +106,18 @@ function toolRecord(input: HookInput): ToolRecord {
   return rec;
 }
 
-function runStarted(trigger: 'user' | 'resume'): Mapped {
-  return { type: 'run.started', data: { trigger } };
+/**
+ * `run.started` with the workspace facts of `workspaceInfo` (`@cline/shared` `WorkspaceInfo`): the
+ * commit hash is metadata (`git_commit`); the branch name is user content (`git_branch`, redacted+).
+ */
+function runStarted(trigger: 'user' | 'resume', input: HookInput, posture: Posture): Mapped {
+  const data: Record<string, unknown> = { trigger };
+  const ws = obj(input.workspaceInfo);
+  if (ws) {
+    put(data, 'git_commit', str(ws.latestGitCommitHash));
+    put(data, 'git_branch', str(ws.latestGitBranchName) && red(ws.latestGitBranchName as string, levelFor('run.started', posture)));
+  }
+  return { type: 'run.started', data };
 }
 
 /** The terminal of a run plus, for a sub-agent, the delegation close (after the run's terminal). */
@@ -128,7 +139,7 @@ export function mapHook(input: HookInput, posture: Posture = DEFAULT_POSTURE, ho
       const out: Mapped[] = [];
       const agentId = str(input.agent_id);
       if (hook === 'agent_start' && parentOf(input) && agentId) out.push({ type: 'delegation.subagent.started', data: {}, subject: agentId });
-      out.push(withStep(runStarted(hook === 'agent_start' ? 'user' : 'resume'), step));
+      out.push(withStep(runStarted(hook === 'agent_start' ? 'user' : 'resume', input, posture), step));
       return out;
     }
     case 'agent_end':

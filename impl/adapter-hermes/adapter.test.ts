@@ -144,6 +144,16 @@ describe('hermes adapter daemon', () => {
     expect((await shimHook('hermes', 'pre_llm_call', env('pre_llm_call', { turn_id: T1 }), a.port)).out).toBe('{"context":"Prefer small commits."}');
   });
 
+  it('logs the schema drift sentinel once and keeps mapping', async () => {
+    const lines: string[] = [];
+    const { a, r } = await setup(adapter, { log: (l) => lines.push(l) });
+    const drifted = { ...env('on_session_start'), extra: { telemetry_schema_version: 'hermes.observer.v2' } };
+    expect((await shimHook('hermes', 'on_session_start', drifted, a.port)).out).toBe('{}');
+    expect((await shimHook('hermes', 'on_session_finalize', { ...drifted, hook_event_name: 'on_session_finalize' }, a.port)).out).toBe('{}');
+    await r.waitFor((es) => es.length === 2);
+    expect(lines.filter((l) => l.includes('hermes.observer.v2'))).toHaveLength(1);
+  });
+
   it('fromEnv: the gate variables, and a clear error for a bad regex', () => {
     expect(fromEnv({}).accepts).toEqual([]);
     expect(fromEnv({ AEP_HERMES_CONTROL: '1', AEP_HERMES_GATE_TOOLS: '^(terminal|write_file)$' }).accepts).toEqual(['control.attention.respond']);

@@ -33,7 +33,7 @@ import { ALLOW_DENY_OPTIONS, str } from '../adapter-kit/mapping.js';
 import { levelFor, red } from '../adapter-kit/capture.js';
 import { ObservedCards, perContext } from '../adapter-kit/observed-cards.js';
 import { toolKey } from '../adapter-kit/define.js';
-import { AGENT, extraOf, hookOf, mapHook } from './map-hooks.js';
+import { AGENT, extraOf, hookOf, mapHook, schemaDrift } from './map-hooks.js';
 import { NEUTRAL, contextReply, gateReply } from './replies.js';
 
 export interface HermesOptions {
@@ -52,8 +52,12 @@ export const VENDOR_HOOK_TIMEOUT_MS = 60_000;
 interface State {
   seen: Set<string>;
   cards: ObservedCards;
+  /** The daemon's diagnostics (set at attach). */
+  log: (line: string) => void;
+  /** Whether the schema drift warning was already logged. */
+  drifted: boolean;
 }
-const stateOf = perContext<State>(() => ({ seen: new Set(), cards: new ObservedCards() }));
+const stateOf = perContext<State>(() => ({ seen: new Set(), cards: new ObservedCards(), log: () => {}, drifted: false }));
 
 const APPROVAL_HOOKS = new Set(['pre_approval_request', 'post_approval_response']);
 const SUBAGENT_HOOKS = new Set(['subagent_start', 'subagent_stop']);
@@ -91,6 +95,11 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
     const hook = hookOf(raw, hookEvent);
     const input: HookInput = { ...raw, hook_event_name: hook };
     const state = stateOf(ctx);
+    const drift = state.drifted ? null : schemaDrift(input);
+    if (drift) {
+      state.drifted = true;
+      state.log(drift);
+    }
     const session = sessionOf(hook, input, state);
     if (!session) return NEUTRAL;
     if (session !== 'unknown') state.seen.add(session);
@@ -162,6 +171,10 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
     steeringReply: (_hook, text) => contextReply(text),
     steeringCap: 4000,
     handle,
+    attach(ctx, log) {
+      stateOf(ctx).log = log;
+      return undefined;
+    },
   };
 }
 

@@ -24,11 +24,13 @@
  * - `AEP_INSTRUCT=1`: steering rides `{"context":...}` on the `pre_llm_call` reply only (the one
  *   moment the runtime consumes context), at most 4000 characters; dropped at `on_session_finalize`.
  *
- * Deviations from the design record, stated: a respond racing a released gate is nacked `invalid`
- * (the kit's no-pending rule), not `refused`; an empty answer applies the refusing option (deny)
- * instead of being nacked `invalid`; the gate request carries no `expires_at`.
+ * Answer rules beyond the kit's (respondGuard): an answer to an observed card or to an
+ * already-released gate is refused; an empty answer is invalid. Deviations from the design
+ * record, stated: the gate request carries no `expires_at`; the daemon cannot see the shim's
+ * socket close, so a gate is released (dismissed) only at the timeout or the session's end.
  */
-import type { AdapterDef, HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
+import type { AdapterDef, CommandOutcome, HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
+import { parseAnswer } from '../adapter-kit/held-loop.js';
 import { ALLOW_DENY_OPTIONS, str } from '../adapter-kit/mapping.js';
 import { levelFor, red } from '../adapter-kit/capture.js';
 import { ObservedCards, perContext } from '../adapter-kit/observed-cards.js';
@@ -56,8 +58,10 @@ interface State {
   log: (line: string) => void;
   /** Whether the schema drift warning was already logged. */
   drifted: boolean;
+  /** Gate requests already released (answered, timed out, dismissed), by id → session. */
+  released: Map<string, string>;
 }
-const stateOf = perContext<State>(() => ({ seen: new Set(), cards: new ObservedCards(), log: () => {}, drifted: false }));
+const stateOf = perContext<State>(() => ({ seen: new Set(), cards: new ObservedCards(), log: () => {}, drifted: false, released: new Map() }));
 
 const APPROVAL_HOOKS = new Set(['pre_approval_request', 'post_approval_response']);
 const SUBAGENT_HOOKS = new Set(['subagent_start', 'subagent_stop']);
@@ -90,6 +94,22 @@ const severityOf = (type: string) => (type === `x.${AGENT}.api.error` ? ({ sever
 
 export function hermesAdapter(opts: HermesOptions): AdapterDef {
   const gate = opts.control ? (opts.gateTools ?? /.*/) : null;
+  const def: AdapterDef = {
+    agent: AGENT,
+    defaultPort: 8393,
+    emits: ['session', 'run', 'tool', 'attention', 'delegation', 'control'],
+    accepts: gate ? ['control.attention.respond'] : [],
+    neutralReply: () => NEUTRAL,
+    steerable: (hookEvent) => STEERABLE.has(hookEvent),
+    steeringReply: (_hook, text) => contextReply(text),
+    steeringCap: 4000,
+    handle,
+    attach(ctx, log) {
+      stateOf(ctx).log = log;
+      return undefined;
+    },
+  };
+  if (gate) def.command = respondGuard;
 
   async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
     const hook = hookOf(raw, hookEvent);
@@ -123,7 +143,9 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
         const call = str(extra.tool_call_id) ?? toolEvent.id;
         if (card) state.cards.open(ctx, session, card, { key: clarifyKey(session, call), ...(run ? { run } : {}), cause: toolEvent.id });
         if (!held) return NEUTRAL;
-        return gateReply((await held).settlement);
+        const { request, settlement } = await held;
+        state.released.set(request.id, session);
+        return gateReply(settlement);
       }
       case 'post_tool_call': {
         const [terminal, outcome] = mapped;
@@ -154,6 +176,7 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
         for (const m of mapped) emit(m);
         ctx.setRun(session, null);
         state.seen.delete(session);
+        for (const [id, owner] of state.released) if (owner === session) state.released.delete(id);
         return NEUTRAL;
       default:
         for (const m of mapped) emit(m);
@@ -161,21 +184,30 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
     }
   }
 
-  return {
-    agent: AGENT,
-    defaultPort: 8393,
-    emits: ['session', 'run', 'tool', 'attention', 'delegation', 'control'],
-    accepts: gate ? ['control.attention.respond'] : [],
-    neutralReply: () => NEUTRAL,
-    steerable: (hookEvent) => STEERABLE.has(hookEvent),
-    steeringReply: (_hook, text) => contextReply(text),
-    steeringCap: 4000,
-    handle,
-    attach(ctx, log) {
-      stateOf(ctx).log = log;
-      return undefined;
-    },
-  };
+  return def;
+}
+
+/**
+ * The design record's answer rules the kit's held loop does not carry, checked before the kit
+ * takes the answer: an answer to an observed card is refused (it is answered in Hermes's own UI);
+ * an answer to an already-released gate is refused; an empty answer is invalid (never a silent deny).
+ * Everything else is the kit's (the AEP-0008 text rule, foreign options and values nacked invalid).
+ */
+function respondGuard(cmd: Record<string, unknown>, ctx: HookContext): Promise<CommandOutcome> | undefined {
+  if (cmd.type !== 'control.attention.respond') return undefined;
+  const state = stateOf(ctx);
+  const subject = typeof cmd.subject === 'string' ? cmd.subject : undefined;
+  if (subject && state.cards.isOpen(subject)) {
+    return Promise.resolve({ ok: false, reason: 'refused', detail: "this request is observed only (respond_via [\"oob\"]): it is answered in Hermes's own UI, never from the bus" });
+  }
+  if (subject && state.released.has(subject)) {
+    return Promise.resolve({ ok: false, reason: 'refused', detail: 'this gate was already released (answered, timed out or dismissed); an answer can no longer reach Hermes' });
+  }
+  const answer = parseAnswer(cmd.data);
+  if (answer && answer.values === undefined && answer.option === undefined && (answer.text ?? '').trim() === '') {
+    return Promise.resolve({ ok: false, reason: 'invalid', detail: 'an empty answer decides nothing: send answer.option "allow" or "deny", or a text reason (which denies)' });
+  }
+  return undefined;
 }
 
 /** Settle an observed card with the pure mapping's answer/terminal for it. */

@@ -55,6 +55,12 @@ export class ObservedCards {
     return card;
   }
 
+  /** Whether `id` is the request id of a card still open. */
+  isOpen(id: string): boolean {
+    for (const list of this.byKey.values()) if (list.some((c) => c.id === id)) return true;
+    return false;
+  }
+
   /** Cards still open for a session, oldest first. */
   openFor(session: string): ObservedCard[] {
     return [...this.byKey.values()].flat().filter((c) => c.session === session);

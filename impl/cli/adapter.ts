@@ -27,7 +27,8 @@ adapters: ${Object.keys(ADAPTERS).join(', ')}
 
 flags:
   --port N       listen port (default: AEP_<NAME>_PORT, then AEP_ADAPTER_PORT, then 8377 for
-                 claude-code, 8378 for codex; 0 picks a free port)
+                 claude-code, 8378 for codex, 8392 cline, 8393 hermes, 8395 antigravity;
+                 0 picks a free port)
   --relay URL    relay base URL (default: AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
   --token T      relay bearer token (default: AEP_TOKEN; required for the relay to route commands)
 
@@ -36,7 +37,10 @@ environment:
   AEP_CAPTURE                capture ceiling: none|metadata|redacted|full (default metadata)
   AEP_CAPTURE_ATTENTION      ceiling for attention.* (default redacted, or AEP_CAPTURE when higher)
   AEP_ATTENTION_TIMEOUT_MS   how long a held hook waits for an answer (default 55000)
-  AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off)
+  AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off; not cline, antigravity)
+  AEP_HERMES_CONTROL=1       hermes: hold pre_tool_call as an allow/deny gate (AEP_HERMES_GATE_TOOLS: regex)
+  AEP_CLINE_HUB=1            cline: tap the hub's approval loop (AEP_CLINE_HUB_URL + AEP_CLINE_HUB_TOKEN,
+                             or AEP_CLINE_HUB_DISCOVERY); AEP_CLINE_HUB_CONTROL=1 also answers through it
 
 exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
 `,

@@ -65,6 +65,17 @@ describe('cline hub tap', () => {
     expect(validateStream(after)).toEqual([]);
   });
 
+  it('a session end with an approval pending dismisses it before session.ended', async () => {
+    const { a, r, h } = await setup(false);
+    await postHook(a.url, 'agent_start', hookIn('agent_start'));
+    approvalRequested(h, 'ap_9');
+    const [req] = ofType(await r.waitFor((es) => ofType(es, 'attention.requested').length === 1), 'attention.requested');
+    await postHook(a.url, 'session_shutdown', hookIn('session_shutdown'));
+    const events = await r.waitFor((es) => ofType(es, 'session.ended').length === 1);
+    expect(events.slice(-2).map((e) => [e.type, e.subject ?? null, e.data.resolution ?? null])).toEqual([['attention.resolved', req!.id, 'dismissed'], ['session.ended', null, null]]);
+    expect(validateStream(events)).toEqual([]);
+  });
+
   it('control: respond → approval.respond; ok → accepted, answered via control, resolved', async () => {
     const { a, r, h } = await setup(true);
     expect(JSON.parse(r.frames[0]!).capabilities.control.accepts).toEqual(['control.attention.respond', 'control.cancel', 'x.cline.control.send_input']);

@@ -22,8 +22,10 @@ afterEach(async () => {
   relay = daemon = hub = null;
 });
 
+const CHECKS = ['control-behalf-refusal', 'control-ack', 'control-nack-unsupported', 'control-dedupe'];
+
 describe('cline hub control under check-live', () => {
-  it('passes control-behalf-refusal, control-ack, control-nack-unsupported, control-dedupe', async () => {
+  it.each(['control.attention.respond', 'control.cancel', 'x.cline.control.send_input'])('passes the four control checks with --control-accepts %s', async (accepts) => {
     const token = 'tok-cline-live';
     hub = await startStubHub('hub-secret');
     relay = await startRelay({ host: '127.0.0.1', port: 0, token, drainMs: 100 });
@@ -34,8 +36,8 @@ describe('cline hub control under check-live', () => {
     await postHook(daemon.url, 'agent_start', { hookName: 'agent_start', taskId: 'ci-cline', agent_id: 'a', parent_agent_id: null });
     await new Promise((r) => setTimeout(r, 200));
     const io = fakeIo();
-    const code = await main(['check-live', relay.url, '--token', token, '--control-session', 'ci-cline', '--checks', 'control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe'], io);
-    for (const name of ['control-behalf-refusal', 'control-ack', 'control-nack-unsupported', 'control-dedupe']) expect(io.out).toMatch(new RegExp(`pass  ${name} `));
+    const code = await main(['check-live', relay.url, '--token', token, '--control-session', 'ci-cline', '--control-accepts', accepts, '--checks', CHECKS.join(',')], io);
+    for (const name of CHECKS) expect(io.out).toMatch(new RegExp(`pass  ${name} `));
     expect(io.out).toContain('4 passed, 0 failed, 0 skipped');
     expect(code).toBe(0);
   });

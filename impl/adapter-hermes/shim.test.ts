@@ -42,3 +42,13 @@ describe('hermes example configuration', () => {
     expect(seen).toEqual(['tool.requested']);
   });
 });
+
+describe('aep adapter hermes configuration errors', () => {
+  it('a malformed AEP_HERMES_GATE_TOOLS is a usage error naming the variable', async () => {
+    const { main } = await import('../cli/main.js');
+    const { fakeIo } = await import('../test-utils/cli-io.js');
+    const io = fakeIo({ env: { AEP_HERMES_CONTROL: '1', AEP_HERMES_GATE_TOOLS: '(unclosed', AEP_HOME: tempHome() } });
+    expect(await main(['adapter', 'hermes', '--port', '0', '--relay', 'none'], io)).toBe(2);
+    expect(io.err).toMatch(/AEP_HERMES_GATE_TOOLS must be a regular expression/);
+  });
+});

@@ -117,6 +117,9 @@ describe('hermes adapter daemon', () => {
       const reply = shimHook('hermes', 'pre_tool_call', pre(`t${before + 1}`, 'terminal'), a.port);
       const [req] = ofType(await r.waitFor((es) => ofType(es, 'attention.requested').length === before + 1), 'attention.requested').slice(-1);
       expect(req).toMatchObject({ run: T1, subject: 'terminal', data: { kind: 'permission', respond_via: ['control'], prompt: 'Permission requested: terminal — make ship' } });
+      const expiresIn = Date.parse(req!.data.expires_at) - Date.parse(req!.time);
+      expect(expiresIn).toBeGreaterThanOrEqual(3950);
+      expect(expiresIn).toBeLessThanOrEqual(4050);
       r.send(command('control.attention.respond', S, { answer }, { subject: req!.id }));
       expect(await reply).toEqual({ code: 0, out: bytes });
     }

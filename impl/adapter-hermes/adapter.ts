@@ -25,8 +25,8 @@
  *   moment the runtime consumes context), at most 4000 characters; dropped at `on_session_finalize`.
  *
  * Answer rules beyond the kit's (respondGuard): an answer to an observed card or to an
- * already-released gate is refused; an empty answer is invalid. Deviations from the design
- * record, stated: the gate request carries no `expires_at`; the daemon cannot see the shim's
+ * already-released gate is refused; an empty answer is invalid. The gate card's `expires_at` is
+ * now + the hold. Deviation from the design record, stated: the daemon cannot see the shim's
  * socket close, so a gate is released (dismissed) only at the timeout or the session's end.
  */
 import type { AdapterDef, CommandOutcome, HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
@@ -87,7 +87,8 @@ function gateRequest(input: HookInput, ctx: HookContext): Mapped {
   const level = levelFor('attention.requested', ctx.posture);
   const command = str((input.tool_input as Record<string, unknown> | null)?.command);
   const prompt = red(`Permission requested: ${tool}${command ? ` — ${command}` : ''}`, level) ?? `${AGENT} requests permission: ${tool}`;
-  return { type: 'attention.requested', data: { kind: 'permission', prompt, options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })), respond_via: ['control'] }, subject: tool };
+  const expires = new Date(ctx.now() + ctx.attentionTimeoutMs).toISOString();
+  return { type: 'attention.requested', data: { kind: 'permission', prompt, options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })), respond_via: ['control'], expires_at: expires }, subject: tool };
 }
 
 const severityOf = (type: string) => (type === `x.${AGENT}.api.error` ? ({ severity: 'error' } as const) : {});

@@ -219,6 +219,8 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
 
   const ctx: HookContext = {
     posture,
+    attentionTimeoutMs: timeoutMs,
+    now: clock,
     run: (session) => runs.get(session),
     setRun(session, id) {
       if (id === null) {

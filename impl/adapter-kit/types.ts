@@ -94,6 +94,10 @@ export interface PendingInfo {
 export interface HookContext {
   /** The capture posture in force. */
   readonly posture: Posture;
+  /** How long `hold` waits before the timeout frees the hook, in ms (for `expires_at`). */
+  readonly attentionTimeoutMs: number;
+  /** The engine's clock, epoch milliseconds (fake in offline runs). */
+  now(): number;
   /** The run currently open for a session, if the adapter opened one. */
   run(session: string): string | undefined;
   /** Open or close the current run of a session (a new run id is a ULID when `id` is omitted). */

@@ -123,6 +123,17 @@ for name in claude-code codex; do
     --checks control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe --json "$WORK/report-live-$name.json"
   stop_last
 done
+# Opt-in answerable legs: Hermes's operator-deny gate (its session opens with on_session_start).
+# Cline's hub control needs a hub WebSocket: impl/adapter-cline/check-live.test.ts runs these
+# checks against a stub hub.
+AEP_HERMES_CONTROL=1 AEP_HOME="$WORK/home-hermes" start_bg adapter-hermes 'listening on' $AEP adapter hermes --port 0 --relay "$URL" --token "$TOKEN"
+PORT=$(relay_url adapter-hermes | sed 's/.*://')
+printf '{"hook_event_name":"on_session_start","session_id":"ci-hermes","cwd":"/tmp","extra":{}}' | $AEP hook hermes on_session_start --port "$PORT"
+echo
+wait_session "$URL" "$TOKEN" ci-hermes
+$AEP check-live "$URL" --token "$TOKEN" --control-session ci-hermes \
+  --checks control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe --json "$WORK/report-live-hermes.json"
+stop_last
 stop_last
 passed
 

@@ -17,6 +17,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
   'adapter-claude-code/map-ask-user-question': { mapAskUserQuestion: 2 },
   'adapter-claude-code/map-elicitation': { mapElicitation: 3 },
   'adapter-codex/map-hooks': { mapHook: 1 },
+  'adapter-cline/map-hooks': { mapHook: 1 },
+  'adapter-hermes/map-hooks': { mapHook: 1 },
+  'adapter-antigravity/map-hooks': { mapHook: 3 },
 };
 
 const arities = (m: Record<string, Record<string, unknown>>) =>
@@ -75,6 +78,6 @@ describe('reference-api', () => {
       console.log(Object.keys(m).sort().join(','));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }).trim().split('\n');
     expect(JSON.parse(out[0]!)).toEqual(EXPECTED);
-    expect(out[1]).toBe('aep,ceBridge,claudeCodeAskUserQuestion,claudeCodeElicitation,codexHooks,modules,ocsf,otlp,redact');
+    expect(out[1]).toBe('aep,antigravityHooks,ceBridge,claudeCodeAskUserQuestion,claudeCodeElicitation,clineHooks,codexHooks,hermesHooks,modules,ocsf,otlp,redact');
   });
 });

@@ -20,6 +20,9 @@ import { toOcsf as ocsfRecord, type OcsfOptions } from './core/project/ocsf.js';
 import { mapAskUserQuestion } from './adapter-claude-code/map-ask-user-question.js';
 import { mapElicitation } from './adapter-claude-code/map-elicitation.js';
 import { mapHook as mapCodexHook } from './adapter-codex/map-hooks.js';
+import { mapHook as mapClineHook } from './adapter-cline/map-hooks.js';
+import { mapHook as mapHermesHook } from './adapter-hermes/map-hooks.js';
+import { mapHook as mapAntigravityHook, type JoinTable } from './adapter-antigravity/map-hooks.js';
 
 /**
  * Projection options: an options object, or a bare capture level, which is read as
@@ -107,6 +110,31 @@ export const codexHooks = {
   },
 };
 
+/** `adapter-cline/map-hooks`: one Cline subprocess hook input → an array of `{type, data, subject?, step?}`. */
+export const clineHooks = {
+  mapHook: function mapHook(input: Parameters<typeof mapClineHook>[0]) {
+    return mapClineHook(input);
+  },
+};
+
+/** `adapter-hermes/map-hooks`: one Hermes shell hook envelope → an array of `{type, data, subject?}`. */
+export const hermesHooks = {
+  mapHook: function mapHook(input: Parameters<typeof mapHermesHook>[0]) {
+    return mapHermesHook(input);
+  },
+};
+
+/**
+ * `adapter-antigravity/map-hooks`: `mapHook(hook, input, {join})` → an array. `hook` is the event
+ * name the registration passes; `join` is the (conversationId, stepIdx) table: an array of
+ * `{conversationId, stepIdx, name}` entries (or a Map), default empty.
+ */
+export const antigravityHooks = {
+  mapHook: function mapHook(hook: string, input: Record<string, unknown>, opts: { join?: JoinTable } | undefined) {
+    return mapAntigravityHook(hook, input, { join: opts?.join ?? [] });
+  },
+};
+
 /** The reference module names mapped to their function tables. Adapter modules are added here. */
 export const modules = {
   'shared/aep': aep,
@@ -117,4 +145,7 @@ export const modules = {
   'adapter-claude-code/map-ask-user-question': claudeCodeAskUserQuestion,
   'adapter-claude-code/map-elicitation': claudeCodeElicitation,
   'adapter-codex/map-hooks': codexHooks,
+  'adapter-cline/map-hooks': clineHooks,
+  'adapter-hermes/map-hooks': hermesHooks,
+  'adapter-antigravity/map-hooks': antigravityHooks,
 } as const;

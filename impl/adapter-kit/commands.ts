@@ -12,7 +12,7 @@ import { parseAnswer } from './held-loop.js';
 import type { HeldRequests } from './held-requests.js';
 import { CommandLedger } from './ledger.js';
 import type { SteeringDesk } from './steering-desk.js';
-import type { Posture } from './types.js';
+import type { CommandOutcome, Posture } from './types.js';
 
 export interface CommandTargetConfig {
   /** The declared `control.accepts`. */
@@ -29,6 +29,12 @@ export interface CommandTargetConfig {
   /** Where a recorded ack is re-sent on a redelivery. */
   send(line: string): void;
   log(line: string): void;
+  /**
+   * Commands the adapter actuates itself (`AdapterDef.command`): a promise of the outcome, or
+   * undefined to leave the command to the kit. Acked once the outcome resolves; a redelivery
+   * that arrives meanwhile is ignored (its ack is on the way).
+   */
+  actuate?(cmd: Record<string, unknown>): Promise<CommandOutcome> | undefined;
 }
 
 function isCommand(type: string): boolean {
@@ -38,6 +44,7 @@ function isCommand(type: string): boolean {
 /** The command handler: call it with each inbound frame's exact text and parsed value. */
 export function createCommandTarget(cfg: CommandTargetConfig): (raw: string, cmd: Record<string, unknown>) => void {
   const ledger = new CommandLedger();
+  const inflight = new Set<string>();
   const { accepts, emitter, held, steering, posture } = cfg;
 
   function ack(cmd: Record<string, unknown>, nack?: { reason: string; detail: string }): void {
@@ -81,9 +88,28 @@ export function createCommandTarget(cfg: CommandTargetConfig): (raw: string, cmd
     if (typeof id !== 'string' || typeof source !== 'string' || typeof type !== 'string' || !isCommand(type)) return;
     const recorded = ledger.recorded(source, id);
     if (recorded !== undefined) return cfg.send(recorded);
+    const key = `${source}\u0000${id}`;
+    if (inflight.has(key)) return;
     if (typeof session !== 'string') return cfg.log(`ignored command ${id}: no target session`);
     if (!accepts.includes(type)) {
       return ack(cmd, { reason: 'unsupported', detail: `${type} is not in this adapter's control.accepts (${accepts.join(', ') || 'none'})` });
+    }
+    const actuated = cfg.actuate?.(cmd);
+    if (actuated) {
+      inflight.add(key);
+      void actuated.then(
+        (outcome) => {
+          inflight.delete(key);
+          if (!outcome.ok) return ack(cmd, { reason: outcome.reason, detail: outcome.detail });
+          ack(cmd);
+          outcome.after?.();
+        },
+        (err: unknown) => {
+          inflight.delete(key);
+          ack(cmd, { reason: 'busy', detail: `the adapter could not actuate ${type}: ${(err as Error).message}` });
+        },
+      );
+      return;
     }
     if (type === 'control.attention.respond') return respond(cmd, id, session);
     if (type === cfg.instructType) return instruct(cmd, id, session);

@@ -148,7 +148,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
         capabilities: {
           emits: def.emits,
           capture: CAPTURE_ORDER.slice(0, captureRank(top) + 1),
-          control: { accepts: engine.accepts, ack_window_ms: options.ackWindowMs ?? 10_000 },
+          ...(def.observeOnly ? {} : { control: { accepts: engine.accepts, ack_window_ms: options.ackWindowMs ?? 10_000 } }),
         },
       },
       onCommand: engine.onCommand,
@@ -162,12 +162,15 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
     });
   }
 
+  const attachment = def.attach?.(engine.context, log);
+
   return {
     url: `http://127.0.0.1:${port}`,
     port,
     epoch,
     relayReady: () => link?.connected ?? false,
     async close() {
+      await attachment?.close();
       engine.dismissAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

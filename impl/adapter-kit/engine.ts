@@ -67,13 +67,16 @@ export interface Engine {
   pendingLines(): string[];
   /** Free every held hook as dismissed (shutdown). */
   dismissAll(): void;
+  /** The adapter-facing services (for `AdapterDef.attach`). */
+  readonly context: HookContext;
 }
 
 export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
   const { posture } = cfg;
   const clock = cfg.clock ?? (() => Date.now());
   const instructType = `x.${def.agent}.control.instruct`;
-  const accepts = [...def.accepts, ...(cfg.instruct ? [instructType] : [])];
+  const instruct = cfg.instruct && def.instruct !== false;
+  const accepts = [...def.accepts, ...(instruct ? [instructType] : [])];
   const sessions = new SessionBook(clock);
   // Late-bound: the session-end guarantee needs the parts that emit through this emitter.
   let closeSession: (session: string) => void = () => {};
@@ -111,11 +114,14 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     steering,
     send: cfg.send,
     log: cfg.log,
+    ...(def.command ? { actuate: (cmd: Record<string, unknown>) => def.command!(cmd, ctx) } : {}),
   });
 
   const runOf = (spec: HoldSpec): string | undefined => spec.run ?? sessions.run(spec.session);
   const ctx: HookContext = {
     posture,
+    attentionTimeoutMs: cfg.timeoutMs,
+    now: clock,
     run: (session) => sessions.run(session),
     setRun: (session, id) => sessions.setRun(session, id),
     emit: (session, mapped, extra) => emitter.emit(session, mapped, extra).event,
@@ -135,7 +141,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     for (const problem of problems) cfg.log(`hook ${hookEvent}: ${problem}`);
     const reply = await def.handle(hookEvent, input, ctx);
     const session = typeof input.session_id === 'string' ? input.session_id : undefined;
-    if (cfg.instruct && session && reply === def.neutralReply(hookEvent) && def.steerable(hookEvent)) {
+    if (instruct && session && reply === def.neutralReply(hookEvent) && def.steerable(hookEvent)) {
       const text = ctx.takeSteering(session);
       if (text !== null) return def.steeringReply(hookEvent, text);
     }
@@ -146,6 +152,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     accepts,
     handleHook,
     onCommand,
+    context: ctx,
     pendingLines: () => held.pendingLines(),
     dismissAll: () => held.dismissAll(),
   };

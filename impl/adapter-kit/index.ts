@@ -4,7 +4,7 @@
  * in `impl/cli/adapter.ts` (`ADAPTERS`); the daemon, relay link, held loops, steering, capture
  * ceiling, identity/ordering and the fail-open shim are all here.
  */
-export type { AdapterDef, Answer, FieldSpec, HoldSpec, HookContext, HookInput, Mapped, PendingInfo, Posture, RequestOption, Settlement } from './types.js';
+export type { AdapterDef, Answer, CommandOutcome, FieldSpec, HoldSpec, HookContext, HookInput, Mapped, PendingInfo, Posture, RequestOption, Settlement } from './types.js';
 export { DEFAULT_POSTURE, allows, levelFor, parseLevel, postureFromEnv, red } from './capture.js';
 export { startAdapter, type AdapterOptions, type RunningAdapter } from './daemon.js';
 export { createEngine, type Engine, type EngineConfig, type EngineTimers } from './engine.js';
@@ -25,3 +25,5 @@ export { SteeringQueue, joinInstructions, type Instruction } from './steering.js
 export { Sequencer, defaultSeverity } from './envelope.js';
 export { aepHome, nextEpoch, appendLog, sessionFileName } from './store.js';
 export { RelayLink, socketUrl } from './relay-link.js';
+export { num, putContent, stepOf, vendorFallbackType, withStep } from './multi-map.js';
+export { ObservedCards, perContext, type ObservedCard } from './observed-cards.js';

@@ -101,6 +101,10 @@ export interface PendingInfo {
 export interface HookContext {
   /** The capture posture in force. */
   readonly posture: Posture;
+  /** How long `hold` waits before the timeout frees the hook, in ms (for `expires_at`). */
+  readonly attentionTimeoutMs: number;
+  /** The engine's clock, epoch milliseconds (fake in offline runs). */
+  now(): number;
   /** The run currently open for a session, if the adapter opened one. */
   run(session: string): string | undefined;
   /** Open or close the current run of a session (a new run id is a ULID when `id` is omitted). */
@@ -165,4 +169,22 @@ export interface AdapterDef {
   steeringCap?: number;
   /** Handle one hook call; resolves to the exact stdout the vendor receives. */
   handle(hookEvent: string, input: HookInput, ctx: HookContext): Promise<string>;
+  /** `false`: this vendor never takes `x.{agent}.control.instruct` (AEP_INSTRUCT is ignored). */
+  instruct?: false;
+  /** `true`: observe-only with nothing to opt into; the hello carries no `control` block. */
+  observeOnly?: true;
+  /**
+   * Commands this adapter actuates itself (types in `accepts` the kit has no handler for, or that
+   * it routes elsewhere). Return undefined to leave the command to the kit. The kit dedupes, then
+   * acks with the resolved outcome (`ok` → control.accepted, else control.rejected), then runs
+   * `after` (the outcome events, cause-linked to the command).
+   */
+  command?(cmd: Record<string, unknown>, ctx: HookContext): Promise<CommandOutcome> | undefined;
+  /** Started once per daemon with the engine's context (e.g. a second vendor channel); closed at shutdown. */
+  attach?(ctx: HookContext, log: (line: string) => void): { close(): Promise<void> } | undefined;
 }
+
+/** How an adapter-actuated command ends: the ack decision, and what to emit after it. */
+export type CommandOutcome =
+  | { ok: true; after?: () => void }
+  | { ok: false; reason: 'invalid' | 'refused' | 'busy' | 'unsupported'; detail: string };

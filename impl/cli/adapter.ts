@@ -6,9 +6,12 @@ import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
 
 /** Every adapter the CLI can run, loaded lazily. Adding a vendor is one line here. */
-export const ADAPTERS: Record<string, () => Promise<AdapterDef>> = {
+export const ADAPTERS: Record<string, (env?: Record<string, string | undefined>) => Promise<AdapterDef>> = {
   'claude-code': async () => (await import('../adapter-claude-code/adapter.js')).adapter,
   codex: async () => (await import('../adapter-codex/adapter.js')).adapter,
+  cline: async (env = {}) => (await import('../adapter-cline/adapter.js')).fromEnv(env),
+  hermes: async (env = {}) => (await import('../adapter-hermes/adapter.js')).fromEnv(env),
+  antigravity: async () => (await import('../adapter-antigravity/adapter.js')).adapter,
 };
 
 export const verb: Verb = {
@@ -24,7 +27,8 @@ adapters: ${Object.keys(ADAPTERS).join(', ')}
 
 flags:
   --port N       listen port (default: AEP_<NAME>_PORT, then AEP_ADAPTER_PORT, then 8377 for
-                 claude-code, 8378 for codex; 0 picks a free port)
+                 claude-code, 8378 for codex, 8392 cline, 8393 hermes, 8395 antigravity;
+                 0 picks a free port)
   --relay URL    relay base URL (default: AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
   --token T      relay bearer token (default: AEP_TOKEN; required for the relay to route commands)
 
@@ -35,7 +39,10 @@ environment:
   AEP_ATTENTION_TIMEOUT_MS   how long a held hook waits for an answer (default: the adapter's,
                              20000 for codex, 55000 otherwise)
   AEP_<NAME>_HOLD_MS         the same for one adapter, e.g. AEP_CODEX_HOLD_MS (wins over the above)
-  AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off)
+  AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off; not cline, antigravity)
+  AEP_HERMES_CONTROL=1       hermes: hold pre_tool_call as an allow/deny gate (AEP_HERMES_GATE_TOOLS: regex)
+  AEP_CLINE_HUB=1            cline: tap the hub's approval loop (AEP_CLINE_HUB_URL + AEP_CLINE_HUB_TOKEN,
+                             or AEP_CLINE_HUB_DISCOVERY); AEP_CLINE_HUB_CONTROL=1 also answers through it
 
 exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
 `,
@@ -51,7 +58,12 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
     const load = ADAPTERS[name];
     if (!load) throw new UsageError(`unknown adapter '${name}'; known: ${Object.keys(ADAPTERS).join(', ')}`);
-    const def = await load();
+    let def: AdapterDef;
+    try {
+      def = await load(io.env);
+    } catch (err) {
+      throw new UsageError((err as Error).message);
+    }
     const flags = {
       ...(typeof values.port === 'string' ? { port: values.port } : {}),
       ...(typeof values.relay === 'string' ? { relay: values.relay } : {}),

@@ -15,6 +15,7 @@ import { liveMappings } from './mappings-live.js';
 import { readScenarioFile, scenarioFiles } from './scenario-format.js';
 import { runScenario } from './scenario-run.js';
 import { withStack } from './stack.js';
+import { adapter as hermes } from '../../impl/adapter-hermes/adapter.js';
 
 /** Run every scenario of every scenario file with an adapter end to end; one check per scenario. */
 export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
@@ -64,6 +65,7 @@ export function liveMappingsFamily(adapters: Readonly<Record<string, AdapterDef>
 
 /** The live counterpart of each offline family that has one, by offline family name. */
 export const LIVE_FAMILIES: Readonly<Record<string, Family>> = {
-  mappings: liveMappingsFamily(SCENARIO_ADAPTERS),
+  // Mapping pins are the default posture's: Hermes replays through its observe-only adapter.
+  mappings: liveMappingsFamily({ ...SCENARIO_ADAPTERS, hermes }),
   'control-loop': liveControlLoopFamily(SCENARIO_ADAPTERS),
 };

@@ -48,6 +48,8 @@ describe('live families against our adapters', () => {
     expect(mappings.length).toBeGreaterThanOrEqual(40);
     expect(loop.length).toBeGreaterThanOrEqual(30);
     expect(loop.every((c) => c.name.startsWith('live/control-loop/'))).toBe(true);
+    expect(mappings.map((c) => c.name)).toContain('live/mappings/antigravity/PostToolUse (joined, non-empty error: failed)');
+    expect(loop.map((c) => c.name)).toContain('live/control-loop/hermes/observed approval card: the vendor user answers in Hermes, via oob (session_key joined)');
   }, 120_000);
 
   it.skipIf(!existsSync(STANDARD))("the standard's claude-code.json and codex.json pass through the daemons", async () => {
@@ -55,6 +57,9 @@ describe('live families against our adapters', () => {
     expect(failed(checks)).toEqual({});
     expect(checks.map((c) => c.name)).toContain('live/mappings/codex/PermissionRequest');
     expect(checks.map((c) => c.name)).toContain('live/mappings/claude-code/elicitation (metadata)');
+    expect(checks.map((c) => c.name)).toContain('live/mappings/cline/agent_end_parented');
+    expect(checks.map((c) => c.name)).toContain('live/mappings/hermes/post_approval_response_deny');
+    expect(checks.map((c) => c.name)).toContain('live/mappings/hermes/pre_tool_call (clarify: the form overlay, vendor choice normalization)');
   }, 60_000);
 });
 

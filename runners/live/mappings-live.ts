@@ -31,10 +31,12 @@ interface Replay {
   expected: unknown;
   form: boolean;
   metadata: boolean;
+  /** The entry's join table state (Antigravity): primed through the daemon before the replay. */
+  join?: unknown;
 }
 
 function replays(file: MappingFile): Replay[] {
-  const out: Replay[] = file.hooks.map((h) => ({ name: h.name, hook: String(h.input.hook_event_name ?? ''), input: h.input, expected: h.expected, form: false, metadata: false }));
+  const out: Replay[] = file.hooks.map((h) => ({ name: h.name, hook: String(h.hook ?? h.input.hook_event_name ?? h.input.hookName ?? ''), input: h.input, expected: h.expected, form: false, metadata: false, ...(h.join !== undefined ? { join: h.join } : {}) }));
   for (const f of file.forms) {
     const input: Record<string, unknown> = f.section === 'ask_user_question'
       ? { hook_event_name: 'PermissionRequest', tool_name: 'AskUserQuestion', tool_input: { questions: f.input.questions } }
@@ -46,16 +48,40 @@ function replays(file: MappingFile): Replay[] {
   return out;
 }
 
+/** The field name an identity rule starts with (`"session_id (the serializer ...)"` → `session_id`); dotted paths kept. */
+export function identityField(rule: unknown): string | undefined {
+  if (typeof rule !== 'string') return undefined;
+  const m = /^[A-Za-z_][A-Za-z0-9_.]*/.exec(rule.trim());
+  return m ? m[0] : undefined;
+}
+
+/** The value at a dotted path (`extra.turn_id`). */
+function at(input: Record<string, unknown>, path: string): unknown {
+  let v: unknown = input;
+  for (const part of path.split('.')) v = typeof v === 'object' && v !== null ? (v as Record<string, unknown>)[part] : undefined;
+  return v;
+}
+
 async function replayOne(stack: Stack, daemon: RunningAdapter, file: MappingFile, replay: Replay, n: number, validate: (e: unknown) => string | null): Promise<string | null> {
   if (!replay.hook) return 'the entry input has no hook_event_name, so it cannot be replayed through the hook endpoint';
-  const sessionKey = file.identity.session_from ?? 'session_id';
+  const sessionKey = identityField(file.identity.session_from) ?? 'session_id';
   const session = `${String(replay.input[sessionKey] ?? 'mapping')}~live${n}`;
   const input = { ...replay.input, [sessionKey]: session };
   const agent = file.source;
+  if (Array.isArray(replay.join)) {
+    // Rebuild the entry's join state in the daemon: one PreToolUse per row of this conversation.
+    for (const row of replay.join as Record<string, unknown>[]) {
+      if (row.conversationId !== replay.input[sessionKey]) continue;
+      const before = stack.client.frames.length;
+      await postHook(daemon.url, 'PreToolUse', { [sessionKey]: session, stepIdx: row.stepIdx, toolCall: { name: row.name, args: {} } });
+      await poll(() => stack.client.frames.slice(before).some((f) => f.json?.type === 'tool.requested' && f.json.session === session), EVENT_MS);
+    }
+  }
   // Agent-scoped events (agent.*) carry no session: those arriving after this entry's POST are its own too.
   const mark = stack.client.frames.length;
   const mine = () => stack.client.frames.slice(mark).filter((f) => typeof f.json?.aep === 'string' && f.json.agent === agent && (f.json.session === session || f.json.session === undefined));
   const reply = postHook(daemon.url, replay.hook, input);
+  if (Array.isArray(replay.expected)) return replayArray(replay, mine, reply, session, file, validate);
   if (replay.expected === null) {
     const { status } = await reply;
     if (status !== 200) return `the daemon answered HTTP ${status}`;
@@ -71,10 +97,49 @@ async function replayOne(stack: Stack, daemon: RunningAdapter, file: MappingFile
   if (invalid) return `the delivered event is not valid: ${invalid}`;
   const agentScoped = String(event.type).startsWith('agent.');
   if (agentScoped ? event.session !== undefined : event.session !== session) return `session ${JSON.stringify(event.session)}, expected ${agentScoped ? 'none (agent.* is agent-scoped)' : `${JSON.stringify(session)} (from ${sessionKey})`}`;
-  const runKey = file.identity.run_from;
-  const run = runKey === undefined ? undefined : replay.input[runKey];
+  const runKey = identityField(file.identity.run_from);
+  const run = runKey === undefined ? undefined : at(replay.input, runKey);
   if (typeof run === 'string' && !String(event.type).startsWith('session.') && event.run !== run) return `run ${JSON.stringify(event.run)}, expected ${JSON.stringify(run)} (from ${runKey})`;
   return replay.form ? comparePin(replay.expected, event.data) : comparePin(pinShape(replay.expected), pinShape(event));
+}
+
+/**
+ * An array pin (the array mappers): every pinned event must arrive, in order, and nothing more
+ * within a short quiet period. Types the file's `identity.synthesized` list names (events the
+ * daemon adds from its own state, e.g. a synthesized `session.started`) are skipped unless pinned.
+ * Answer/terminal events of observed cards carry the pairing key as subject in the pin; an entry
+ * replayed alone is unpaired, so the daemon emits them as pinned.
+ */
+async function replayArray(
+  replay: Replay,
+  mine: () => { json?: Record<string, unknown> }[],
+  reply: Promise<{ status: number }>,
+  session: string,
+  file: MappingFile,
+  validate: (e: unknown) => string | null,
+): Promise<string | null> {
+  const expected = replay.expected as unknown[];
+  const synthesized = new Set(Array.isArray((file.identity as Record<string, unknown>).synthesized) ? ((file.identity as Record<string, unknown>).synthesized as string[]) : []);
+  const pinnedTypes = new Set(expected.map((e) => (typeof e === 'object' && e !== null ? String((e as Record<string, unknown>).type) : '')));
+  const delivered = () => mine().map((f) => f.json!).filter((e) => pinnedTypes.has(String(e.type)) || !synthesized.has(String(e.type)));
+  const { status } = await reply;
+  if (status !== 200) return `the daemon answered HTTP ${status}`;
+  await poll(() => delivered().length >= expected.length, EVENT_MS);
+  await new Promise((r) => setTimeout(r, expected.length === 0 ? QUIET_MS : 50));
+  const events = delivered();
+  for (const event of events) {
+    const invalid = validate(event);
+    if (invalid) return `the delivered ${String(event.type)} is not valid: ${invalid}`;
+    const agentScoped = String(event.type).startsWith('agent.');
+    if (!agentScoped && event.session !== session) return `session ${JSON.stringify(event.session)}, expected ${JSON.stringify(session)}`;
+  }
+  const runKey = identityField(file.identity.run_from);
+  const run = runKey === undefined ? undefined : at(replay.input, runKey);
+  if (typeof run === 'string') {
+    const off = events.find((e) => !String(e.type).startsWith('session.') && !String(e.type).startsWith('x.') && e.run !== run);
+    if (off) return `${String(off.type)} has run ${JSON.stringify(off.run)}, expected ${JSON.stringify(run)} (from ${runKey})`;
+  }
+  return comparePin(pinShape(expected), pinShape(events));
 }
 
 /** Replay every mapping entry of every source with an adapter; one check per entry. */

@@ -10,6 +10,9 @@
 import type { AdapterDef } from '../../../impl/adapter-kit/types.js';
 import { adapter as claudeCode } from '../../../impl/adapter-claude-code/adapter.js';
 import { adapter as codex } from '../../../impl/adapter-codex/adapter.js';
+import { adapter as cline } from '../../../impl/adapter-cline/adapter.js';
+import { gatedAdapter as hermesGated } from '../../../impl/adapter-hermes/adapter.js';
+import { adapter as antigravity } from '../../../impl/adapter-antigravity/adapter.js';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { ulid } from '../../../impl/core/ulid.js';
 import { describeThrown, fail, pass } from '../check.js';
@@ -18,8 +21,12 @@ import { runScenario } from '../../live/scenario-run.js';
 import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
 import type { Check, Family, Implementation } from '../types.js';
 
-/** This implementation's adapters, by agent name. */
-export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex };
+/**
+ * This implementation's adapters, by agent name. Hermes runs with its opt-in operator-deny gate on
+ * (`AEP_HERMES_CONTROL=1`): its scenarios cover that leg; the default posture's replies are the
+ * mapping corpus's.
+ */
+export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex, cline, hermes: hermesGated, antigravity };
 
 /** The implementation's validators as scenario checks: null when valid, else the first issue rendered. */
 export function validity(impl: Pick<Implementation, 'validateEvent' | 'validateStream'>): {

@@ -128,11 +128,14 @@ describe('mappings family against broken fixtures', () => {
 });
 
 describe.skipIf(!existsSync(STANDARD))("the standard's mapping files", () => {
-  it('claude-code.json and codex.json pass; the other sources are listed as not run', async () => {
+  it('claude-code.json, codex.json, cline.json and hermes.json pass; the other sources are listed as not run', async () => {
     const { checks, lines } = await run(family, STANDARD);
     expect(failed(checks)).toEqual({});
     expect(checks.filter((c) => c.name.startsWith('mappings/codex/')).length).toBe(11);
     expect(checks.filter((c) => c.name.startsWith('mappings/claude-code/')).length).toBe(4);
-    expect(lines[0]).toMatch(/^mappings: not run: acp\.json, cline\.json, .*\.json \(this implementation has no adapter for these sources\)$/);
+    expect(checks.filter((c) => c.name.startsWith('mappings/cline/')).length).toBe(14);
+    expect(checks.filter((c) => c.name.startsWith('mappings/hermes/')).length).toBe(27);
+    expect(lines[0]).toMatch(/^mappings: not run: acp\.json, codex-otel\.json, .*\.json \(this implementation has no adapter for these sources\)$/);
+    expect(lines[0]).not.toMatch(/cline\.json|hermes\.json/);
   });
 });

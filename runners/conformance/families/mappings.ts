@@ -21,6 +21,9 @@ import { mapHook as mapClaudeCodeHook } from '../../../impl/adapter-claude-code/
 import { mapAskUserQuestion } from '../../../impl/adapter-claude-code/map-ask-user-question.js';
 import { mapElicitation } from '../../../impl/adapter-claude-code/map-elicitation.js';
 import { mapHook as mapCodexHook } from '../../../impl/adapter-codex/map-hooks.js';
+import { mapHook as mapClineHook } from '../../../impl/adapter-cline/map-hooks.js';
+import { mapHook as mapHermesHook } from '../../../impl/adapter-hermes/map-hooks.js';
+import { mapHook as mapAntigravityHook, type JoinTable } from '../../../impl/adapter-antigravity/map-hooks.js';
 import { attempt } from '../check.js';
 import { jsonDiff } from '../compare.js';
 import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
@@ -28,8 +31,12 @@ import type { Check, Family, Logger } from '../types.js';
 
 /** The pure mappers of one source. Members may be called any number of times, in any order. */
 export interface SourceMappers {
-  /** One vendor hook payload → `{type, data, subject?, step?}` or null, at the default posture. */
-  mapHook(input: Record<string, unknown>): unknown;
+  /**
+   * One vendor hook payload → `{type, data, subject?, step?}` or null (or an array of those, for
+   * the array mappers), at the default posture. `entry` carries the entry's own `hook` name and
+   * `join` table, for mappers whose payloads do not name their hook (Antigravity).
+   */
+  mapHook(input: Record<string, unknown>, entry?: { hook?: string; join?: unknown }): unknown;
   /** AEP-0006 form mappings (`{prompt, fields}`), for sources that have them. */
   mapAskUserQuestion?(questions: unknown, opts: { agent: string; contentOk: boolean }): unknown;
   mapElicitation?(message: unknown, requestedSchema: unknown, opts: { agent: string; contentOk: boolean }): unknown;
@@ -43,6 +50,9 @@ export const ADAPTER_MAPPERS: Readonly<Record<string, SourceMappers>> = {
     mapElicitation: (message, schema, opts) => mapElicitation(message, schema, opts),
   },
   codex: { mapHook: (input) => mapCodexHook(input) },
+  cline: { mapHook: (input) => mapClineHook(input) },
+  hermes: { mapHook: (input) => mapHermesHook(input) },
+  antigravity: { mapHook: (input, entry) => mapAntigravityHook(entry?.hook ?? '', input, { join: (entry?.join ?? []) as JoinTable }) },
 };
 
 /** One pinned hook mapping. */
@@ -50,8 +60,12 @@ export interface HookEntry {
   /** Check-name suffix: the case label, or `fallback`. */
   name: string;
   input: Record<string, unknown>;
-  /** The pin: `{type, data, subject?, step?}` or null. */
+  /** The pin: `{type, data, subject?, step?}` or null, or an array of those (array mappers). */
   expected: unknown;
+  /** The hook name, for sources whose payloads do not carry it (the entry's `hook` member). */
+  hook?: string;
+  /** The join table state the entry is mapped against (the entry's `join` member). */
+  join?: unknown;
 }
 
 /** One pinned form mapping (`ask_user_question` or `elicitation`). */
@@ -85,7 +99,10 @@ export function mappingSources(corpusDir: string): string[] {
 
 function hookEntry(rel: string, name: string, entry: unknown): HookEntry {
   if (!isObject(entry) || !isObject(entry.input) || !('expected' in entry)) throw new FixtureError(`${rel}: entry "${name}" needs an "input" object and an "expected" pin (or null)`);
-  return { name, input: entry.input, expected: entry.expected };
+  const out: HookEntry = { name, input: entry.input, expected: entry.expected };
+  if (typeof entry.hook === 'string') out.hook = entry.hook;
+  if (entry.join !== undefined) out.join = entry.join;
+  return out;
 }
 
 /** Read `mappings/<source>.json`. Throws FixtureError on a malformed file. */
@@ -113,8 +130,9 @@ export function readMappingFile(corpusDir: string, source: string): MappingFile 
   return out;
 }
 
-/** `{type, data, subject?, step?}` of a mapping result or pin; null stays null. */
+/** `{type, data, subject?, step?}` of a mapping result or pin (each element of an array); null stays null. */
 export function pinShape(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(pinShape);
   if (!isObject(value)) return value;
   const out: Record<string, unknown> = { type: value.type, data: value.data };
   if (value.subject !== undefined) out.subject = value.subject;
@@ -172,7 +190,7 @@ export function mappingsFamily(mappers: Readonly<Record<string, SourceMappers>>)
         if (file.unread.length > 0) logger.info(`mappings: ${source}.json: section(s) ${file.unread.map((s) => `"${s}"`).join(', ')} not run (no reader for them in this runner)`);
         const m = mappers[source]!;
         for (const entry of file.hooks) {
-          checks.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(m.mapHook(entry.input)))));
+          checks.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(m.mapHook(entry.input, entry)))));
         }
         for (const form of file.forms) checks.push(...formChecks(source, source, m, form));
       }

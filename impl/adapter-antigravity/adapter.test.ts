@@ -1,0 +1,105 @@
+/**
+ * The Antigravity adapter end to end: a whole realistic conversation through the shim (the five
+ * hooks, the hook name as the shim's argument, the extra fields the docs' worked examples show),
+ * neutral replies byte for byte, no control block in the hello, the join, synthesized identity,
+ * the log valid; then the example hooks.json commands, run exactly as written.
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import { afterEach, describe, expect, it } from 'vitest';
+import { validateStream } from '../core/stream.js';
+import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
+import { startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { aepOnPath, runCommand, sessionLog, shimHook } from '../test-utils/hook-session.js';
+import { adapter } from './adapter.js';
+import { EMPTY, EMPTY_DECISION } from './replies.js';
+
+const C = '0b7e5d3c-9a1f-4c2e-8d6b-5f4a3e2d1c0b';
+let running: RunningAdapter | null = null;
+let relay: StubRelay | null = null;
+afterEach(async () => {
+  await running?.close();
+  await relay?.close();
+  running = relay = null;
+});
+
+const base = (extra: Record<string, unknown>) => ({
+  conversationId: C, workspacePaths: ['/home/mo/kestrel'], transcriptPath: `/home/mo/.gemini/antigravity-cli/brain/${C}/.system_generated/logs/transcript.jsonl`,
+  artifactDirectoryPath: `/home/mo/.gemini/antigravity-cli/brain/${C}`, ...extra,
+});
+
+describe('antigravity adapter daemon', () => {
+  it('byte-exact neutral replies: {"decision":""} on PreToolUse and Stop, {} elsewhere', () => {
+    expect(EMPTY_DECISION).toBe('{"decision":""}');
+    expect(['PreToolUse', 'PostToolUse', 'PreInvocation', 'PostInvocation', 'Stop', 'Whatever'].map((h) => adapter.neutralReply(h))).toEqual([EMPTY_DECISION, EMPTY, EMPTY, EMPTY, EMPTY_DECISION, EMPTY]);
+  });
+
+  it('a whole conversation through the shim: no control block, the stepIdx join, synthesized session and runs, the log valid', async () => {
+    relay = await startStubRelay();
+    const home = tempHome();
+    running = await startAdapter(adapter, { port: 0, relay: relay.url, home, hostname: 'kestrel', instruct: true });
+    while (!running.relayReady()) await new Promise((res) => setTimeout(res, 10));
+    const hello = JSON.parse(relay.frames[0]!);
+    expect(hello.capabilities.control).toBeUndefined();
+    const calls: Array<[string, Record<string, unknown>, string]> = [
+      ['PreInvocation', base({ invocationNum: 0, initialNumSteps: 0 }), EMPTY],
+      ['PreToolUse', base({ stepIdx: 2, toolCall: { name: 'view_file', args: { AbsolutePath: '/home/mo/kestrel/go.mod' } } }), EMPTY_DECISION],
+      ['PostToolUse', base({ stepIdx: 2, error: '', toolCall: null }), EMPTY],
+      ['PreToolUse', base({ stepIdx: 3, toolCall: { name: 'run_command', args: { CommandLine: 'go vet ./...', Cwd: '/home/mo/kestrel', WaitMsBeforeAsync: 500 } } }), EMPTY_DECISION],
+      ['PostToolUse', base({ stepIdx: 3, error: 'exit status 1' }), EMPTY],
+      ['PreToolUse', base({ stepIdx: 4, toolCall: { name: 'ask_permission', args: {} } }), EMPTY_DECISION],
+      ['PostInvocation', base({ invocationNum: 0, initialNumSteps: 0 }), EMPTY],
+      ['PreInvocation', base({ invocationNum: 1, initialNumSteps: 5 }), EMPTY],
+      ['PostToolUse', base({ stepIdx: 11, error: '' }), EMPTY],
+      ['PostInvocation', base({ invocationNum: 1, initialNumSteps: 5 }), EMPTY],
+      ['Stop', base({ executionNum: 1, terminationReason: 'model_stop', error: '', fullyIdle: true }), EMPTY_DECISION],
+      ['PreInvocation', base({ invocationNum: 0, initialNumSteps: 6 }), EMPTY],
+      ['Stop', base({ executionNum: 2, terminationReason: 'error', error: 'RESOURCE_EXHAUSTED', fullyIdle: false }), EMPTY_DECISION],
+    ];
+    for (const [hook, input, reply] of calls) expect(await shimHook('antigravity', hook, input, running.port)).toEqual({ code: 0, out: reply });
+    const events = await relay.waitFor((es) => es.some((e) => e.type === 'run.failed'));
+    const runs = [...new Set(events.map((e) => e.run).filter(Boolean))];
+    expect(runs).toHaveLength(2);
+    expect(events.map((e) => [e.type, e.run ? `r${runs.indexOf(e.run) + 1}` : null, e.step ?? null])).toEqual([
+      ['session.started', null, null],
+      ['run.started', 'r1', null],
+      ['run.step.started', 'r1', '0'],
+      ['tool.requested', 'r1', null],
+      ['tool.completed', 'r1', null],
+      ['tool.requested', 'r1', null],
+      ['tool.failed', 'r1', null],
+      ['tool.requested', 'r1', null],
+      ['run.step.finished', 'r1', '0'],
+      ['run.step.started', 'r1', '1'],
+      ['x.antigravity.step.completed', 'r1', null],
+      ['run.step.finished', 'r1', '1'],
+      ['run.finished', 'r1', null],
+      ['run.started', 'r2', null],
+      ['run.step.started', 'r2', '0'],
+      ['run.failed', 'r2', null],
+    ]);
+    expect(events.filter((e) => e.type.startsWith('attention.') || e.type === 'tool.denied' || e.type === 'session.ended')).toEqual([]);
+    expect(events.find((e) => e.type === 'tool.failed')!.data).toMatchObject({ tool: { name: 'run_command' }, step_idx: 3 });
+    expect(validateStream(sessionLog(home, 'antigravity', C))).toEqual([]);
+  });
+
+  it('a mid-run attach: the first invocation seen opens the run', async () => {
+    const seen: Array<[string, string | undefined]> = [];
+    running = await startAdapter(adapter, { port: 0, home: tempHome(), onEmit: (e) => seen.push([e.type, e.step]) });
+    await shimHook('antigravity', 'PreInvocation', base({ invocationNum: 4, initialNumSteps: 9 }), running.port);
+    expect(seen).toEqual([['session.started', undefined], ['run.started', undefined], ['run.step.started', '4']]);
+  });
+
+  it.skipIf(!existsSync('dist/impl/adapter-antigravity/adapter.js'))('the example hooks.json commands run as written: exit 0 and the byte-exact neutral reply with no daemon', async () => {
+    const config = JSON.parse(readFileSync('impl/adapter-antigravity/hooks.example.json', 'utf8')) as Record<string, Record<string, unknown>>;
+    const group = config['aep-observer']!;
+    expect(Object.keys(group)).toEqual(['enabled', 'PreToolUse', 'PostToolUse', 'PreInvocation', 'PostInvocation', 'Stop']);
+    const PATH = `${aepOnPath()}:${process.env.PATH ?? ''}`;
+    for (const hook of ['PreToolUse', 'Stop', 'PostInvocation']) {
+      const [entry] = group[hook] as Array<{ hooks: Array<{ command: string }> }>;
+      const cmd = entry!.hooks[0]!.command;
+      expect(cmd).toBe(`aep hook antigravity ${hook}`);
+      const result = await runCommand('/bin/sh', ['-c', cmd], { input: JSON.stringify(base({ stepIdx: 1 })), env: { ...process.env, PATH, AEP_ANTIGRAVITY_PORT: '1' } });
+      expect([result.status, result.stdout]).toEqual([0, adapter.neutralReply(hook)]);
+    }
+  });
+});

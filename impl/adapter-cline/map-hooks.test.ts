@@ -1,0 +1,57 @@
+import { describe, expect, it } from 'vitest';
+import { digest } from '../core/digest.js';
+import { hookNameOf, mapHook } from './map-hooks.js';
+
+const FULL = { ceiling: 'full', attention: 'full' } as const;
+const REDACTED = { ceiling: 'redacted', attention: 'redacted' } as const;
+const base = (hookName: string, extra: Record<string, unknown> = {}) => ({ hookName, taskId: 't_1', agent_id: 'a_1', parent_agent_id: null, ...extra });
+
+describe('cline mapHook', () => {
+  it('a parented start opens the delegation pair before the run; its terminal closes it after', () => {
+    const child = { agent_id: 'a_2', parent_agent_id: 'a_1' };
+    expect(mapHook(base('agent_start', child)).map((m) => m.type)).toEqual(['delegation.subagent.started', 'run.started']);
+    expect(mapHook(base('agent_error', { ...child, iteration: 2, error: { name: 'E' } })).map((m) => [m.type, m.step ?? null, m.subject ?? null])).toEqual([
+      ['run.failed', '2', null],
+      ['delegation.subagent.stopped', null, 'a_2'],
+    ]);
+    expect(mapHook(base('agent_resume', child)).map((m) => m.type)).toEqual(['run.started']);
+  });
+
+  it('free text is gated: absent at metadata, redacted at redacted, verbatim at full', () => {
+    const abort = base('agent_abort', { reason: 'ask ana@example.com' });
+    expect(mapHook(abort)[0]!.data).toEqual({ by: 'user' });
+    expect(mapHook(abort, REDACTED)[0]!.data.reason).not.toContain('ana@example.com');
+    expect(mapHook(abort, FULL)[0]!.data.reason).toBe('ask ana@example.com');
+    const failed = base('tool_result', { tool_result: { id: 'c', name: 'n', output: null, error: 'bad', durationMs: 1 } });
+    expect(mapHook(failed, FULL)[0]!.data.error).toEqual({ type: 'tool_error', message: 'bad' });
+    const compact = base('pre_compact', { preCompact: { contextJsonPath: '/p.json', tokensIn: 1 } });
+    expect(mapHook(compact)[0]!.data).toEqual({ 'gen_ai.usage.input_tokens': 1 });
+    expect(mapHook(compact, FULL)[0]!.data.context_json_path).toBe('/p.json');
+  });
+
+  it('workspaceInfo on run.started: the commit hash at metadata, the branch name only at redacted+', () => {
+    const start = base('agent_start', { workspaceInfo: { rootPath: '/w', latestGitCommitHash: 'abc123', latestGitBranchName: 'ana/secret-plan' } });
+    expect(mapHook(start)[0]!.data).toEqual({ trigger: 'user', git_commit: 'abc123' });
+    expect(mapHook(start, FULL)[0]!.data).toEqual({ trigger: 'user', git_commit: 'abc123', git_branch: 'ana/secret-plan' });
+  });
+
+  it('tool content: digest at metadata, the value itself only at full', () => {
+    const call = base('tool_call', { tool_call: { id: 'c1', name: 'write', input: { path: 'a' } } });
+    expect(mapHook(call)[0]!.data).toEqual({ tool: { name: 'write', call_id: 'c1' }, args_digest: digest({ path: 'a' }) });
+    expect(mapHook(call, FULL)[0]!.data.args).toEqual({ path: 'a' });
+  });
+
+  it('both generations: legacy hook names translate, the typed name wins, the path name is the last resort', () => {
+    expect(hookNameOf({ hookName: 'TaskCancel' })).toBe('agent_abort');
+    expect(hookNameOf({}, 'PostToolUse')).toBe('tool_result');
+    expect(hookNameOf({ hookName: 'tool_call' }, 'PostToolUse')).toBe('tool_call');
+    expect(mapHook({ hookName: 'PreToolUse', taskId: 't', preToolUse: { tool: 'grep', parameters: { q: 'x' } } })[0]).toMatchObject({ type: 'tool.requested', subject: 'grep' });
+    expect(mapHook({ hookName: 'PostToolUse', taskId: 't', postToolUse: { toolName: 'grep', result: 'hit', success: true, executionTimeMs: 4 } })[0]).toMatchObject({ type: 'tool.completed', data: { duration_ms: 4, result_digest: digest('hit') } });
+  });
+
+  it('unknown hooks fall back mechanically; malformed members never throw', () => {
+    expect(mapHook(base('Notification'))).toEqual([{ type: 'x.cline.hook.notification', data: {} }]);
+    expect(mapHook(base('tool_call', { tool_call: 'nonsense', iteration: -3 }))).toEqual([{ type: 'tool.requested', data: { tool: { name: 'unknown' } }, subject: 'unknown' }]);
+    expect(mapHook({})).toEqual([{ type: 'x.cline.hook.unknown', data: {} }]);
+  });
+});

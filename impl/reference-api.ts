@@ -20,6 +20,7 @@ import { toOcsf as ocsfRecord, type OcsfOptions } from './core/project/ocsf.js';
 import { mapAskUserQuestion } from './adapter-claude-code/map-ask-user-question.js';
 import { mapElicitation } from './adapter-claude-code/map-elicitation.js';
 import { mapHook as mapCodexHook } from './adapter-codex/map-hooks.js';
+import { mapHook as mapGeminiCliHook } from './adapter-gemini-cli/map-hooks.js';
 
 /**
  * Projection options: an options object, or a bare capture level, which is read as
@@ -107,6 +108,13 @@ export const codexHooks = {
   },
 };
 
+/** `adapter-gemini-cli/map-hooks`: one Gemini CLI hook input → `{type, data, subject?}`. */
+export const geminiCliHooks = {
+  mapHook: function mapHook(input: Parameters<typeof mapGeminiCliHook>[0]) {
+    return mapGeminiCliHook(input);
+  },
+};
+
 /** The reference module names mapped to their function tables. Adapter modules are added here. */
 export const modules = {
   'shared/aep': aep,
@@ -117,4 +125,5 @@ export const modules = {
   'adapter-claude-code/map-ask-user-question': claudeCodeAskUserQuestion,
   'adapter-claude-code/map-elicitation': claudeCodeElicitation,
   'adapter-codex/map-hooks': codexHooks,
+  'adapter-gemini-cli/map-hooks': geminiCliHooks,
 } as const;

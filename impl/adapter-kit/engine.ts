@@ -115,7 +115,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
   }
 
   /** attention.answered (+ attention.resolved cause-linked to it) for a settled request. */
-  function recordAnswer(request: PendingRequest, settlement: Extract<Settlement, { kind: 'option' | 'values' }>, cause: string): void {
+  function recordAnswer(request: PendingRequest, settlement: Extract<Settlement, { kind: 'option' | 'values' }>, cause: string): string {
     const level = levelFor('attention.answered', posture);
     const answer: Record<string, unknown> = {};
     if (settlement.kind === 'option') {
@@ -127,6 +127,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     }
     const answered = emit(request.session, { type: 'attention.answered', data: { answer, via: settlement.via }, subject: request.id }, { run: request.run, cause });
     emit(request.session, { type: 'attention.resolved', data: { resolution: 'answered', latency_ms: Math.max(0, clock() - request.openedAt) }, subject: request.id }, { run: request.run, cause: answered.id });
+    return answered.id;
   }
 
   function ack(cmd: Record<string, unknown>, nack?: { reason: string; detail: string }): void {
@@ -175,8 +176,8 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
         return;
       }
       ack(cmd);
-      recordAnswer(outcome.request, outcome.settlement, id);
-      release(outcome.request.id, outcome.settlement);
+      const answered = recordAnswer(outcome.request, outcome.settlement, id);
+      release(outcome.request.id, { ...outcome.settlement, answered });
       return;
     }
     if (type === instructType) {
@@ -241,8 +242,8 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
       const settlement: Extract<Settlement, { kind: 'option' | 'values' }> = how.answer.values !== undefined
         ? { kind: 'values', values: how.answer.values, via: 'oob' }
         : { kind: 'option', option: how.answer.option ?? request.refusing, ...(how.answer.text ? { text: how.answer.text } : {}), via: 'oob' };
-      recordAnswer(request, settlement, id);
-      release(id, settlement);
+      const answered = recordAnswer(request, settlement, id);
+      release(id, { ...settlement, answered });
       return true;
     },
     takeSteering(session) {

@@ -58,9 +58,9 @@ export interface Answer {
 /** How a held request ended; what the adapter turns into its vendor reply. */
 export type Settlement =
   /** A permission-style decision: the applied option (and guidance text, if any survived). */
-  | { kind: 'option'; option: string; text?: string; via: 'control' | 'oob' }
+  | { kind: 'option'; option: string; text?: string; via: 'control' | 'oob'; answered?: string }
   /** A validated form answer. */
-  | { kind: 'values'; values: Record<string, unknown>; via: 'control' | 'oob' }
+  | { kind: 'values'; values: Record<string, unknown>; via: 'control' | 'oob'; answered?: string }
   /** The window elapsed: fail open with the vendor's neutral reply. */
   | { kind: 'timeout' }
   /** A non-gating surface settled it (e.g. PostToolUse while pending): free the hook neutrally. */
@@ -132,4 +132,17 @@ export interface AdapterDef {
   steeringCap?: number;
   /** Handle one hook call; resolves to the exact stdout the vendor receives. */
   handle(hookEvent: string, input: HookInput, ctx: HookContext): Promise<string>;
+  /**
+   * Observe-only (Gemini CLI, Antigravity): the hello carries no `control` block at all and
+   * steering is never enabled, whatever `AEP_INSTRUCT` says. Default false.
+   */
+  observeOnly?: boolean;
+  /**
+   * A fresh instance configured from the environment (opt-in control legs such as
+   * `AEP_VSCODE_CONTROL`), with its own per-daemon state; an error string for a bad value.
+   * Every daemon start (CLI, live runner, offline scenario target) calls it once when present.
+   */
+  configure?(env: Record<string, string | undefined>): AdapterDef | string;
+  /** The hold window this instance runs with when no explicit one is given (inside the vendor's hook timeout). */
+  holdMs?: number;
 }

@@ -9,6 +9,7 @@ import type { Verb } from './verb.js';
 export const ADAPTERS: Record<string, () => Promise<AdapterDef>> = {
   'claude-code': async () => (await import('../adapter-claude-code/adapter.js')).adapter,
   codex: async () => (await import('../adapter-codex/adapter.js')).adapter,
+  'gemini-cli': async () => (await import('../adapter-gemini-cli/adapter.js')).adapter,
 };
 
 export const verb: Verb = {
@@ -49,7 +50,10 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
     const load = ADAPTERS[name];
     if (!load) throw new UsageError(`unknown adapter '${name}'; known: ${Object.keys(ADAPTERS).join(', ')}`);
-    const def = await load();
+    const loaded = await load();
+    // Adapters with opt-in legs read their own variables (e.g. AEP_VSCODE_CONTROL) into a fresh instance.
+    const def = loaded.configure ? loaded.configure(io.env) : loaded;
+    if (typeof def === 'string') throw new UsageError(def);
     const flags = {
       ...(typeof values.port === 'string' ? { port: values.port } : {}),
       ...(typeof values.relay === 'string' ? { relay: values.relay } : {}),
@@ -59,7 +63,8 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
     if (typeof options === 'string') throw new UsageError(options);
     let running;
     try {
-      running = await startAdapter(def, { ...options, log: (line) => io.stderr(`aep adapter ${name}: ${line}\n`) });
+      const hold = def.holdMs === undefined ? {} : { attentionTimeoutMs: def.holdMs };
+      running = await startAdapter(def, { ...options, ...hold, log: (line) => io.stderr(`aep adapter ${name}: ${line}\n`) });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const why = code === 'EADDRINUSE' ? `port ${options.port} is in use (set --port or ${portEnvName(def.agent)})` : (err as Error).message;

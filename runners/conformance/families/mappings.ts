@@ -21,6 +21,7 @@ import { mapHook as mapClaudeCodeHook } from '../../../impl/adapter-claude-code/
 import { mapAskUserQuestion } from '../../../impl/adapter-claude-code/map-ask-user-question.js';
 import { mapElicitation } from '../../../impl/adapter-claude-code/map-elicitation.js';
 import { mapHook as mapCodexHook } from '../../../impl/adapter-codex/map-hooks.js';
+import { mapHook as mapGeminiCliHook } from '../../../impl/adapter-gemini-cli/map-hooks.js';
 import { attempt } from '../check.js';
 import { jsonDiff } from '../compare.js';
 import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
@@ -43,6 +44,7 @@ export const ADAPTER_MAPPERS: Readonly<Record<string, SourceMappers>> = {
     mapElicitation: (message, schema, opts) => mapElicitation(message, schema, opts),
   },
   codex: { mapHook: (input) => mapCodexHook(input) },
+  'gemini-cli': { mapHook: (input) => mapGeminiCliHook(input) },
 };
 
 /** One pinned hook mapping. */

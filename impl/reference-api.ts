@@ -21,6 +21,7 @@ import { mapAskUserQuestion } from './adapter-claude-code/map-ask-user-question.
 import { mapElicitation } from './adapter-claude-code/map-elicitation.js';
 import { mapHook as mapCodexHook } from './adapter-codex/map-hooks.js';
 import { mapHook as mapGeminiCliHook } from './adapter-gemini-cli/map-hooks.js';
+import { mapHook as mapQwenCodeHook } from './adapter-qwen-code/map-hooks.js';
 
 /**
  * Projection options: an options object, or a bare capture level, which is read as
@@ -115,6 +116,13 @@ export const geminiCliHooks = {
   },
 };
 
+/** `adapter-qwen-code/map-hooks`: one hook input → `{type, data, subject?}`, or null for a deliberate silence. */
+export const qwenCodeHooks = {
+  mapHook: function mapHook(input: Parameters<typeof mapQwenCodeHook>[0]) {
+    return mapQwenCodeHook(input);
+  },
+};
+
 /** The reference module names mapped to their function tables. Adapter modules are added here. */
 export const modules = {
   'shared/aep': aep,
@@ -126,4 +134,5 @@ export const modules = {
   'adapter-claude-code/map-elicitation': claudeCodeElicitation,
   'adapter-codex/map-hooks': codexHooks,
   'adapter-gemini-cli/map-hooks': geminiCliHooks,
+  'adapter-qwen-code/map-hooks': qwenCodeHooks,
 } as const;

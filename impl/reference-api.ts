@@ -21,6 +21,7 @@ import { mapAskUserQuestion } from './adapter-claude-code/map-ask-user-question.
 import { mapElicitation } from './adapter-claude-code/map-elicitation.js';
 import { mapHook as mapCodexHook } from './adapter-codex/map-hooks.js';
 import { mapHook as mapGeminiCliHook } from './adapter-gemini-cli/map-hooks.js';
+import { mapHook as mapVscodeHook } from './adapter-vscode/map-hooks.js';
 import { mapHook as mapQwenCodeHook } from './adapter-qwen-code/map-hooks.js';
 
 /**
@@ -123,6 +124,13 @@ export const qwenCodeHooks = {
   },
 };
 
+/** `adapter-vscode/map-hooks`: one hook input → `{type, data, subject?}`, or null for a deliberate silence. */
+export const vscodeHooks = {
+  mapHook: function mapHook(input: Parameters<typeof mapVscodeHook>[0]) {
+    return mapVscodeHook(input);
+  },
+};
+
 /** The reference module names mapped to their function tables. Adapter modules are added here. */
 export const modules = {
   'shared/aep': aep,
@@ -134,5 +142,6 @@ export const modules = {
   'adapter-claude-code/map-elicitation': claudeCodeElicitation,
   'adapter-codex/map-hooks': codexHooks,
   'adapter-gemini-cli/map-hooks': geminiCliHooks,
+  'adapter-vscode/map-hooks': vscodeHooks,
   'adapter-qwen-code/map-hooks': qwenCodeHooks,
 } as const;

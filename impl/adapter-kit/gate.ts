@@ -1,6 +1,7 @@
 /**
- * The opt-in held permission gate (VS Code `AEP_VSCODE_CONTROL`, Kimi `AEP_KIMI_CONTROL`), pure:
- * reading its configuration and deciding what one settlement means for the vendor.
+ * The opt-in held permission gate (VS Code `AEP_VSCODE_CONTROL`, Kimi `AEP_KIMI_CONTROL`): reading
+ * its configuration and deciding what one settlement means for the vendor (pure), and `holdGate`,
+ * which runs one gated call over the kit's hook context (no I/O of its own).
  *
  * Shape (the shared held-gate pattern): a matched pre-tool moment becomes an answerable
  * `attention.requested{kind:"permission", respond_via:["control"]}` held for the gate's window.
@@ -16,7 +17,7 @@
  * vendor's hook timeout minus a 5 s margin, so the daemon always frees the hook before the vendor
  * kills it.
  */
-import type { Settlement } from './types.js';
+import type { HookContext, Mapped, RequestOption, Settlement } from './types.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -90,3 +91,29 @@ export function gateDecision(settlement: Settlement): GateDecision {
   }
   return { kind: 'other', option: settlement.option };
 }
+
+/** What `holdGate` needs: the request to raise and the tool it gates. */
+export interface GateHold {
+  session: string;
+  /** The `attention.requested` mapping (kind permission, the gate's options, `respond_via:["control"]`). */
+  mapped: Mapped;
+  options: RequestOption[];
+  tool: { name: string; call_id?: string };
+}
+
+/**
+ * Hold one gated call until it settles and return what the vendor gets. A commanded deny also
+ * lands `tool.denied{by:"policy"}` for the tool, cause-linked to the `attention.answered` event.
+ */
+export async function holdGate(ctx: HookContext, spec: GateHold): Promise<GateDecision> {
+  const { settlement } = await ctx.hold({ session: spec.session, mapped: spec.mapped, options: spec.options, refusing: 'deny', key: gateKey(spec.session, spec.tool.name) });
+  const decision = gateDecision(settlement);
+  if (decision.kind === 'deny') {
+    const run = ctx.run(spec.session);
+    ctx.emit(spec.session, { type: 'tool.denied', data: { tool: { ...spec.tool }, by: 'policy' }, subject: spec.tool.name }, { ...(run ? { run } : {}), ...(decision.answered ? { cause: decision.answered } : {}) });
+  }
+  return decision;
+}
+
+/** The gate key of a tool, for dismissing a session's pending gate requests. */
+export const gateKey = (session: string, tool: string): string => `gate:${session}:${tool}`;

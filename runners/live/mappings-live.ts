@@ -34,7 +34,7 @@ interface Replay {
 }
 
 function replays(file: MappingFile): Replay[] {
-  const out: Replay[] = file.hooks.map((h) => ({ name: h.name, hook: String(h.input.hook_event_name ?? ''), input: h.input, expected: h.expected, form: false, metadata: false }));
+  const out: Replay[] = file.hooks.map((h) => ({ name: h.name, hook: String(h.input.hook_event_name ?? h.input.hookEventName ?? ''), input: h.input, expected: h.expected, form: false, metadata: false }));
   for (const f of file.forms) {
     const input: Record<string, unknown> = f.section === 'ask_user_question'
       ? { hook_event_name: 'PermissionRequest', tool_name: 'AskUserQuestion', tool_input: { questions: f.input.questions } }
@@ -47,7 +47,7 @@ function replays(file: MappingFile): Replay[] {
 }
 
 async function replayOne(stack: Stack, daemon: RunningAdapter, file: MappingFile, replay: Replay, n: number, validate: (e: unknown) => string | null): Promise<string | null> {
-  if (!replay.hook) return 'the entry input has no hook_event_name, so it cannot be replayed through the hook endpoint';
+  if (!replay.hook) return 'the entry input has no hook_event_name (or hookEventName), so it cannot be replayed through the hook endpoint';
   const sessionKey = file.identity.session_from ?? 'session_id';
   const session = `${String(replay.input[sessionKey] ?? 'mapping')}~live${n}`;
   const input = { ...replay.input, [sessionKey]: session };

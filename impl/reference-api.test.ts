@@ -18,6 +18,7 @@ const EXPECTED: Record<string, Record<string, number>> = {
   'adapter-claude-code/map-elicitation': { mapElicitation: 3 },
   'adapter-codex/map-hooks': { mapHook: 1 },
   'adapter-gemini-cli/map-hooks': { mapHook: 1 },
+  'adapter-kimi-code/map-hooks': { mapHook: 1 },
   'adapter-vscode/map-hooks': { mapHook: 1 },
   'adapter-qwen-code/map-hooks': { mapHook: 1 },
 };
@@ -78,6 +79,6 @@ describe('reference-api', () => {
       console.log(Object.keys(m).sort().join(','));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }).trim().split('\n');
     expect(JSON.parse(out[0]!)).toEqual(EXPECTED);
-    expect(out[1]).toBe('aep,ceBridge,claudeCodeAskUserQuestion,claudeCodeElicitation,codexHooks,geminiCliHooks,modules,ocsf,otlp,qwenCodeHooks,redact,vscodeHooks');
+    expect(out[1]).toBe('aep,ceBridge,claudeCodeAskUserQuestion,claudeCodeElicitation,codexHooks,geminiCliHooks,kimiCodeHooks,modules,ocsf,otlp,qwenCodeHooks,redact,vscodeHooks');
   });
 });

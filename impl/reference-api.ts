@@ -21,6 +21,7 @@ import { mapAskUserQuestion } from './adapter-claude-code/map-ask-user-question.
 import { mapElicitation } from './adapter-claude-code/map-elicitation.js';
 import { mapHook as mapCodexHook } from './adapter-codex/map-hooks.js';
 import { mapHook as mapGeminiCliHook } from './adapter-gemini-cli/map-hooks.js';
+import { mapHook as mapKimiCodeHook } from './adapter-kimi-code/map-hooks.js';
 import { mapHook as mapVscodeHook } from './adapter-vscode/map-hooks.js';
 import { mapHook as mapQwenCodeHook } from './adapter-qwen-code/map-hooks.js';
 
@@ -131,6 +132,13 @@ export const vscodeHooks = {
   },
 };
 
+/** `adapter-kimi-code/map-hooks`: one hook input → `{type, data, subject?}`, or null for a deliberate silence. */
+export const kimiCodeHooks = {
+  mapHook: function mapHook(input: Parameters<typeof mapKimiCodeHook>[0]) {
+    return mapKimiCodeHook(input);
+  },
+};
+
 /** The reference module names mapped to their function tables. Adapter modules are added here. */
 export const modules = {
   'shared/aep': aep,
@@ -142,6 +150,7 @@ export const modules = {
   'adapter-claude-code/map-elicitation': claudeCodeElicitation,
   'adapter-codex/map-hooks': codexHooks,
   'adapter-gemini-cli/map-hooks': geminiCliHooks,
+  'adapter-kimi-code/map-hooks': kimiCodeHooks,
   'adapter-vscode/map-hooks': vscodeHooks,
   'adapter-qwen-code/map-hooks': qwenCodeHooks,
 } as const;

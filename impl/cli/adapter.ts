@@ -10,6 +10,7 @@ export const ADAPTERS: Record<string, () => Promise<AdapterDef>> = {
   'claude-code': async () => (await import('../adapter-claude-code/adapter.js')).adapter,
   codex: async () => (await import('../adapter-codex/adapter.js')).adapter,
   'gemini-cli': async () => (await import('../adapter-gemini-cli/adapter.js')).adapter,
+  'kimi-code': async () => (await import('../adapter-kimi-code/adapter.js')).adapter,
   'vscode': async () => (await import('../adapter-vscode/adapter.js')).adapter,
   'qwen-code': async () => (await import('../adapter-qwen-code/adapter.js')).adapter,
 };

@@ -11,6 +11,7 @@ import type { AdapterDef } from '../../../impl/adapter-kit/types.js';
 import { adapter as claudeCode } from '../../../impl/adapter-claude-code/adapter.js';
 import { adapter as codex } from '../../../impl/adapter-codex/adapter.js';
 import { adapter as geminiCli } from '../../../impl/adapter-gemini-cli/adapter.js';
+import { adapter as kimiCode } from '../../../impl/adapter-kimi-code/adapter.js';
 import { adapter as vscode } from '../../../impl/adapter-vscode/adapter.js';
 import { adapter as qwenCode } from '../../../impl/adapter-qwen-code/adapter.js';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
@@ -22,7 +23,7 @@ import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
 import type { Check, Family, Implementation } from '../types.js';
 
 /** This implementation's adapters, by agent name. */
-export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex, 'gemini-cli': geminiCli, 'vscode': vscode, 'qwen-code': qwenCode };
+export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex, 'gemini-cli': geminiCli, 'kimi-code': kimiCode, 'vscode': vscode, 'qwen-code': qwenCode };
 
 /** The implementation's validators as scenario checks: null when valid, else the first issue rendered. */
 export function validity(impl: Pick<Implementation, 'validateEvent' | 'validateStream'>): {

@@ -22,6 +22,7 @@ import { mapAskUserQuestion } from '../../../impl/adapter-claude-code/map-ask-us
 import { mapElicitation } from '../../../impl/adapter-claude-code/map-elicitation.js';
 import { mapHook as mapCodexHook } from '../../../impl/adapter-codex/map-hooks.js';
 import { mapHook as mapGeminiCliHook } from '../../../impl/adapter-gemini-cli/map-hooks.js';
+import { mapHook as mapKimiCodeHook } from '../../../impl/adapter-kimi-code/map-hooks.js';
 import { mapHook as mapVscodeHook } from '../../../impl/adapter-vscode/map-hooks.js';
 import { mapHook as mapQwenCodeHook } from '../../../impl/adapter-qwen-code/map-hooks.js';
 import { attempt } from '../check.js';
@@ -47,6 +48,7 @@ export const ADAPTER_MAPPERS: Readonly<Record<string, SourceMappers>> = {
   },
   codex: { mapHook: (input) => mapCodexHook(input) },
   'gemini-cli': { mapHook: (input) => mapGeminiCliHook(input) },
+  'kimi-code': { mapHook: (input) => mapKimiCodeHook(input) },
   'vscode': { mapHook: (input) => mapVscodeHook(input) },
   'qwen-code': { mapHook: (input) => mapQwenCodeHook(input) },
 };

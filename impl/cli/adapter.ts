@@ -27,8 +27,9 @@ $AEP_HOME/logs/<name>/<session>.jsonl and sent to the relay's /socket after the 
 adapters: ${Object.keys(ADAPTERS).join(', ')}
 
 flags:
-  --port N       listen port (default: AEP_<NAME>_PORT, then AEP_ADAPTER_PORT, then 8377 for
-                 claude-code, 8378 for codex; 0 picks a free port)
+  --port N       listen port (default: AEP_<NAME>_PORT, then AEP_ADAPTER_PORT, then the adapter's:
+                 8377 claude-code, 8378 codex, 8379 gemini-cli, 8380 qwen-code, 8381 vscode,
+                 8398 kimi-code; 0 picks a free port)
   --relay URL    relay base URL (default: AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
   --token T      relay bearer token (default: AEP_TOKEN; required for the relay to route commands)
 
@@ -37,7 +38,12 @@ environment:
   AEP_CAPTURE                capture ceiling: none|metadata|redacted|full (default metadata)
   AEP_CAPTURE_ATTENTION      ceiling for attention.* (default redacted, or AEP_CAPTURE when higher)
   AEP_ATTENTION_TIMEOUT_MS   how long a held hook waits for an answer (default 55000)
-  AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off)
+  AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off; never for gemini-cli)
+  AEP_VSCODE_CONTROL=1       vscode: hold PreToolUse as an allow/deny/ask gate (default off: read-only)
+  AEP_VSCODE_GATE_TOOLS      vscode: regex over whole tool names the gate holds (default every tool)
+  AEP_KIMI_CONTROL=1         kimi-code: hold PreToolUse as an allow/deny gate (default off: read-only)
+  AEP_KIMI_GATE_TOOLS        kimi-code: regex over whole tool names the gate holds (default every tool)
+                             (gate holds: 25 s vscode, 50 s kimi-code, capped 5 s inside the vendor timeout)
 
 exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
 `,

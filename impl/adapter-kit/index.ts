@@ -20,3 +20,6 @@ export { SteeringQueue, joinInstructions, type Instruction } from './steering.js
 export { Sequencer, defaultSeverity } from './envelope.js';
 export { aepHome, nextEpoch, appendLog, sessionFileName } from './store.js';
 export { RelayLink, socketUrl } from './relay-link.js';
+export { GATE_DENY_REASON, GATE_MARGIN_MS, gateDecision, gateKey, gates, holdGate, readGate, type GateConfig, type GateDecision, type GateHold, type GateVars } from './gate.js';
+export { OobCards, oob, oobPermissionData, type OobCard } from './oob.js';
+export { SynthesizedRuns } from './synth-run.js';

@@ -57,7 +57,11 @@ export interface Answer {
 
 /** How a held request ended; what the adapter turns into its vendor reply. */
 export type Settlement =
-  /** A permission-style decision: the applied option (and guidance text, if any survived). */
+  /**
+   * A permission-style decision: the applied option (and guidance text, if any survived).
+   * `answered` (on this and `values`) is the id of the `attention.answered` event the engine
+   * recorded, so an adapter can cause-link an outcome to the answer (e.g. `tool.denied`).
+   */
   | { kind: 'option'; option: string; text?: string; via: 'control' | 'oob'; answered?: string }
   /** A validated form answer. */
   | { kind: 'values'; values: Record<string, unknown>; via: 'control' | 'oob'; answered?: string }

@@ -65,6 +65,7 @@ describe('gemini-cli adapter daemon', () => {
       ['BeforeAgent', { prompt: 'and again' }],
       ['BeforeAgent', { prompt: 'third, the second never finished' }],
       ['SessionEnd', { reason: 'exit' }],
+      ['SessionEnd', { reason: 'exit' }],
     ];
     for (const [i, [hook, extra]] of session.entries()) {
       const cmd = settings.hooks[hook]![0]!.hooks[0]!.command;

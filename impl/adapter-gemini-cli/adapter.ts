@@ -31,6 +31,8 @@ export const HOOKS = [
 /** A fresh adapter instance (its own run table). */
 export function createAdapter(): AdapterDef {
   const runs = new SynthesizedRuns();
+  /** Sessions whose SessionEnd was seen since their last SessionStart (a repeat emits nothing). */
+  const ended = new Set<string>();
 
   async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
     const input: HookInput = { ...raw, hook_event_name: hookEvent };
@@ -46,9 +48,16 @@ export function createAdapter(): AdapterDef {
         runs.close(ctx, session, mapped);
         return NEUTRAL;
       case 'SessionEnd':
+        // Gemini CLI has fired SessionEnd twice in non-interactive runs (a vendor bug, since fixed):
+        // one session has one end, so a repeat emits nothing.
+        if (ended.has(session)) return NEUTRAL;
+        ended.add(session);
         runs.drain(ctx, session);
         ctx.emit(session, mapped);
         return NEUTRAL;
+      case 'SessionStart':
+        ended.delete(session);
+        break;
     }
     const run = mapped.type.startsWith('session.') ? undefined : ctx.run(session);
     ctx.emit(session, mapped, { ...(run ? { run } : {}), ...(hookEvent === 'AfterModel' ? { severity: 'debug' as const } : {}) });

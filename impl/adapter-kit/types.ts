@@ -145,6 +145,7 @@ export interface AdapterDef {
    * A fresh instance configured from the environment (opt-in control legs such as
    * `AEP_VSCODE_CONTROL`), with its own per-daemon state; an error string for a bad value.
    * Every daemon start (CLI, live runner, offline scenario target) calls it once when present.
+   * A wrapper that replaces `handle` must wrap `configure` too (its result would be unwrapped).
    */
   configure?(env: Record<string, string | undefined>): AdapterDef | string;
   /** The hold window this instance runs with when no explicit one is given (inside the vendor's hook timeout). */

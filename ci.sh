@@ -113,8 +113,11 @@ stage "live: each adapter daemon, attached to a tokened relay, as a control-capa
 TOKEN="ci-$RANDOM$RANDOM"
 AEP_TOKEN=$TOKEN start_bg relay-adapters 'listening on' $AEP relay --port 0
 URL=$(relay_url relay-adapters)
-for name in claude-code codex; do
-  AEP_HOME="$WORK/home-$name" start_bg "adapter-$name" 'listening on' $AEP adapter "$name" --port 0 --relay "$URL" --token "$TOKEN"
+# Each entry is an adapter name, optionally `:VAR=1` for the opt-in variable that turns its answerable leg on.
+for entry in claude-code codex qwen-code vscode:AEP_VSCODE_CONTROL=1 kimi-code:AEP_KIMI_CONTROL=1; do
+  name=${entry%%:*}
+  optin=; [ "$entry" != "$name" ] && optin=${entry#*:}
+  AEP_HOME="$WORK/home-$name" start_bg "adapter-$name" 'listening on' env $optin $AEP adapter "$name" --port 0 --relay "$URL" --token "$TOKEN"
   PORT=$(relay_url "adapter-$name" | sed 's/.*://')
   printf '{"hook_event_name":"SessionStart","session_id":"ci-%s","source":"startup","cwd":"/tmp"}' "$name" | $AEP hook "$name" SessionStart --port "$PORT"
   echo

@@ -20,6 +20,10 @@ const EXPECTED: Record<string, Record<string, number>> = {
   'adapter-cline/map-hooks': { mapHook: 1 },
   'adapter-hermes/map-hooks': { mapHook: 1 },
   'adapter-antigravity/map-hooks': { mapHook: 3 },
+  'adapter-gemini-cli/map-hooks': { mapHook: 1 },
+  'adapter-kimi-code/map-hooks': { mapHook: 1 },
+  'adapter-vscode/map-hooks': { mapHook: 1 },
+  'adapter-qwen-code/map-hooks': { mapHook: 1 },
 };
 
 const arities = (m: Record<string, Record<string, unknown>>) =>
@@ -78,6 +82,6 @@ describe('reference-api', () => {
       console.log(Object.keys(m).sort().join(','));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }).trim().split('\n');
     expect(JSON.parse(out[0]!)).toEqual(EXPECTED);
-    expect(out[1]).toBe('aep,antigravityHooks,ceBridge,claudeCodeAskUserQuestion,claudeCodeElicitation,clineHooks,codexHooks,hermesHooks,modules,ocsf,otlp,redact');
+    expect(out[1]).toBe('aep,antigravityHooks,ceBridge,claudeCodeAskUserQuestion,claudeCodeElicitation,clineHooks,codexHooks,geminiCliHooks,hermesHooks,kimiCodeHooks,modules,ocsf,otlp,qwenCodeHooks,redact,vscodeHooks');
   });
 });

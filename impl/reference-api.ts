@@ -23,6 +23,10 @@ import { mapHook as mapCodexHook } from './adapter-codex/map-hooks.js';
 import { mapHook as mapClineHook } from './adapter-cline/map-hooks.js';
 import { mapHook as mapHermesHook } from './adapter-hermes/map-hooks.js';
 import { mapHook as mapAntigravityHook, type JoinTable } from './adapter-antigravity/map-hooks.js';
+import { mapHook as mapGeminiCliHook } from './adapter-gemini-cli/map-hooks.js';
+import { mapHook as mapKimiCodeHook } from './adapter-kimi-code/map-hooks.js';
+import { mapHook as mapVscodeHook } from './adapter-vscode/map-hooks.js';
+import { mapHook as mapQwenCodeHook } from './adapter-qwen-code/map-hooks.js';
 
 /**
  * Projection options: an options object, or a bare capture level, which is read as
@@ -135,6 +139,34 @@ export const antigravityHooks = {
   },
 };
 
+/** `adapter-gemini-cli/map-hooks`: one Gemini CLI hook input → `{type, data, subject?}`. */
+export const geminiCliHooks = {
+  mapHook: function mapHook(input: Parameters<typeof mapGeminiCliHook>[0]) {
+    return mapGeminiCliHook(input);
+  },
+};
+
+/** `adapter-qwen-code/map-hooks`: one hook input → `{type, data, subject?}`, or null for a deliberate silence. */
+export const qwenCodeHooks = {
+  mapHook: function mapHook(input: Parameters<typeof mapQwenCodeHook>[0]) {
+    return mapQwenCodeHook(input);
+  },
+};
+
+/** `adapter-vscode/map-hooks`: one hook input → `{type, data, subject?}`, or null for a deliberate silence. */
+export const vscodeHooks = {
+  mapHook: function mapHook(input: Parameters<typeof mapVscodeHook>[0]) {
+    return mapVscodeHook(input);
+  },
+};
+
+/** `adapter-kimi-code/map-hooks`: one hook input → `{type, data, subject?}`, or null for a deliberate silence. */
+export const kimiCodeHooks = {
+  mapHook: function mapHook(input: Parameters<typeof mapKimiCodeHook>[0]) {
+    return mapKimiCodeHook(input);
+  },
+};
+
 /** The reference module names mapped to their function tables. Adapter modules are added here. */
 export const modules = {
   'shared/aep': aep,
@@ -148,4 +180,8 @@ export const modules = {
   'adapter-cline/map-hooks': clineHooks,
   'adapter-hermes/map-hooks': hermesHooks,
   'adapter-antigravity/map-hooks': antigravityHooks,
+  'adapter-gemini-cli/map-hooks': geminiCliHooks,
+  'adapter-kimi-code/map-hooks': kimiCodeHooks,
+  'adapter-vscode/map-hooks': vscodeHooks,
+  'adapter-qwen-code/map-hooks': qwenCodeHooks,
 } as const;

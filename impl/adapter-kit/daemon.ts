@@ -74,7 +74,7 @@ function readBody(req: IncomingMessage): Promise<string | null> {
 /** Start a daemon; resolves once it listens. Use `close()` to stop it (tests, the live runner, the CLI). */
 export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}): Promise<RunningAdapter> {
   const posture = options.posture ?? DEFAULT_POSTURE;
-  const timeoutMs = options.attentionTimeoutMs ?? 55_000;
+  const timeoutMs = options.attentionTimeoutMs ?? def.holdMs ?? 55_000;
   const log = options.log ?? (() => {});
   const home = options.home ?? aepHome(process.env);
   const host = options.hostname ?? osHostname();
@@ -83,7 +83,8 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   const engine = createEngine(def, {
     posture,
     timeoutMs,
-    instruct: options.instruct ?? false,
+    // Observe-only adapters declare no control at all, so steering is never on for them.
+    instruct: def.observeOnly ? false : (options.instruct ?? false),
     home,
     host,
     epoch,

@@ -60,7 +60,11 @@ export interface Answer {
  * is the id of its `attention.answered` event (set by the kit), for cause-linking what follows.
  */
 export type Settlement =
-  /** A permission-style decision: the applied option (and guidance text, if any survived). */
+  /**
+   * A permission-style decision: the applied option (and guidance text, if any survived).
+   * `answered` (on this and `values`) is the id of the `attention.answered` event the engine
+   * recorded, so an adapter can cause-link an outcome to the answer (e.g. `tool.denied`).
+   */
   | { kind: 'option'; option: string; text?: string; via: 'control' | 'oob'; answered?: string }
   /** A validated form answer. */
   | { kind: 'values'; values: Record<string, unknown>; via: 'control' | 'oob'; answered?: string }
@@ -153,7 +157,10 @@ export interface AdapterDef {
   agent: string;
   /** Loopback port the daemon listens on by default (Claude Code 8377, Codex 8378). */
   defaultPort: number;
-  /** The vendor's default hold window for a held hook, in ms (config.ts `holdWindow`); absent = 55 000. */
+  /**
+   * The vendor's default hold window for a held hook, in ms (config.ts `holdWindow`), inside the
+   * vendor's hook timeout; absent = 55 000.
+   */
   holdMs?: number;
   /** Event categories declared in hello `capabilities.emits`. */
   emits: string[];
@@ -171,8 +178,6 @@ export interface AdapterDef {
   handle(hookEvent: string, input: HookInput, ctx: HookContext): Promise<string>;
   /** `false`: this vendor never takes `x.{agent}.control.instruct` (AEP_INSTRUCT is ignored). */
   instruct?: false;
-  /** `true`: observe-only with nothing to opt into; the hello carries no `control` block. */
-  observeOnly?: true;
   /**
    * Commands this adapter actuates itself (types in `accepts` the kit has no handler for, or that
    * it routes elsewhere). Return undefined to leave the command to the kit. The kit dedupes, then
@@ -182,6 +187,18 @@ export interface AdapterDef {
   command?(cmd: Record<string, unknown>, ctx: HookContext): Promise<CommandOutcome> | undefined;
   /** Started once per daemon with the engine's context (e.g. a second vendor channel); closed at shutdown. */
   attach?(ctx: HookContext, log: (line: string) => void): { close(): Promise<void> } | undefined;
+  /**
+   * Observe-only (Gemini CLI, Antigravity): the hello carries no `control` block at all and
+   * steering is never enabled, whatever `AEP_INSTRUCT` says. Default false.
+   */
+  observeOnly?: boolean;
+  /**
+   * A fresh instance configured from the environment (opt-in control legs such as
+   * `AEP_VSCODE_CONTROL`), with its own per-daemon state; an error string for a bad value.
+   * Every daemon start (CLI, live runner, offline scenario target) calls it once when present.
+   * A wrapper that replaces `handle` must wrap `configure` too (its result would be unwrapped).
+   */
+  configure?(env: Record<string, string | undefined>): AdapterDef | string;
 }
 
 /** How an adapter-actuated command ends: the ack decision, and what to emit after it. */

@@ -52,3 +52,25 @@ describe('aep adapter', () => {
     }
   });
 });
+
+describe('aep adapter: opt-in legs', () => {
+  it('a bad opt-in value is a usage error naming the variable', async () => {
+    const fake = io({ AEP_HOME: tempHome(), AEP_VSCODE_CONTROL: 'on' });
+    expect(await main(['adapter', 'vscode', '--port', '0', '--relay', 'none'], fake)).toBe(2);
+    expect(fake.err).toContain('AEP_VSCODE_CONTROL must be 1');
+  });
+
+  it('AEP_KIMI_CONTROL=1 runs the gate with its own hold window inside the vendor timeout', async () => {
+    const home = tempHome();
+    const fake = io({ AEP_HOME: home, AEP_KIMI_CONTROL: '1', AEP_ATTENTION_TIMEOUT_MS: '80' });
+    const done = main(['adapter', 'kimi-code', '--port', '0', '--relay', 'none'], fake);
+    pending.push(done);
+    for (let i = 0; i < 100 && !fake.err.includes('listening on'); i++) await new Promise((r) => setTimeout(r, 10));
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(fake.err)![1]!;
+    const started = Date.now();
+    expect(await postHook(url, 'PreToolUse', { hook_event_name: 'PreToolUse', session_id: 'cli-k', tool_name: 'Bash', tool_input: {} })).toEqual({ status: 200, body: '{}' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(70);
+    fake.stop();
+    expect(await done).toBe(0);
+  });
+});

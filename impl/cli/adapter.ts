@@ -12,6 +12,10 @@ export const ADAPTERS: Record<string, (env?: Record<string, string | undefined>)
   cline: async (env = {}) => (await import('../adapter-cline/adapter.js')).fromEnv(env),
   hermes: async (env = {}) => (await import('../adapter-hermes/adapter.js')).fromEnv(env),
   antigravity: async () => (await import('../adapter-antigravity/adapter.js')).adapter,
+  'gemini-cli': async () => (await import('../adapter-gemini-cli/adapter.js')).adapter,
+  'kimi-code': async () => (await import('../adapter-kimi-code/adapter.js')).adapter,
+  'vscode': async () => (await import('../adapter-vscode/adapter.js')).adapter,
+  'qwen-code': async () => (await import('../adapter-qwen-code/adapter.js')).adapter,
 };
 
 export const verb: Verb = {
@@ -26,9 +30,9 @@ $AEP_HOME/logs/<name>/<session>.jsonl and sent to the relay's /socket after the 
 adapters: ${Object.keys(ADAPTERS).join(', ')}
 
 flags:
-  --port N       listen port (default: AEP_<NAME>_PORT, then AEP_ADAPTER_PORT, then 8377 for
-                 claude-code, 8378 for codex, 8392 cline, 8393 hermes, 8395 antigravity;
-                 0 picks a free port)
+  --port N       listen port (default: AEP_<NAME>_PORT, then AEP_ADAPTER_PORT, then the adapter's:
+                 8377 claude-code, 8378 codex, 8379 gemini-cli, 8380 qwen-code, 8381 vscode,
+                 8392 cline, 8393 hermes, 8395 antigravity, 8398 kimi-code; 0 picks a free port)
   --relay URL    relay base URL (default: AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
   --token T      relay bearer token (default: AEP_TOKEN; required for the relay to route commands)
 
@@ -39,10 +43,15 @@ environment:
   AEP_ATTENTION_TIMEOUT_MS   how long a held hook waits for an answer (default: the adapter's,
                              20000 for codex, 55000 otherwise)
   AEP_<NAME>_HOLD_MS         the same for one adapter, e.g. AEP_CODEX_HOLD_MS (wins over the above)
-  AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off; not cline, antigravity)
+  AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off; not cline, antigravity, gemini-cli)
   AEP_HERMES_CONTROL=1       hermes: hold pre_tool_call as an allow/deny gate (AEP_HERMES_GATE_TOOLS: regex)
   AEP_CLINE_HUB=1            cline: tap the hub's approval loop (AEP_CLINE_HUB_URL + AEP_CLINE_HUB_TOKEN,
                              or AEP_CLINE_HUB_DISCOVERY); AEP_CLINE_HUB_CONTROL=1 also answers through it
+  AEP_VSCODE_CONTROL=1       vscode: hold PreToolUse as an allow/deny/ask gate (default off: read-only)
+  AEP_VSCODE_GATE_TOOLS      vscode: regex over whole tool names the gate holds (default every tool)
+  AEP_KIMI_CONTROL=1         kimi-code: hold PreToolUse as an allow/deny gate (default off: read-only)
+  AEP_KIMI_GATE_TOOLS        kimi-code: regex over whole tool names the gate holds (default every tool)
+                             (gate holds: 25 s vscode, 50 s kimi-code, capped 5 s inside the vendor timeout)
 
 exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
 `,
@@ -58,12 +67,15 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
     const load = ADAPTERS[name];
     if (!load) throw new UsageError(`unknown adapter '${name}'; known: ${Object.keys(ADAPTERS).join(', ')}`);
-    let def: AdapterDef;
+    let loaded: AdapterDef;
     try {
-      def = await load(io.env);
+      loaded = await load(io.env);
     } catch (err) {
       throw new UsageError((err as Error).message);
     }
+    // Adapters with opt-in legs read their own variables (e.g. AEP_VSCODE_CONTROL) into a fresh instance.
+    const def = loaded.configure ? loaded.configure(io.env) : loaded;
+    if (typeof def === 'string') throw new UsageError(def);
     const flags = {
       ...(typeof values.port === 'string' ? { port: values.port } : {}),
       ...(typeof values.relay === 'string' ? { relay: values.relay } : {}),
@@ -73,7 +85,8 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
     if (typeof options === 'string') throw new UsageError(options);
     let running;
     try {
-      running = await startAdapter(def, { ...options, log: (line) => io.stderr(`aep adapter ${name}: ${line}\n`) });
+      const hold = def.holdMs === undefined ? {} : { attentionTimeoutMs: def.holdMs };
+      running = await startAdapter(def, { ...options, ...hold, log: (line) => io.stderr(`aep adapter ${name}: ${line}\n`) });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const why = code === 'EADDRINUSE' ? `port ${options.port} is in use (set --port or ${portEnvName(def.agent)})` : (err as Error).message;

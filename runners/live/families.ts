@@ -33,7 +33,7 @@ export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterD
           for (const scenario of file.scenarios) {
             const name = `live/control-loop/${file.adapter}/${scenario.name}`;
             try {
-              const daemon = await stack.adapter(def, { attentionTimeoutMs: scenario.attentionTimeoutMs, instruct: scenario.instruct });
+              const daemon = await stack.adapter(def, { attentionTimeoutMs: scenario.attentionTimeoutMs, instruct: scenario.instruct }, scenario.env);
               const target = liveTarget({ daemonUrl: daemon.url, client: stack.client, session: scenario.session, agent: def.agent });
               const problem = await runScenario(scenario, target, {
                 newId: () => ulid(),

@@ -52,10 +52,19 @@ async function flush(): Promise<void> {
   for (let i = 0; i < 10; i++) await new Promise<void>((resolve) => setImmediate(resolve));
 }
 
+/** A fresh instance of the adapter configured with a scenario's opt-in variables (throws on a bad value). */
+export function configured(def: AdapterDef, env: Record<string, string>): AdapterDef {
+  if (!def.configure) return def;
+  const out = def.configure(env);
+  if (typeof out === 'string') throw new Error(`the scenario's env does not configure the ${def.agent} adapter: ${out}`);
+  return out;
+}
+
 /** 2026-01-01T00:00:00Z: offline runs start at a fixed instant. */
 export const OFFLINE_EPOCH_MS = Date.UTC(2026, 0, 1);
 
-export function offlineTarget(def: AdapterDef, scenario: Scenario): ScenarioTarget {
+export function offlineTarget(template: AdapterDef, scenario: Scenario): ScenarioTarget {
+  const def = configured(template, scenario.env);
   const clock = new FakeClock(OFFLINE_EPOCH_MS);
   const observed: Observed[] = [];
   const engine = createEngine(def, {

@@ -4,7 +4,8 @@
  * the scenario and the step. The format is documented in conformance/README.md.
  *
  * File: `{"adapter": "<agent>", "scenarios": [Scenario...]}`.
- * Scenario: `{name, session, instruct?, attention_timeout_ms?, steps, events}`.
+ * Scenario: `{name, session, instruct?, env?, attention_timeout_ms?, steps, events}`; `env` is the
+ * adapter's own opt-in variables (e.g. `{"AEP_VSCODE_CONTROL": "1"}`), read by its `configure`.
  * Steps, run in order (each may carry `"as": "<label>"`):
  * - `{"hook": "<HookEvent>", "input": {...}, "reply": "<exact stdout>", "held"?: true}`;
  * - `{"command": "<type>", "subject"?, "run"?, "session"?, "data"?, "refused"?: "<code>", "settles"?: [...]}`;
@@ -74,6 +75,8 @@ export interface Scenario {
   name: string;
   session: string;
   instruct: boolean;
+  /** The adapter's opt-in variables for this scenario (its `configure(env)`); default none. */
+  env: Record<string, string>;
   /** The hold bound; offline it is elapsed on the fake clock, live the daemon runs with it. Default 30 000. */
   attentionTimeoutMs: number;
   steps: Step[];
@@ -190,10 +193,13 @@ export function readScenarioFile(corpusDir: string, rel: string): ScenarioFile {
     }
     const timeout = raw.attention_timeout_ms ?? DEFAULT_SCENARIO_TIMEOUT_MS;
     if (typeof timeout !== 'number' || !Number.isInteger(timeout) || timeout < 1) throw new FixtureError(`${where}: attention_timeout_ms must be a positive integer`);
+    const env = raw.env ?? {};
+    if (!isObject(env) || Object.values(env).some((v) => typeof v !== 'string')) throw new FixtureError(`${where}: env must be an object of string values`);
     const scenario: Scenario = {
       name: raw.name,
       session: raw.session,
       instruct: raw.instruct === true,
+      env: env as Record<string, string>,
       attentionTimeoutMs: timeout,
       steps: raw.steps.map((s, j) => readStep(where, s, j)),
       events: raw.events.map((e, j) => readEvent(where, e, j)),

@@ -12,6 +12,7 @@ import { startAdapter, type AdapterOptions, type RunningAdapter } from '../../im
 import type { AdapterDef } from '../../impl/adapter-kit/types.js';
 import { RelayClient } from './relay-client.js';
 import { poll } from './live-target.js';
+import { configured } from './offline-target.js';
 
 /** Host name stamped into live events' `source`. */
 export const LIVE_HOST = 'aep-conformance';
@@ -27,7 +28,7 @@ export interface Stack {
    * Start one adapter daemon linked to the relay and wait for its hello to complete.
    * It is closed by `withStack`, or earlier by the caller.
    */
-  adapter(def: AdapterDef, options?: Partial<AdapterOptions>): Promise<RunningAdapter>;
+  adapter(def: AdapterDef, options?: Partial<AdapterOptions>, env?: Record<string, string>): Promise<RunningAdapter>;
 }
 
 export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (line: string) => void = () => {}): Promise<T> {
@@ -42,7 +43,8 @@ export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (lin
       relayUrl: relay.url,
       token,
       client,
-      async adapter(def, options = {}) {
+      async adapter(template, options = {}, env = {}) {
+        const def = configured(template, env);
         const daemon = await startAdapter(def, { port: 0, relay: relay.url, token, home, hostname: LIVE_HOST, log, ...options });
         daemons.push(daemon);
         await poll(() => daemon.relayReady(), 5000);

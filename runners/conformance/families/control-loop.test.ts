@@ -149,3 +149,30 @@ describe('control-loop family against broken scenario files', () => {
     expect(failed((await run(family, dir)).checks)).toEqual({ 'claude-code/one': 'events[0] session.started: data.trigger is "startup", expected "resume"' });
   });
 });
+
+describe('control-loop family against broken gate and oob adapters', () => {
+  /** An adapter whose configured instances have their replies or hook context rewired. */
+  function brokenConfigured(def: AdapterDef, wrap: (ctx: HookContext) => HookContext, reply = (_h: string, r: string) => r): Family {
+    const rewire = (d: AdapterDef): AdapterDef => ({ ...d, handle: async (h, i, ctx) => reply(h, await d.handle(h, i, wrap(ctx))), configure: (env) => { const c = def.configure!(env); return typeof c === 'string' ? c : rewire(c); } });
+    return controlLoopFamily({ [def.agent]: rewire(def) });
+  }
+
+  it('a VS Code gate that grants on allow (instead of no objection) fails exactly the allow-shaped scenarios', async () => {
+    const grants = brokenConfigured(SCENARIO_ADAPTERS.vscode!, (ctx) => ctx, (h, r) => (h === 'PreToolUse' && r === '{}' ? '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}' : r));
+    const f = failed((await run(grants)).checks);
+    expect(Object.keys(f).filter((k) => k.startsWith('vscode/'))).toContain('vscode/permission: allow');
+    expect(f['vscode/permission: allow']).toMatch(/released with ".*permissionDecision.*allow.*", expected "\{\}"/);
+  });
+
+  it('a Kimi adapter that drops the runtime denial fails the rejected-pair scenario on the event count', async () => {
+    const quiet = brokenConfigured(SCENARIO_ADAPTERS['kimi-code']!, (ctx) => ({ ...ctx, emit: (s, m, x) => (m.type === 'tool.denied' && m.data.by === 'runtime' ? ctx.emit(s, { type: 'x.kimi-code.session.nothing', data: {} }, x) : ctx.emit(s, m, x)) }));
+    const f = failed((await run(quiet)).checks);
+    expect(Object.keys(f).filter((k) => k.startsWith('kimi-code/'))).toEqual(['kimi-code/observed pair: rejected with feedback lands tool.denied by runtime, the terminal of the call']);
+  });
+
+  it('a scenario env the adapter refuses is a failed scenario naming the variable', async () => {
+    const body = { adapter: 'vscode', scenarios: [{ name: 'bad env', session: 's', env: { AEP_VSCODE_CONTROL: 'maybe' }, steps: [], events: [] }] };
+    expect(failed((await run(family, corpus('vscode.json', body))).checks)['vscode/bad env']).toMatch(/AEP_VSCODE_CONTROL must be 1/);
+    await expect(run(family, corpus('vscode.json', { ...body, scenarios: [{ ...body.scenarios[0], env: { A: 1 } }] }))).rejects.toThrow(/env must be an object of string values/);
+  });
+});

@@ -13,6 +13,10 @@ import { adapter as codex } from '../../../impl/adapter-codex/adapter.js';
 import { adapter as cline } from '../../../impl/adapter-cline/adapter.js';
 import { gatedAdapter as hermesGated } from '../../../impl/adapter-hermes/adapter.js';
 import { adapter as antigravity } from '../../../impl/adapter-antigravity/adapter.js';
+import { adapter as geminiCli } from '../../../impl/adapter-gemini-cli/adapter.js';
+import { adapter as kimiCode } from '../../../impl/adapter-kimi-code/adapter.js';
+import { adapter as vscode } from '../../../impl/adapter-vscode/adapter.js';
+import { adapter as qwenCode } from '../../../impl/adapter-qwen-code/adapter.js';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { ulid } from '../../../impl/core/ulid.js';
 import { describeThrown, fail, pass } from '../check.js';
@@ -26,7 +30,7 @@ import type { Check, Family, Implementation } from '../types.js';
  * (`AEP_HERMES_CONTROL=1`): its scenarios cover that leg; the default posture's replies are the
  * mapping corpus's.
  */
-export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex, cline, hermes: hermesGated, antigravity };
+export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex, cline, hermes: hermesGated, antigravity, 'gemini-cli': geminiCli, 'kimi-code': kimiCode, vscode, 'qwen-code': qwenCode };
 
 /** The implementation's validators as scenario checks: null when valid, else the first issue rendered. */
 export function validity(impl: Pick<Implementation, 'validateEvent' | 'validateStream'>): {

@@ -24,6 +24,10 @@ import { mapHook as mapCodexHook } from '../../../impl/adapter-codex/map-hooks.j
 import { mapHook as mapClineHook } from '../../../impl/adapter-cline/map-hooks.js';
 import { mapHook as mapHermesHook } from '../../../impl/adapter-hermes/map-hooks.js';
 import { mapHook as mapAntigravityHook, type JoinTable } from '../../../impl/adapter-antigravity/map-hooks.js';
+import { mapHook as mapGeminiCliHook } from '../../../impl/adapter-gemini-cli/map-hooks.js';
+import { mapHook as mapKimiCodeHook } from '../../../impl/adapter-kimi-code/map-hooks.js';
+import { mapHook as mapVscodeHook } from '../../../impl/adapter-vscode/map-hooks.js';
+import { mapHook as mapQwenCodeHook } from '../../../impl/adapter-qwen-code/map-hooks.js';
 import { attempt } from '../check.js';
 import { jsonDiff } from '../compare.js';
 import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
@@ -53,6 +57,10 @@ export const ADAPTER_MAPPERS: Readonly<Record<string, SourceMappers>> = {
   cline: { mapHook: (input) => mapClineHook(input) },
   hermes: { mapHook: (input) => mapHermesHook(input) },
   antigravity: { mapHook: (input, entry) => mapAntigravityHook(entry?.hook ?? '', input, { join: (entry?.join ?? []) as JoinTable }) },
+  'gemini-cli': { mapHook: (input) => mapGeminiCliHook(input) },
+  'kimi-code': { mapHook: (input) => mapKimiCodeHook(input) },
+  'vscode': { mapHook: (input) => mapVscodeHook(input) },
+  'qwen-code': { mapHook: (input) => mapQwenCodeHook(input) },
 };
 
 /** One pinned hook mapping. */

@@ -1,0 +1,62 @@
+import { readFileSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { canonicalJson } from '../core/canonical.js';
+import { validatePayload } from '../core/payload.js';
+import { pinShape } from '../../runners/conformance/families/mappings.js';
+import { describeWhenPresent } from '../test-utils/suites.js';
+import { mapHook } from './map-hooks.js';
+
+const S = 'gm-heron-2';
+const FULL = { ceiling: 'full', attention: 'full' } as const;
+const REDACTED = { ceiling: 'redacted', attention: 'redacted' } as const;
+
+describe('gemini-cli mapHook', () => {
+  it('has the reference signature mapHook(input)', () => {
+    expect(mapHook.length).toBe(1);
+  });
+
+  it('gates content by the ceiling: prompt, args, cwd and error text only where allowed', () => {
+    const before = { hook_event_name: 'BeforeAgent', session_id: S, prompt: 'mail me at ivo@example.org' };
+    expect(mapHook(before)!.data).toEqual({ trigger: 'user' });
+    expect(mapHook(before, REDACTED)!.data.prompt).not.toContain('ivo@example.org');
+    expect(mapHook(before, FULL)!.data.prompt).toBe('mail me at ivo@example.org');
+    const failed = { hook_event_name: 'AfterTool', session_id: S, tool_name: 'read_file', tool_response: { error: { type: 'ENOENT', message: 'no /home/ivo/x' } } };
+    expect(mapHook(failed)!.data.error).toEqual({ type: 'ENOENT' });
+    expect(mapHook(failed, FULL)!.data.error).toEqual({ type: 'ENOENT', message: 'no /home/ivo/x' });
+    const start = { hook_event_name: 'SessionStart', session_id: S, source: 'clear', cwd: '/home/ivo/p' };
+    expect(mapHook(start, FULL)!.data).toEqual({ client: { name: 'gemini-cli' }, trigger: 'clear', cwd: '/home/ivo/p' });
+  });
+
+  it('an AfterTool without an error (null, empty or absent) is a completion, never a failure', () => {
+    for (const error of [undefined, null, '']) {
+      const input = { hook_event_name: 'AfterTool', session_id: S, tool_name: 'ls', tool_response: { llmContent: 'a b', ...(error === undefined ? {} : { error }) } };
+      expect(mapHook(input)!.type).toBe('tool.completed');
+    }
+  });
+
+  it('Notification is progress, never attention; the model plane stays in the vendor namespace', () => {
+    expect(mapHook({ hook_event_name: 'Notification', session_id: S, notification_type: 'ToolPermission', message: 'm' })).toEqual({ type: 'progress.status', data: {}, subject: 'ToolPermission' });
+    expect(mapHook({ hook_event_name: 'Notification', session_id: S })).toEqual({ type: 'progress.status', data: {} });
+    expect(mapHook({ hook_event_name: 'AfterModel', session_id: S, llm_request: 'not an object' })).toEqual({ type: 'x.gemini-cli.session.after_model', data: {} });
+  });
+
+  it('every mapped payload is valid for its type, at full', () => {
+    const hooks = ['SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeTool', 'AfterTool', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'PreCompress', 'Notification', 'Whatever'];
+    for (const hook of hooks) {
+      const mapped = mapHook({ hook_event_name: hook, session_id: S, tool_name: 't', tool_input: { a: 1 }, tool_response: { error: 'x' }, prompt: 'p', source: 'startup', reason: 'other', trigger: 'auto', llm_request: { model: 'm' }, notification_type: 'ToolPermission', message: 'm' }, FULL)!;
+      expect(validatePayload(mapped.type, mapped.data), hook).toEqual([]);
+    }
+  });
+
+  it('a hook without a name lands in the vendor namespace', () => {
+    expect(mapHook({ session_id: S })).toEqual({ type: 'x.gemini-cli.session.unknown', data: {} });
+  });
+});
+
+const STANDARD = `${process.env.AEP_STANDARD_DIR ?? '../shared/aep-standard'}/conformance/fixtures/mappings/gemini-cli.json`;
+describeWhenPresent(STANDARD, "the standard's gemini-cli.json (read at test time, never copied)", () => {
+  const fixture = JSON.parse(readFileSync(STANDARD, 'utf8')) as { hooks: Record<string, { input: Record<string, unknown>; expected: unknown }>; fallback: { input: Record<string, unknown>; expected: unknown } };
+  it.each([...Object.entries(fixture.hooks), ['fallback', fixture.fallback] as const])('%s', (_name, entry) => {
+    expect(canonicalJson(pinShape(mapHook(entry.input)))).toBe(canonicalJson(pinShape(entry.expected)));
+  });
+});

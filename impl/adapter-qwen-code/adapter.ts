@@ -1,0 +1,98 @@
+/**
+ * The Qwen Code adapter definition for the kit: synthesized runs, the held PermissionRequest
+ * loop (on by default, the Claude Code loop), and opt-in steering.
+ *
+ * Identity: `session_id` is the AEP session. No turn id is documented, so one run is minted per
+ * UserPromptSubmit and closed by Stop (`run.finished`) or StopFailure (`run.failed`), the terminal
+ * cause-linked to its `run.started`; a run still open at the next prompt or at SessionEnd drains
+ * as `run.cancelled`. `tool_use_id` pairs the tool events (it rides as `tool.call_id`).
+ *
+ * Held loop: PermissionRequest raises `attention.requested` (allow/deny, over control) and holds
+ * the hook until `control.attention.respond` answers (AEP-0008: an option word is that option,
+ * other text is a deny carrying the text as the decision message) or the attention timeout frees
+ * it with `{}` (Qwen Code shows its own prompt). PostToolUse, PostToolUseFailure or
+ * PermissionDenied for the same tool dismiss a pending request; SessionEnd dismisses every one.
+ *
+ * Steering (opt-in, `AEP_INSTRUCT=1`): `additionalContext` on the seven moments Qwen Code
+ * documents; SessionEnd drops what is still queued.
+ */
+import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
+import { defineAdapter, dismissToolRequests, toolKey } from '../adapter-kit/define.js';
+import { str } from '../adapter-kit/mapping.js';
+import { permissionReply } from '../adapter-kit/replies.js';
+import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
+import { AGENT, PERMISSION_OPTIONS, mapHook, mapPermissionRequest } from './map-hooks.js';
+import { NEUTRAL } from './replies.js';
+
+/** The moments whose `hookSpecificOutput.additionalContext` Qwen Code feeds to the model. */
+export const STEERABLE = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'PreCompact']);
+
+/** The sixteen hooks of the standard's pin plus PermissionDenied (what settings.example.json registers). */
+export const HOOKS = [
+  'SessionStart', 'SessionEnd', 'UserPromptSubmit', 'Stop', 'StopFailure', 'PreToolUse', 'PostToolUse',
+  'PostToolUseFailure', 'PermissionRequest', 'PermissionDenied', 'SubagentStart', 'SubagentStop',
+  'PreCompact', 'PostCompact', 'Notification', 'TodoCreated', 'TodoCompleted',
+] as const;
+
+/** A fresh adapter instance (its own run table). */
+export function createAdapter(): AdapterDef {
+  const runs = new SynthesizedRuns();
+
+  async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
+    const input: HookInput = { ...raw, hook_event_name: hookEvent };
+    const session = str(input.session_id);
+    if (!session) return NEUTRAL;
+    switch (hookEvent) {
+      case 'PermissionRequest': {
+        const { settlement } = await ctx.hold({
+          session,
+          mapped: mapPermissionRequest(input, ctx.posture),
+          options: PERMISSION_OPTIONS.map((o) => ({ ...o })),
+          refusing: 'deny',
+          key: toolKey(session, str(input.tool_name) ?? 'unknown'),
+        });
+        return permissionReply(settlement, NEUTRAL);
+      }
+      case 'PostToolUse':
+      case 'PostToolUseFailure':
+      case 'PermissionDenied':
+        dismissToolRequests(input, session, ctx);
+        break;
+    }
+    const mapped = mapHook(input, ctx.posture);
+    switch (hookEvent) {
+      case 'UserPromptSubmit':
+        if (mapped) runs.open(ctx, session, mapped);
+        return NEUTRAL;
+      case 'Stop':
+      case 'StopFailure':
+        if (mapped) runs.close(ctx, session, mapped);
+        return NEUTRAL;
+      case 'SessionEnd':
+        for (const p of ctx.pending(session)) ctx.settle(p.id, { kind: 'dismissed' });
+        runs.drain(ctx, session);
+        ctx.dropSteering(session);
+        if (mapped) ctx.emit(session, mapped);
+        return NEUTRAL;
+    }
+    if (mapped) {
+      const run = mapped.type.startsWith('session.') ? undefined : ctx.run(session);
+      ctx.emit(session, mapped, run ? { run } : {});
+    }
+    return NEUTRAL;
+  }
+
+  return {
+    ...defineAdapter({
+      agent: AGENT,
+      defaultPort: 8380,
+      emits: ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'control'],
+      neutral: NEUTRAL,
+      steerable: STEERABLE,
+      handle,
+    }),
+    configure: () => createAdapter(),
+  };
+}
+
+export const adapter = createAdapter();

@@ -54,12 +54,14 @@ export type ToolKind = 'write-proof' | 'failing-command' | 'ask-user-question';
 
 export interface VendorDriver {
   vendor: Pin['vendor'];
-  /** The adapter name (`aep hook <adapter>`), or null when none exists yet (record-only runs). */
-  adapter: string | null;
+  /** The adapter name (`aep hook <adapter>`); runs are record-only while this implementation has no such adapter. */
+  adapter: string;
   /** How the vendor runs headless: "SDK mode (stream-json)", "TUI under tmux", ... */
   mode: string;
-  /** The hook configuration a user pastes (project-relative path), or null: the lane's recording config. */
-  exampleFile: string | null;
+  /** The hook configuration a user pastes (project-relative path); record-only runs use the lane's recording config instead. */
+  exampleFile: string;
+  /** The lane's own hook configuration, recording every hook, for runs before the adapter exists. */
+  recordingConfig?: () => Record<string, unknown>;
   /** The tool call the scripted model makes (`proof`: the file a write creates); null when the vendor has no such tool. */
   toolCall(kind: ToolKind, proof: string): ToolCall | null;
   /** Start the vendor with `ctx.prompt`. */

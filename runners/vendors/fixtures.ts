@@ -14,7 +14,9 @@ export const RUN_ROOT_PLACEHOLDER = '/aep-run';
 /** The payload with every spelling of the run root (a path, and the vendors' dash-encoded project folder names) rewritten. */
 export function normalizePayload(payload: string, root: string): string {
   const dashed = root.replace(/[^A-Za-z0-9]/g, '-');
-  return payload.split(root).join(RUN_ROOT_PLACEHOLDER).split(dashed).join(RUN_ROOT_PLACEHOLDER.replace(/[^A-Za-z0-9]/g, '-'));
+  const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+  // One pass, so a replacement is never matched again.
+  return payload.replace(new RegExp(`${escape(root)}|${escape(dashed)}`, 'g'), (m) => (m === root ? RUN_ROOT_PLACEHOLDER : RUN_ROOT_PLACEHOLDER.replace(/[^A-Za-z0-9]/g, '-')));
 }
 
 /** `01-SessionStart.json`, `02-UserPromptSubmit.json`, ... in firing order. */

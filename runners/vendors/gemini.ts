@@ -12,6 +12,9 @@ import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { LaunchContext, VendorDriver, VendorSession } from './driver.js';
 
+/** Where the Gemini adapter's example will live; used once it exists and the adapter is registered. */
+export const GEMINI_EXAMPLE = 'impl/adapter-gemini/settings.example.json';
+
 /** The hook events Gemini CLI 0.61 fires. */
 export const GEMINI_HOOKS = ['SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'BeforeTool', 'AfterTool', 'PreCompress', 'Notification'];
 
@@ -57,9 +60,10 @@ class PrintSession implements VendorSession {
 
 export const geminiDriver: VendorDriver = {
   vendor: 'gemini',
-  adapter: null,
+  adapter: 'gemini',
   mode: 'print mode (-p, --approval-mode yolo)',
-  exampleFile: null,
+  exampleFile: GEMINI_EXAMPLE,
+  recordingConfig: geminiRecordingConfig,
   toolCall(kind, proof) {
     if (kind === 'write-proof') return { name: 'run_shell_command', input: { command: `echo hi > ${proof}`, description: 'Write the proof file' } };
     if (kind === 'failing-command') return { name: 'run_shell_command', input: { command: `echo hi > ${proof}.missing-dir/proof.txt`, description: 'Write into a folder that does not exist' } };

@@ -3,6 +3,7 @@
  * named `vendors/<vendor>/<scenario>`. Installs missing pins into the vendor cache first
  * (cache.ts). `vendorsFamily` makes the lane a conformance family for `aep conformance --vendors`.
  */
+import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { SCENARIO_ADAPTERS } from '../conformance/families/control-loop.js';
@@ -12,7 +13,7 @@ import { binaryPath, cacheRoot, ensureVendor } from './cache.js';
 import { claudeCodeDriver } from './claude-code.js';
 import { codexDriver } from './codex.js';
 import type { VendorDriver } from './driver.js';
-import { geminiDriver, geminiRecordingConfig } from './gemini.js';
+import { geminiDriver } from './gemini.js';
 import { entriesFor, excuse, KNOWN_FAILURES, type KnownFailure } from './known-failures.js';
 import { runVendorScenario } from './run-scenario.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
@@ -73,7 +74,8 @@ export async function runLane(opts: LaneOptions): Promise<Check[]> {
       for (const s of scenarios) checks.push(fail(`vendors/${pin.vendor}/${s.name}`, `${pin.package}@${pin.version} is not installed at ${binaryPath(pin, cache)}: ${(err as Error).message}`));
       continue;
     }
-    const adapterDef = driver.adapter ? SCENARIO_ADAPTERS[driver.adapter] : undefined;
+    // Record-only until the implementation has the adapter and its example file (Gemini today).
+    const adapterDef = existsSync(join(root, driver.exampleFile)) ? SCENARIO_ADAPTERS[driver.adapter] : undefined;
     for (const scenario of scenarios) {
       const name = `vendors/${pin.vendor}/${scenario.name}`;
       const started = Date.now();
@@ -83,7 +85,7 @@ export async function runLane(opts: LaneOptions): Promise<Check[]> {
           pin,
           binary,
           adapterDef,
-          recordingConfig: geminiRecordingConfig(),
+          ...(driver.recordingConfig ? { recordingConfig: driver.recordingConfig() } : {}),
           implementation: opts.implementation,
           ...(opts.captureDir ? { captureDir: opts.captureDir } : {}),
           log,

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ulid } from '../../impl/core/ulid.js';
@@ -34,7 +34,7 @@ export interface ScenarioEnv {
   binary: string;
   /** The adapter the driver names, when this implementation has one. */
   adapterDef: AdapterDef | undefined;
-  /** The recording config for vendors with no adapter yet. */
+  /** The recording config for vendors with no adapter yet (adapterDef undefined). */
   recordingConfig?: Record<string, unknown>;
   implementation: Pick<Implementation, 'parseJsonl' | 'validateStream'>;
   /** Where captures go (`<dir>/<vendor>-<version>/<scenario>/`); undefined: not saved. */
@@ -198,14 +198,14 @@ export async function runVendorScenario(driver: VendorDriver, scenario: Scenario
   let problems: string[];
   try {
     problems = await withTeardownOnSignal(jar, async () => {
-      if (env.adapterDef && driver.exampleFile) {
+      if (env.adapterDef) {
         const def = env.adapterDef;
         return withStack(async (stack) => {
           const daemon = await stack.adapter(def, { attentionTimeoutMs: holdMs, home: aepHome });
           const proxy = await startHookProxy(daemon.port, dirs.records);
           try {
-            const example: unknown = JSON.parse(readFileSync(join(env.projectRoot, driver.exampleFile!), 'utf8'));
-            const wiring = wireExample(example, { adapter: driver.adapter!, httpPort: proxy.port });
+            const example: unknown = JSON.parse(readFileSync(join(env.projectRoot, driver.exampleFile), 'utf8'));
+            const wiring = wireExample(example, { adapter: driver.adapter, httpPort: proxy.port });
             if (wiring.problems.length) return wiring.problems.map((p) => `${driver.exampleFile}: ${p}`);
             const session = await launchWith(wiring.config, { [portEnvName(def.agent)]: String(daemon.port), AEP_ATTENTION_TIMEOUT_MS: String(holdMs) });
             return await observe(session, stack, daemon);
@@ -226,7 +226,12 @@ export async function runVendorScenario(driver: VendorDriver, scenario: Scenario
   const hooks = records();
   const result: ScenarioResult = { problems, hooks, transcript };
   if (env.captureDir && hooks.length > 0) result.capture = writeCapture(env.captureDir, env.pin, scenario.name, driver.mode, hooks, dirs.root, env.now());
-  if (env.keep || process.env.AEP_VENDORS_KEEP === '1') result.root = dirs.root;
+  if (env.keep || process.env.AEP_VENDORS_KEEP === '1') {
+    result.root = dirs.root;
+    writeFileSync(join(dirs.root, 'model-requests.json'), JSON.stringify(model.requests, null, 2));
+    writeFileSync(join(dirs.root, 'transcript.txt'), transcript);
+    env.log(`kept ${dirs.root}`);
+  }
   else rmSync(dirs.root, { recursive: true, force: true });
   return result;
 }

@@ -14,6 +14,7 @@ import type { AddressInfo } from 'node:net';
 import { anthropicFrames, anthropicMessage, anthropicOffersTools } from './anthropic.js';
 import { geminiFrames, geminiOffersTools, geminiResponse } from './gemini.js';
 import { responsesFrames, responsesOffersTools } from './openai-responses.js';
+import { schemaInstance } from './schema-instance.js';
 import { TurnCursor, type RequestKind, type Script, type Turn } from './script.js';
 
 export type Api = 'anthropic' | 'openai-responses' | 'gemini' | 'unknown';
@@ -79,6 +80,13 @@ function sendJson(res: ServerResponse, status: number, body: unknown): void {
   res.end(JSON.stringify(body));
 }
 
+/** A side request that asks for JSON (`generationConfig.responseMimeType`) gets an instance of its schema. */
+function geminiSideTurn(body: Record<string, unknown>, fallback: Turn): Turn {
+  const config = isObject(body.generationConfig) ? body.generationConfig : {};
+  if (config.responseMimeType !== 'application/json') return fallback;
+  return { text: JSON.stringify(schemaInstance(config.responseJsonSchema ?? config.responseSchema ?? { type: 'object' })) };
+}
+
 /** Start a server following `script`; it listens on 127.0.0.1 and an ephemeral port. */
 export async function startModelServer(script: Script, options: ModelServerOptions = {}): Promise<RunningModelServer> {
   const model = options.model ?? 'scripted-model';
@@ -133,8 +141,9 @@ export async function startModelServer(script: Script, options: ModelServerOptio
         }
         const kind: RequestKind = geminiOffersTools(obj) ? 'main' : 'side';
         const setTurn = record(req, url, 'gemini', kind, body);
-        const { turn, index } = take(kind);
-        setTurn(index);
+        const taken = take(kind);
+        setTurn(taken.index);
+        const turn = kind === 'side' ? geminiSideTurn(obj, taken.turn) : taken.turn;
         if (gemini[1] === 'streamGenerateContent') sendSse(res, geminiFrames(turn, model));
         else sendJson(res, 200, geminiResponse(turn, model));
         return;

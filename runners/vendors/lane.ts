@@ -111,7 +111,7 @@ export async function runLane(opts: LaneOptions): Promise<Check[]> {
 }
 
 /** The lane as a conformance family (`aep conformance --vendors`); captures go to `captureDir`. */
-export function vendorsFamily(captureDir?: string): Family {
+export function vendorsFamily(captureDir: string | undefined = defaultCaptureDir()): Family {
   return {
     name: 'vendors',
     description: 'the real vendor CLIs (pinned in runners/vendors/versions.json) against scripted model servers, hooks into the adapters',

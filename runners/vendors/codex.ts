@@ -96,7 +96,7 @@ export const codexDriver: VendorDriver = {
     writeFileSync(join(codexHome, 'config.toml'), codexConfig(ctx.modelUrl, ctx.dirs.work));
     writeFileSync(join(codexHome, 'hooks.json'), JSON.stringify(ctx.hookConfig, null, 2));
     const argv = [ctx.binary, '--no-alt-screen', '-a', 'on-request', '--no-daemon', '--dangerously-bypass-hook-trust', ctx.prompt];
-    const pane = await TmuxPane.start(ctx.jar, 'codex', ctx.dirs.work, ctx.jar.marked(codexEnv(ctx, codexHome)), argv);
+    const pane = TmuxPane.start(ctx.jar, 'codex', ctx.dirs.work, ctx.jar.marked(codexEnv(ctx, codexHome)), argv);
     return new TuiSession(pane);
   },
 };

@@ -10,7 +10,8 @@
  * `killAllSync` is safe to call from a signal handler.
  */
 import { execFileSync, spawn, type ChildProcess, type SpawnOptions } from 'node:child_process';
-import { readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
+import { join } from 'node:path';
 
 export const RUN_MARKER = 'AEP_VENDOR_RUN';
 
@@ -84,6 +85,10 @@ export class ProcessJar {
       }
     }
     for (const pid of markedPids(this.runId)) signalGroup(pid, 'SIGKILL');
+    // A killed server leaves its socket file behind.
+    const dir = process.env.TMUX_TMPDIR || '/tmp';
+    const uid = typeof process.getuid === 'function' ? process.getuid() : 0;
+    for (const socket of this.tmuxSockets) rmSync(join(dir, `tmux-${uid}`, socket), { force: true });
   }
 
   /** Graceful teardown: SIGTERM the groups, wait up to `graceMs`, then SIGKILL whatever remains. */
@@ -103,6 +108,7 @@ export class ProcessJar {
  */
 export async function withTeardownOnSignal<T>(jar: ProcessJar, body: () => Promise<T>): Promise<T> {
   const handler = (signal: NodeJS.Signals): void => {
+    if (process.env.AEP_VENDORS_DEBUG) process.stderr.write(`vendors lane: ${signal}: tearing down run ${jar.runId}\n`);
     jar.killAllSync();
     process.exit(signal === 'SIGINT' ? 130 : 143);
   };

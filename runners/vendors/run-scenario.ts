@@ -150,13 +150,14 @@ async function act(scenario: Scenario, d: Drive, holdMs: number): Promise<{ prob
       localPrompt = await d.session.answerLocally(action.local === 'allow', 15_000);
     } else {
       await d.session.end(15_000);
-      await until(() => fired('SessionEnd'), 10_000);
+      await until(() => fired('SessionEnd'), 2_000);
       return { problems, localPrompt };
     }
   }
   await until(() => fired('Stop') || fired('AfterAgent'), 30_000);
+  // end() returns once the vendor exited (or after 15 s); its SessionEnd hook ran before that.
   await d.session.end(15_000);
-  await until(() => fired('SessionEnd'), 10_000);
+  await until(() => fired('SessionEnd'), 2_000);
   return { problems, localPrompt };
 }
 

@@ -2,7 +2,7 @@
  * A TUI in a tmux pane (I/O): start, read the screen, type, and wait for text. Each run has its
  * own tmux server (`-L <socket>`, no user config) that the ProcessJar kills at teardown.
  */
-import { execFile } from 'node:child_process';
+import { execFile, execFileSync } from 'node:child_process';
 import type { ProcessJar } from './procs.js';
 
 function tmux(socket: string, args: string[]): Promise<string> {
@@ -24,12 +24,15 @@ export class TmuxPane {
    * Start `argv` in a new detached session sized 160x50, in `cwd`, with exactly `env`
    * (through `env -i`, so nothing of the caller's environment leaks into the vendor).
    */
-  static async start(jar: ProcessJar, name: string, cwd: string, env: Record<string, string>, argv: readonly string[]): Promise<TmuxPane> {
+  static start(jar: ProcessJar, name: string, cwd: string, env: Record<string, string>, argv: readonly string[]): TmuxPane {
     const socket = `aep-vendors-${jar.runId}`;
     jar.tmux(socket);
     const envArgs = Object.entries(env).map(([k, v]) => `${k}=${v}`);
-    await tmux(socket, ['new-session', '-d', '-s', name, '-x', '160', '-y', '50', '-c', cwd, 'env', '-i', ...envArgs, ...argv]);
-    await tmux(socket, ['set-option', '-t', name, 'remain-on-exit', 'on']);
+    // Synchronous on purpose: a signal handler never runs while the server is half started, so
+    // teardown always finds it (kill-server), and the server carries the run marker for the sweep.
+    const serverEnv = jar.marked(process.env as Record<string, string>);
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'new-session', '-d', '-s', name, '-x', '160', '-y', '50', '-c', cwd, 'env', '-i', ...envArgs, ...argv], { env: serverEnv, stdio: 'ignore', timeout: 5000 });
+    execFileSync('tmux', ['-L', socket, '-f', '/dev/null', 'set-option', '-t', name, 'remain-on-exit', 'on'], { env: serverEnv, stdio: 'ignore', timeout: 5000 });
     return new TmuxPane(socket, name);
   }
 

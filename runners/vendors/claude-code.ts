@@ -1,5 +1,6 @@
 /**
- * Claude Code, headless in SDK mode: `claude -p --input-format stream-json --output-format
+ * Claude Code, headless in SDK mode (or, for the `tui-*` scenarios, its interactive TUI under tmux
+ * with `$HOME/.claude.json` pre-seeded, where the fallback is the TUI's own permission dialog): `claude -p --input-format stream-json --output-format
  * stream-json --verbose --permission-prompt-tool stdio --permission-mode default`. Plain `-p`
  * never fires PermissionRequest (the tool is denied silently); in SDK mode the hook fires and
  * races the host's own `can_use_tool` control request, which the lane, as host, leaves
@@ -10,6 +11,7 @@ import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { LaunchContext, VendorDriver, VendorSession } from './driver.js';
+import { TmuxPane } from './tmux.js';
 
 /** The environment Claude Code needs to run offline against the scripted server. */
 export function claudeEnv(ctx: Pick<LaunchContext, 'dirs' | 'modelUrl' | 'hookEnv'>): Record<string, string> {
@@ -91,10 +93,57 @@ class SdkSession implements VendorSession {
   }
 }
 
+const DIALOG = /Do you want to proceed\?/;
+
+/**
+ * `$HOME/.claude.json` for the TUI: onboarding done, the dummy API key approved, the project's
+ * trust dialog accepted (else the TUI stops at each of those screens).
+ */
+export function claudeState(work: string, apiKey: string): Record<string, unknown> {
+  return {
+    hasCompletedOnboarding: true,
+    lastOnboardingVersion: '2.1.197',
+    theme: 'dark',
+    customApiKeyResponses: { approved: [apiKey.slice(-20)], rejected: [] },
+    projects: { [work]: { hasTrustDialogAccepted: true, hasCompletedProjectOnboarding: true } },
+  };
+}
+
+/** The interactive TUI in a tmux pane: the prompt is typed, the permission dialog answered with keys. */
+class ClaudeTuiSession implements VendorSession {
+  private last = '';
+  constructor(private readonly pane: TmuxPane) {}
+
+  async answerLocally(allow: boolean, ms: number): Promise<boolean> {
+    if ((await this.pane.waitFor(DIALOG, ms)) === null) return false;
+    await this.pane.keys(allow ? '1' : 'Escape');
+    return true;
+  }
+
+  async end(ms: number): Promise<void> {
+    if (await this.pane.dead()) return;
+    this.last = await this.pane.screen().catch(() => this.last);
+    await this.pane.keys('/exit', true);
+    await new Promise((r) => setTimeout(r, 300));
+    await this.pane.keys('Enter');
+    if (await this.pane.waitExit(Math.min(ms, 5000))) return;
+    for (const key of ['Escape', 'C-c', 'C-c']) {
+      await this.pane.keys(key);
+      if (await this.pane.waitExit(1500)) return;
+    }
+  }
+
+  async transcript(): Promise<string> {
+    const now = await this.pane.screen().catch(() => '');
+    return now.replace(/Pane is dead.*$/m, '').trim() === '' ? this.last : now;
+  }
+}
+
 export const claudeCodeDriver: VendorDriver = {
   vendor: 'claude-code',
   adapter: 'claude-code',
   mode: 'SDK mode (-p, stream-json, --permission-prompt-tool stdio)',
+  tuiMode: 'TUI under tmux ($HOME/.claude.json pre-seeded)',
   exampleFile: 'impl/adapter-claude-code/settings.example.json',
   toolCall(kind, proof) {
     if (kind === 'write-proof') return { name: 'Bash', input: { command: `echo hi > ${proof}`, description: 'Write the proof file' } };
@@ -119,7 +168,18 @@ export const claudeCodeDriver: VendorDriver = {
   async launch(ctx) {
     mkdirSync(join(ctx.dirs.work, '.claude'), { recursive: true });
     writeFileSync(join(ctx.dirs.work, '.claude', 'settings.json'), JSON.stringify(ctx.hookConfig, null, 2));
-    const child = ctx.jar.spawn(ctx.binary, CLAUDE_SDK_ARGS, { cwd: ctx.dirs.work, env: ctx.jar.marked(claudeEnv(ctx)), stdio: ['pipe', 'pipe', 'pipe'] });
+    const env = ctx.jar.marked(claudeEnv(ctx));
+    if (ctx.tui) {
+      writeFileSync(join(ctx.dirs.home, '.claude.json'), JSON.stringify(claudeState(ctx.dirs.work, env.ANTHROPIC_API_KEY!)));
+      const pane = TmuxPane.start(ctx.jar, 'claude', ctx.dirs.work, env, [ctx.binary]);
+      // The prompt box is ready once the TUI shows its footer.
+      await pane.waitFor(/for shortcuts/, 15_000);
+      await pane.keys(ctx.prompt, true);
+      await new Promise((r) => setTimeout(r, 300));
+      await pane.keys('Enter');
+      return new ClaudeTuiSession(pane);
+    }
+    const child = ctx.jar.spawn(ctx.binary, CLAUDE_SDK_ARGS, { cwd: ctx.dirs.work, env, stdio: ['pipe', 'pipe', 'pipe'] });
     const session = new SdkSession(child);
     session.send({ type: 'user', message: { role: 'user', content: ctx.prompt } });
     return session;

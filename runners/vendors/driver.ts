@@ -34,6 +34,8 @@ export interface LaunchContext {
   hookEnv: Record<string, string>;
   /** The user's first prompt. */
   prompt: string;
+  /** Run the interactive TUI under tmux instead of the vendor's default headless mode (vendors that have both). */
+  tui?: boolean;
 }
 
 /** A running vendor session, driven as its user would. */
@@ -58,6 +60,8 @@ export interface VendorDriver {
   adapter: string;
   /** How the vendor runs headless: "SDK mode (stream-json)", "TUI under tmux", ... */
   mode: string;
+  /** The mode with `tui: true`, for vendors whose default mode is not their TUI. */
+  tuiMode?: string;
   /** The hook configuration a user pastes (project-relative path); record-only runs use the lane's recording config instead. */
   exampleFile: string;
   /** The lane's own hook configuration, recording every hook, for runs before the adapter exists. */

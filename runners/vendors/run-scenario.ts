@@ -194,7 +194,7 @@ export async function runVendorScenario(driver: VendorDriver, scenario: Scenario
   };
 
   const launchWith = async (config: Record<string, unknown>, hookEnv: Record<string, string>) =>
-    driver.launch({ jar, pin: env.pin, binary: env.binary, dirs, modelUrl: model.url, hookConfig: config, hookEnv, prompt });
+    driver.launch({ jar, pin: env.pin, binary: env.binary, dirs, modelUrl: model.url, hookConfig: config, hookEnv, prompt, ...(scenario.tui ? { tui: true } : {}) });
 
   let problems: string[];
   try {
@@ -226,7 +226,7 @@ export async function runVendorScenario(driver: VendorDriver, scenario: Scenario
   }
   const hooks = records();
   const result: ScenarioResult = { problems, hooks, transcript };
-  if (env.captureDir && hooks.length > 0) result.capture = writeCapture(env.captureDir, env.pin, scenario.name, driver.mode, hooks, dirs.root, env.now());
+  if (env.captureDir && hooks.length > 0) result.capture = writeCapture(env.captureDir, env.pin, scenario.name, scenario.tui ? (driver.tuiMode ?? driver.mode) : driver.mode, hooks, dirs.root, env.now());
   if (env.keep || process.env.AEP_VENDORS_KEEP === '1') {
     result.root = dirs.root;
     writeFileSync(join(dirs.root, 'model-requests.json'), JSON.stringify(model.requests, null, 2));

@@ -27,6 +27,8 @@ export interface Scenario {
   vendors: readonly Vendor[];
   tool: ToolKind;
   action: Action;
+  /** Run the vendor's TUI under tmux (vendors whose default mode is another one). */
+  tui?: boolean;
   /** The adapter's hold window for this scenario (ms); default 20 000. */
   holdMs?: number;
   expect: (vendor: Vendor) => Expectation;
@@ -139,6 +141,36 @@ export const SCENARIOS: readonly Scenario[] = [
       permissionReply: 'allow',
       modelSees: 'Blue',
       localPrompt: false,
+    }),
+  },
+  {
+    name: 'tui-remote-allow',
+    summary: 'the interactive TUI under tmux: a remote allow makes the tool run',
+    vendors: ['claude-code'],
+    tui: true,
+    tool: 'write-proof',
+    action: { kind: 'remote', answer: { option: 'allow' } },
+    expect: () => ({
+      hooks: [...START, 'PostToolUse', 'Stop', 'SessionEnd'],
+      events: [...EVENTS_START, ...ANSWERED, 'tool.completed', 'run.finished', 'session.ended'],
+      permissionReply: 'allow',
+      effect: 'proof-exists',
+    }),
+  },
+  {
+    name: 'tui-no-answer',
+    summary: "the interactive TUI under tmux: the hold times out and the TUI's own permission dialog takes over; the local user allows",
+    vendors: ['claude-code'],
+    tui: true,
+    tool: 'write-proof',
+    holdMs: 2500,
+    action: { kind: 'no-answer', local: 'allow' },
+    expect: () => ({
+      hooks: [...START, 'PostToolUse', 'Stop', 'SessionEnd'],
+      events: [...EVENTS_START, 'attention.timeout', 'tool.completed', 'run.finished', 'session.ended'],
+      permissionReply: 'neutral',
+      effect: 'proof-exists',
+      localPrompt: true,
     }),
   },
   {

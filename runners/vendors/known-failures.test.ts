@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { entriesFor, excuse, KNOWN_FAILURES, type KnownFailure } from './known-failures.js';
+import { entriesFor, excuse, KNOWN_FAILURES, staleEntries, type KnownFailure } from './known-failures.js';
 import { verdict } from './lane.js';
 import { SCENARIOS } from './scenarios.js';
 
@@ -21,6 +21,12 @@ describe('known failures', () => {
     expect([...skipped.used]).toEqual([entry]);
     const failed = verdict('vendors/codex/remote-deny', ['event tool.denied (x)', 'the tool ran'], [entry]);
     expect(failed.check).toEqual({ name: 'vendors/codex/remote-deny', status: 'fail', detail: 'the tool ran (also 1 known failure(s))' });
+  });
+
+  it('finds entries that applied but excused nothing (stale)', () => {
+    const other: KnownFailure = { ...entry, scenarios: '*', reason: 'other' };
+    expect(staleEntries([entry, other], new Set([entry]))).toEqual([other]);
+    expect(staleEntries([entry], new Set([entry]))).toEqual([]);
   });
 
   it('lists only scenarios and vendors that exist, each with a reason', () => {

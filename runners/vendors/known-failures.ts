@@ -67,3 +67,8 @@ export function excuse(problems: readonly string[], entries: readonly KnownFailu
   }
   return { excused, open };
 }
+
+/** Entries that applied to a run's scenarios but excused nothing: the defect looks fixed. */
+export function staleEntries(applicable: Iterable<KnownFailure>, used: ReadonlySet<KnownFailure>): KnownFailure[] {
+  return [...applicable].filter((k) => !used.has(k));
+}

@@ -14,7 +14,7 @@ import { claudeCodeDriver } from './claude-code.js';
 import { codexDriver } from './codex.js';
 import type { VendorDriver } from './driver.js';
 import { geminiDriver } from './gemini.js';
-import { entriesFor, excuse, KNOWN_FAILURES, type KnownFailure } from './known-failures.js';
+import { entriesFor, excuse, KNOWN_FAILURES, staleEntries, type KnownFailure } from './known-failures.js';
 import { runVendorScenario } from './run-scenario.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { loadPins, type Vendor } from './versions.js';
@@ -104,8 +104,8 @@ export async function runLane(opts: LaneOptions): Promise<Check[]> {
       }
     }
   }
-  for (const entry of applicable) {
-    if (!used.has(entry)) checks.push(fail(`vendors/${entry.vendor}/known-failures`, `the entry "${entry.reason.slice(0, 80)}..." excused nothing in this run: the defect looks fixed, remove the entry from runners/vendors/known-failures.ts`));
+  for (const entry of staleEntries(applicable, used)) {
+    checks.push(fail(`vendors/${entry.vendor}/known-failures`, `the entry "${entry.reason.slice(0, 80)}..." excused nothing in this run: the defect looks fixed, remove the entry from runners/vendors/known-failures.ts`));
   }
   return checks;
 }

@@ -82,6 +82,10 @@ class SdkSession implements VendorSession {
     return false;
   }
 
+  promptPending(): boolean {
+    return this.pendingPrompts().length > 0;
+  }
+
   async end(ms: number): Promise<void> {
     this.child.stdin!.end();
     const deadline = Date.now() + ms;

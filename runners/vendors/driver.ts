@@ -46,6 +46,11 @@ export interface VendorSession {
    * local prompt appeared within `ms`.
    */
   answerLocally(allow: boolean, ms: number): Promise<boolean>;
+  /**
+   * Whether the vendor's own prompt is still waiting for the local user (it did not withdraw it
+   * after the hook decided); undefined where the mode cannot tell (a TUI redraws its dialogs away).
+   */
+  promptPending?(): boolean;
   /** The user ends the session (quit command, closed input). Resolves once the vendor exited, or after `ms`. */
   end(ms: number): Promise<void>;
   /** What the vendor printed (stdout, or the TUI screen), for diagnostics. */

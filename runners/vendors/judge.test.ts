@@ -68,7 +68,7 @@ describe('judge', () => {
       'adapter log: x.jsonl: line 2: stream.attention.open',
       'the tool did not run: the proof file is absent',
       'the model never got "Blue" back (in 0 later request(s))',
-      'the vendor showed its own permission prompt',
+      "the vendor's own permission prompt was still waiting after the hook decided",
     ]);
   });
 

@@ -19,7 +19,7 @@ export interface Expectation {
   permissionReply?: 'allow' | 'deny' | 'neutral';
   /** Hooks the vendor may cut short (kill before their reply), e.g. a held hook when the user quits. */
   cutHooks?: readonly string[];
-  /** Whether the vendor fell back to its own prompt. */
+  /** Whether the vendor fell back to its own prompt (answered locally, or still pending after the turn where the mode can tell). */
   localPrompt?: boolean;
 }
 
@@ -97,7 +97,7 @@ export function judge(exp: Expectation, obs: Observation): string[] {
     problems.push(`the model never got ${JSON.stringify(exp.modelSees)} back (in ${obs.laterModelRequests.length} later request(s))`);
   }
   if (exp.localPrompt !== undefined && exp.localPrompt !== obs.localPrompt) {
-    problems.push(exp.localPrompt ? 'the vendor never showed its own permission prompt' : 'the vendor showed its own permission prompt');
+    problems.push(exp.localPrompt ? 'the vendor never showed its own permission prompt' : "the vendor's own permission prompt was still waiting after the hook decided");
   }
   return problems;
 }

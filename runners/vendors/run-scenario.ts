@@ -138,6 +138,10 @@ async function act(scenario: Scenario, d: Drive, holdMs: number): Promise<{ prob
   let localPrompt = false;
   const fired = (event: string): boolean => d.records().some((r) => r.event === event && r.reply !== undefined);
   const action = scenario.action;
+  // Read before the session ends: ending cancels whatever the vendor still waits for.
+  const pendingAfterTurn = (): void => {
+    if (d.session.promptPending?.()) localPrompt = true;
+  };
   if (action.kind !== 'none') {
     if (!d.client || !d.agent) return { problems: ['this scenario needs an adapter'], localPrompt };
     const request = await until(() => firstRequest(d.client!, d.agent!), 30_000);
@@ -155,6 +159,7 @@ async function act(scenario: Scenario, d: Drive, holdMs: number): Promise<{ prob
     }
   }
   await until(() => fired('Stop') || fired('AfterAgent'), 30_000);
+  pendingAfterTurn();
   // end() returns once the vendor exited (or after 15 s); its SessionEnd hook ran before that.
   await d.session.end(15_000);
   await until(() => fired('SessionEnd'), 2_000);

@@ -5,6 +5,9 @@
 # Environment:
 #   AEP_STANDARD_DIR   the standard's checkout (default ../shared/aep-standard); stages that need it
 #                      are skipped with a note when it is absent.
+#   AEP_VENDORS_CACHE  where the real-vendors stage installs the pinned vendor CLIs (default
+#                      ~/.cache/aep-vendors; the first run installs, later runs reuse it).
+#   AEP_SKIP_VENDORS   1 skips the real-vendors stage.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -139,6 +142,18 @@ $AEP check-live "$URL" --token "$TOKEN" --control-session ci-hermes \
 stop_last
 stop_last
 passed
+
+stage "real vendors in the loop: the pinned Claude Code, Codex and Gemini CLIs against scripted model servers"
+if [ "${AEP_SKIP_VENDORS:-}" = "1" ]; then
+  echo "skipped (AEP_SKIP_VENDORS=1)"
+else
+  if ! command -v tmux >/dev/null 2>&1; then
+    echo "ci: tmux is missing (the Codex TUI runs under it); installing it from Debian"
+    apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux
+  fi
+  AEP_VENDORS_CAPTURE_DIR="$WORK/vendor-captures" $AEP conformance --family mappings --vendors --json "$WORK/report-vendors.json"
+  passed
+fi
 
 # One closing line for the whole run: vitest's test counts plus every check of every report.
 node -e '

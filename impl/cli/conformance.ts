@@ -22,13 +22,15 @@ export interface ConformanceDeps {
   now?: () => Date;
   /** `--live` counterparts by offline family name. Default: `runners/live/families.ts` (`mappings`, `control-loop`). */
   liveFamilies?: Readonly<Record<string, Family>>;
+  /** The `--vendors` family. Default: `runners/vendors/lane.ts` (the real vendor CLIs). */
+  vendorsFamily?: Family;
 }
 
 const TOOL = 'run-ts';
 
 function help(families: readonly Family[]): string {
   const width = Math.max(...families.map((f) => f.name.length));
-  return `usage: aep conformance [--corpus DIR] [--family NAME]... [NAME...] [--live] [--json PATH|-] [--report DIR]
+  return `usage: aep conformance [--corpus DIR] [--family NAME]... [NAME...] [--live] [--vendors] [--json PATH|-] [--report DIR]
 
 Runs the AEP 0.1 conformance fixture corpus against this reference implementation and
 prints one line per family; every failed check is listed with what went wrong.
@@ -42,6 +44,11 @@ flags:
                    (mappings, control-loop), checks named live/<family>/<case>: a tokened relay
                    and the adapter daemons on free loopback ports, torn down at the end
                    (default: off, fixture checks only)
+  --vendors        also run the real vendor CLIs pinned in runners/vendors/versions.json
+                   against scripted model servers, checks named vendors/<vendor>/<scenario>;
+                   installs missing pins into AEP_VENDORS_CACHE (default ~/.cache/aep-vendors)
+                   and saves captured hook payloads under AEP_VENDORS_CAPTURE_DIR (default
+                   reports/vendors) (default: off)
   --json PATH|-    also write the JSON report to PATH; '-' puts only the JSON on stdout and
                    moves every human line to stderr (default: no JSON report)
   --report DIR     write DIR/conformance-<startedAt>.json and DIR/latest.json (default: none)
@@ -122,11 +129,12 @@ export async function runConformance(
   const implementation = deps.implementation ?? (await import('../../runners/conformance/implementation.js')).referenceImplementation;
 
   const live = args.values.live === true ? await liveCounterparts(selected, deps, human) : [];
+  const vendors = args.values.vendors === true ? [deps.vendorsFamily ?? (await import('../../runners/vendors/lane.js')).vendorsFamily(io.env.AEP_VENDORS_CAPTURE_DIR || undefined)] : [];
 
   human(`aep conformance: corpus ${corpusDir}\n`);
   const result = await runFamilies({
     corpusDir,
-    families: [...selected, ...live],
+    families: [...selected, ...live, ...vendors],
     implementation,
     logger: { info: (line) => human(`${line}\n`) },
     ...(deps.now ? { now: deps.now } : {}),
@@ -153,6 +161,7 @@ export const verb: Verb = {
     corpus: { type: 'string' },
     family: { type: 'string', multiple: true },
     live: { type: 'boolean' },
+    vendors: { type: 'boolean' },
     json: { type: 'string' },
     report: { type: 'string' },
   },

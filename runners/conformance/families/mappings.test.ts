@@ -55,7 +55,7 @@ describe('mappings family against our own adapters', () => {
     }
     expect(names).toContain('mappings/claude-code/ask_user_question (metadata)');
     expect(names).toContain('mappings/claude-code/elicitation');
-    expect(lines).toEqual([]);
+    expect(lines.filter((l) => !l.startsWith('mappings: vendor captures not replayed:'))).toEqual([]);
   });
 
   it('a hand-made corpus passes, and files of sources without an adapter are named, not run', async () => {

@@ -32,6 +32,7 @@ import { attempt } from '../check.js';
 import { jsonDiff } from '../compare.js';
 import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
 import type { Check, Family, Logger } from '../types.js';
+import { vendorCaptureChecks } from './vendor-captures.js';
 
 /** The pure mappers of one source. Members may be called any number of times, in any order. */
 export interface SourceMappers {
@@ -202,6 +203,8 @@ export function mappingsFamily(mappers: Readonly<Record<string, SourceMappers>>)
         }
         for (const form of file.forms) checks.push(...formChecks(source, source, m, form));
       }
+      // The real vendors' captured payloads (vendors/<vendor>-<version>/, runners/vendors): vendor-captures.ts.
+      checks.push(...vendorCaptureChecks(corpusDir, mappers, logger));
       return checks;
     },
   };

@@ -1,0 +1,53 @@
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterEach, describe, expect, it } from 'vitest';
+import { ADAPTER_MAPPERS } from './mappings.js';
+import { replayCapture, vendorCaptureChecks } from './vendor-captures.js';
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });
+});
+
+describe('replayCapture', () => {
+  const ok = () => ({ type: 'run.finished', data: {} });
+  it('passes a capture that maps to a valid event, or to nothing', () => {
+    expect(replayCapture('06-Stop.json', '{"hook_event_name":"Stop"}', ok)).toBe(null);
+    expect(replayCapture('06-Stop.json', '{"hook_event_name":"Stop"}', () => null)).toBe(null);
+    expect(replayCapture('06-Stop.json', '{"hook_event_name":"Stop"}', () => ({ type: 'x.codex.session.stop', data: { anything: 1 } }))).toBe(null);
+  });
+
+  it('names what is wrong with a capture or with its mapping', () => {
+    expect(replayCapture('01-Stop.json', 'nope', ok)).toBe('the capture is not JSON');
+    expect(replayCapture('01-Stop.json', '[1]', ok)).toBe('the capture is not a JSON object');
+    expect(replayCapture('01-Stop.json', '{"hook_event_name":"SessionEnd"}', ok)).toBe('the capture\'s hook_event_name is "SessionEnd", its file name says Stop');
+    expect(replayCapture('01-Stop.json', '{"hook_event_name":"Stop"}', () => ({ type: 'run.finished' }))).toBe('the mapper returned {"type":"run.finished"}, expected null or {type, data}');
+    expect(replayCapture('01-Stop.json', '{"hook_event_name":"Stop"}', () => ({ type: 'run.done', data: {} }))).toBe('the mapper emitted run.done, which is neither a registered type nor an x. extension');
+    expect(replayCapture('01-Stop.json', '{"hook_event_name":"Stop"}', () => ({ type: 'tool.requested', data: {} }))).toMatch(/^tool\.requested: .*\$\.data\.tool/);
+  });
+});
+
+describe('vendorCaptureChecks', () => {
+  it("replays the project's committed captures through this implementation's mappers, all valid", () => {
+    const lines: string[] = [];
+    const checks = vendorCaptureChecks('conformance/fixtures', ADAPTER_MAPPERS, { info: (l) => lines.push(l) });
+    expect(checks.length).toBeGreaterThan(20);
+    expect(checks.filter((c) => c.status !== 'pass')).toEqual([]);
+    expect(checks.some((c) => c.name.startsWith('mappings/vendors/claude-code-'))).toBe(true);
+    expect(checks.some((c) => c.name.startsWith('mappings/vendors/codex-'))).toBe(true);
+  });
+
+  it('fails a capture the mapper throws on, and names releases it has no mapper for', () => {
+    const corpus = mkdtempSync(join(tmpdir(), 'aep-vc-'));
+    dirs.push(corpus);
+    mkdirSync(join(corpus, 'vendors', 'acme-1.0.0', 's'), { recursive: true });
+    mkdirSync(join(corpus, 'vendors', 'other-2.0.0', 's'), { recursive: true });
+    writeFileSync(join(corpus, 'vendors', 'acme-1.0.0', 's', '01-Stop.json'), '{"hook_event_name":"Stop"}');
+    const lines: string[] = [];
+    const checks = vendorCaptureChecks(corpus, { acme: { mapHook: () => { throw new TypeError('boom'); } } }, { info: (l) => lines.push(l) });
+    expect(checks).toEqual([{ name: 'mappings/vendors/acme-1.0.0/s/01-Stop.json', status: 'fail', detail: 'threw TypeError: boom' }]);
+    expect(lines).toEqual(['mappings: vendor captures not replayed: other-2.0.0 (this implementation has no adapter for these vendors yet)']);
+    expect(vendorCaptureChecks(join(corpus, 'none'), {}, { info: () => {} })).toEqual([]);
+  });
+});

@@ -1,0 +1,79 @@
+/**
+ * The real-vendors lane's captures, replayed by the pure `mappings` family: every payload under
+ * `vendors/<vendor>-<version>/<scenario>/NN-<HookEvent>.json` (written by runners/vendors, the
+ * exact bytes a real vendor binary sent) goes through that vendor's pure mapper. Checks
+ * `mappings/vendors/<vendor>-<version>/<scenario>/<file>`: the payload is the hook its name says,
+ * the mapper neither throws nor returns something other than null or `{type, data}`, and the
+ * event it maps to is a registered type (or an `x.` extension) whose payload is valid.
+ * Releases of vendors with no adapter here are named in one progress line.
+ */
+import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
+import { renderIssue } from '../../../impl/core/issue.js';
+import { validatePayload } from '../../../impl/core/payload.js';
+import { lookupType } from '../../../spec/registry.js';
+import { attempt } from '../check.js';
+import type { Check, Logger } from '../types.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+function dirs(path: string): string[] {
+  try {
+    return readdirSync(path).filter((n) => statSync(join(path, n)).isDirectory()).sort();
+  } catch {
+    return [];
+  }
+}
+
+/** The vendor a release folder belongs to (its manifest's `vendor`, else the name before the version). */
+function vendorOf(releaseDir: string, name: string): string {
+  try {
+    const manifest: unknown = JSON.parse(readFileSync(join(releaseDir, 'manifest.json'), 'utf8'));
+    if (isObject(manifest) && typeof manifest.vendor === 'string') return manifest.vendor;
+  } catch {
+    // no manifest: fall back to the folder name
+  }
+  return name.replace(/-\d[^/]*$/, '');
+}
+
+/** One capture's verdict: null when it maps cleanly. */
+export function replayCapture(file: string, text: string, mapHook: (input: Record<string, unknown>) => unknown): string | null {
+  const event = /^\d+-(.+)\.json$/.exec(file)?.[1];
+  let input: unknown;
+  try {
+    input = JSON.parse(text);
+  } catch {
+    return 'the capture is not JSON';
+  }
+  if (!isObject(input)) return 'the capture is not a JSON object';
+  if (event !== undefined && input.hook_event_name !== event) return `the capture's hook_event_name is ${JSON.stringify(input.hook_event_name)}, its file name says ${event}`;
+  const mapped = mapHook(input);
+  if (mapped === null) return null;
+  if (!isObject(mapped) || typeof mapped.type !== 'string' || !isObject(mapped.data)) return `the mapper returned ${JSON.stringify(mapped)}, expected null or {type, data}`;
+  if (!mapped.type.startsWith('x.') && !lookupType(mapped.type)) return `the mapper emitted ${mapped.type}, which is neither a registered type nor an x. extension`;
+  const issues = validatePayload(mapped.type, mapped.data);
+  return issues.length === 0 ? null : `${mapped.type}: ${issues.map(renderIssue).join('; ')}`;
+}
+
+/** Replay every capture under `corpusDir/vendors` whose vendor has a mapper. */
+export function vendorCaptureChecks(corpusDir: string, mappers: Readonly<Record<string, { mapHook(input: Record<string, unknown>): unknown }>>, logger: Logger): Check[] {
+  const root = join(corpusDir, 'vendors');
+  const checks: Check[] = [];
+  const unrun: string[] = [];
+  for (const release of dirs(root)) {
+    const releaseDir = join(root, release);
+    const mapper = mappers[vendorOf(releaseDir, release)];
+    if (!mapper) {
+      unrun.push(release);
+      continue;
+    }
+    for (const scenario of dirs(releaseDir)) {
+      const files = readdirSync(join(releaseDir, scenario)).filter((f) => f.endsWith('.json')).sort();
+      for (const file of files) {
+        checks.push(attempt(`mappings/vendors/${release}/${scenario}/${file}`, () => replayCapture(file, readFileSync(join(releaseDir, scenario, file), 'utf8'), (i) => mapper.mapHook(i))));
+      }
+    }
+  }
+  if (unrun.length > 0) logger.info(`mappings: vendor captures not replayed: ${unrun.join(', ')} (this implementation has no adapter for these vendors yet)`);
+  return checks;
+}

@@ -1,0 +1,126 @@
+/**
+ * The real-vendors lane: every scenario against every pinned vendor binary, one check each,
+ * named `vendors/<vendor>/<scenario>`. Installs missing pins into the vendor cache first
+ * (cache.ts). `vendorsFamily` makes the lane a conformance family for `aep conformance --vendors`.
+ */
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { SCENARIO_ADAPTERS } from '../conformance/families/control-loop.js';
+import { describeThrown, fail, pass } from '../conformance/check.js';
+import type { Check, Family, Implementation } from '../conformance/types.js';
+import { binaryPath, cacheRoot, ensureVendor } from './cache.js';
+import { claudeCodeDriver } from './claude-code.js';
+import { codexDriver } from './codex.js';
+import type { VendorDriver } from './driver.js';
+import { geminiDriver } from './gemini.js';
+import { entriesFor, excuse, KNOWN_FAILURES, staleEntries, type KnownFailure } from './known-failures.js';
+import { runVendorScenario } from './run-scenario.js';
+import { SCENARIOS, type Scenario } from './scenarios.js';
+import { loadPins, type Vendor } from './versions.js';
+
+export const DRIVERS: Readonly<Record<Vendor, VendorDriver>> = { 'claude-code': claudeCodeDriver, codex: codexDriver, gemini: geminiDriver };
+
+export interface LaneOptions {
+  implementation: Pick<Implementation, 'parseJsonl' | 'validateStream'>;
+  /** Only these vendors (default: every pinned vendor). */
+  vendors?: readonly string[];
+  /** Only these scenarios (default: all). */
+  scenarios?: readonly string[];
+  /** Vendor cache root (default: AEP_VENDORS_CACHE or ~/.cache/aep-vendors). */
+  cache?: string;
+  /** Where captured payloads go; undefined: not saved. */
+  captureDir?: string;
+  knownFailures?: readonly KnownFailure[];
+  log?: (line: string) => void;
+  now?: () => Date;
+}
+
+/** The clone's root (this file lives in runners/vendors, or dist/runners/vendors). */
+export function projectRoot(): string {
+  const here = fileURLToPath(new URL('.', import.meta.url));
+  return here.replace(/\/(?:dist\/)?runners\/vendors\/?$/, '');
+}
+
+/** A check from a scenario's problems, honouring the known-failures entries that apply to it. */
+export function verdict(name: string, problems: readonly string[], entries: readonly KnownFailure[]): { check: Check; used: Set<KnownFailure> } {
+  const { excused, open } = excuse(problems, entries);
+  const used = new Set(excused.map((e) => e.entry));
+  if (open.length > 0) return { check: fail(name, open.join('; ') + (excused.length ? ` (also ${excused.length} known failure(s))` : '')), used };
+  if (excused.length > 0) {
+    const reasons = [...used].map((k) => k.reason);
+    return { check: { name, status: 'skip', detail: `known failure (runners/vendors/known-failures.ts): ${reasons.join(' | ')}; observed: ${excused.map((e) => e.problem).join('; ')}` }, used };
+  }
+  return { check: pass(name), used };
+}
+
+export async function runLane(opts: LaneOptions): Promise<Check[]> {
+  const log = opts.log ?? (() => {});
+  const root = projectRoot();
+  const cache = opts.cache ?? cacheRoot();
+  const pins = loadPins().filter((p) => !opts.vendors || opts.vendors.includes(p.vendor));
+  const checks: Check[] = [];
+  const known = opts.knownFailures ?? KNOWN_FAILURES;
+  const applicable = new Set<KnownFailure>();
+  const used = new Set<KnownFailure>();
+  for (const pin of pins) {
+    const driver = DRIVERS[pin.vendor];
+    const scenarios: Scenario[] = SCENARIOS.filter((s) => s.vendors.includes(pin.vendor) && (!opts.scenarios || opts.scenarios.includes(s.name)));
+    if (scenarios.length === 0) continue;
+    let binary: string;
+    try {
+      binary = await ensureVendor(pin, cache, log);
+    } catch (err) {
+      for (const s of scenarios) checks.push(fail(`vendors/${pin.vendor}/${s.name}`, `${pin.package}@${pin.version} is not installed at ${binaryPath(pin, cache)}: ${(err as Error).message}`));
+      continue;
+    }
+    // Record-only until the implementation has the adapter and its example file (Gemini today).
+    const adapterDef = existsSync(join(root, driver.exampleFile)) ? SCENARIO_ADAPTERS[driver.adapter] : undefined;
+    for (const scenario of scenarios) {
+      const name = `vendors/${pin.vendor}/${scenario.name}`;
+      const started = Date.now();
+      try {
+        const result = await runVendorScenario(driver, scenario, {
+          projectRoot: root,
+          pin,
+          binary,
+          adapterDef,
+          ...(driver.recordingConfig ? { recordingConfig: driver.recordingConfig() } : {}),
+          implementation: opts.implementation,
+          ...(opts.captureDir ? { captureDir: opts.captureDir } : {}),
+          log,
+          now: opts.now ?? (() => new Date()),
+        });
+        const entries = entriesFor(pin.vendor, scenario.name, known);
+        for (const e of entries) applicable.add(e);
+        const { check, used: hit } = verdict(name, result.problems, entries);
+        for (const e of hit) used.add(e);
+        log(`${check.status === 'pass' ? 'ok  ' : check.status === 'skip' ? 'skip' : 'FAIL'} ${name} (${pin.version}, ${((Date.now() - started) / 1000).toFixed(1)} s, ${result.hooks.length} hooks)${check.detail ? `: ${check.detail}` : ''}`);
+        if (check.status === 'fail' && result.transcript) log(`  ${name}: the vendor's last output:\n${result.transcript.split('\n').filter((l) => l.trim() !== '').slice(-25).map((l) => `    ${l.length > 400 ? `${l.slice(0, 400)}...` : l}`).join('\n')}`);
+        checks.push(check);
+      } catch (err) {
+        log(`FAIL ${name}: ${describeThrown(err)}`);
+        checks.push(fail(name, describeThrown(err)));
+      }
+    }
+  }
+  for (const entry of staleEntries(applicable, used)) {
+    checks.push(fail(`vendors/${entry.vendor}/known-failures`, `the entry "${entry.reason.slice(0, 80)}..." excused nothing in this run: the defect looks fixed, remove the entry from runners/vendors/known-failures.ts`));
+  }
+  return checks;
+}
+
+/** The lane as a conformance family (`aep conformance --vendors`); captures go to `captureDir`. */
+export function vendorsFamily(captureDir: string | undefined = defaultCaptureDir()): Family {
+  return {
+    name: 'vendors',
+    description: 'the real vendor CLIs (pinned in runners/vendors/versions.json) against scripted model servers, hooks into the adapters',
+    detect: () => true,
+    run: ({ implementation, logger }) => runLane({ implementation, log: (l) => logger.info(l), ...(captureDir ? { captureDir } : {}) }),
+  };
+}
+
+/** Default capture folder: reports/vendors in the clone (ignored by git). */
+export function defaultCaptureDir(): string {
+  return join(projectRoot(), 'reports', 'vendors');
+}

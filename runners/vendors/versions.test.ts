@@ -1,0 +1,21 @@
+import { describe, expect, it } from 'vitest';
+import { loadPins, parsePins } from './versions.js';
+
+describe('versions.json', () => {
+  it('pins every vendor to an exact release', () => {
+    const pins = loadPins();
+    expect(pins.map((p) => p.vendor)).toEqual(['claude-code', 'codex', 'gemini']);
+    for (const p of pins) expect(p.version).toMatch(/^\d+\.\d+\.\d+/);
+  });
+
+  it('names every problem of a bad file', () => {
+    expect(parsePins({ 'claude-code': { package: 'x', version: '^1.0.0', bin: 'claude' }, codex: { package: '', version: '1.0.0', bin: 'a b' }, extra: {} }).problems).toEqual([
+      'versions.json: claude-code.version must be an exact version such as 1.2.3, got "^1.0.0"',
+      'versions.json: codex.package must be the npm package name',
+      'versions.json: codex.bin must be the binary name',
+      'versions.json: "gemini" is missing; add {"package", "version", "bin"}',
+      'versions.json: unknown vendor "extra" (known: claude-code, codex, gemini)',
+    ]);
+    expect(parsePins([]).problems).toEqual(['versions.json: expected a JSON object keyed by vendor']);
+  });
+});

@@ -7,7 +7,7 @@
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { adapter } from './adapter.js';
-import { HELD, HELD_TIMEOUT_S, TIMEOUT_S, UNWIRED, WIRED } from './wiring.js';
+import { COMMAND_ONLY, HELD, HELD_TIMEOUT_S, TIMEOUT_S, UNWIRED, WIRED } from './wiring.js';
 
 const read = (name: string) => JSON.parse(readFileSync(new URL(`./${name}`, import.meta.url), 'utf8'));
 const http = read('settings.example.json');
@@ -30,11 +30,15 @@ describe('the example wirings', () => {
     expect(command.hooks.WorktreeCreate).toBeUndefined();
   });
 
-  it('settings.example.json: one http hook per event, POSTing to the daemon on its default port', () => {
+  it('settings.example.json: one http hook per event, POSTing to the daemon on its default port; the command-only hooks through the shim', () => {
     expect(Object.keys(http)).toEqual(['hooks']);
     expect(Object.keys(http.hooks)).toEqual([...WIRED]);
+    expect(Object.keys(COMMAND_ONLY)).toEqual(['SessionStart']);
     for (const event of WIRED) {
-      const group = { ...(TOOL_EVENTS.has(event) ? { matcher: '*' } : {}), hooks: [{ type: 'http', url: `http://127.0.0.1:${adapter.defaultPort}/hook/${event}`, timeout: timeout(event) }] };
+      const hook = COMMAND_ONLY[event] !== undefined
+        ? { type: 'command', command: `aep hook claude-code ${event}`, timeout: timeout(event) }
+        : { type: 'http', url: `http://127.0.0.1:${adapter.defaultPort}/hook/${event}`, timeout: timeout(event) };
+      const group = { ...(TOOL_EVENTS.has(event) ? { matcher: '*' } : {}), hooks: [hook] };
       expect(http.hooks[event]).toEqual([group]);
     }
   });

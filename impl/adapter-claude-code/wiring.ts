@@ -24,6 +24,14 @@ export const WIRED: readonly string[] = Object.freeze([
   'CwdChanged', 'FileChanged', 'WorktreeRemove', 'MessageDisplay',
 ]);
 
+/**
+ * Hooks the http example still wires as a command hook (`aep hook claude-code <Event>`), each with
+ * the reason: Claude Code does not dispatch them to `type:"http"` hooks.
+ */
+export const COMMAND_ONLY: Readonly<Record<string, string>> = Object.freeze({
+  SessionStart: 'Claude Code 2.1.197 never calls an http SessionStart hook, in SDK mode or in the TUI, even with a daemon answering 200 (seen by the real-vendors lane; anthropics/claude-code#30170); a command hook fires',
+});
+
 /** Hooks held open for a person's answer: their timeout must outlast the daemon's hold window. */
 export const HELD: readonly string[] = Object.freeze(['PermissionRequest', 'Elicitation']);
 

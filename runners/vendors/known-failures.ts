@@ -22,27 +22,6 @@ export interface KnownFailure {
 
 export const KNOWN_FAILURES: readonly KnownFailure[] = [
   {
-    vendor: 'claude-code',
-    scenarios: ['remote-deny', 'deny-with-text'],
-    match: /^event tool\.denied \(/,
-    reason:
-      'after a remote deny Claude Code fires no post-tool hook (no PostToolUse, no PermissionDenied in SDK mode), so tool.requested gets no terminal event; the adapter that denied knows the outcome and should emit tool.denied itself (impl/adapter-claude-code, being fixed)',
-  },
-  {
-    vendor: 'codex',
-    scenarios: ['remote-deny', 'deny-with-text'],
-    match: /^event tool\.denied \(/,
-    reason:
-      'after a remote deny Codex fires no PostToolUse, so tool.requested gets no terminal event; the adapter that denied should emit tool.denied itself (impl/adapter-codex, being fixed)',
-  },
-  {
-    vendor: 'codex',
-    scenarios: '*',
-    match: /^hook SessionEnd \(|^event session\.ended \(/,
-    reason:
-      'Codex 0.171.0 fires SessionEnd on /exit, but impl/adapter-codex/hooks.example.json does not wire it, and wired by hand the adapter maps it to the fallback x.codex.session.session_end, so the session never ends at the relay; add SessionEnd (and Interrupt) to the example, with a timeout of at most 3 s (Codex cuts them to 3 s), and map it to session.ended (being fixed)',
-  },
-  {
     vendor: 'codex',
     scenarios: ['tool-fails'],
     match: /^event tool\.failed \(|^event tool\.completed reached the relay/,

@@ -17,6 +17,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
   'adapter-claude-code/map-ask-user-question': { mapAskUserQuestion: 2 },
   'adapter-claude-code/map-elicitation': { mapElicitation: 3 },
   'adapter-codex/map-hooks': { mapHook: 1 },
+  'adapter-opencode/map-hooks': { mapMoment: 1, diffTodos: 2 },
+  'adapter-kilocode/map-hooks': { mapMoment: 1, diffTodos: 2 },
+  'adapter-pi/map-events': { mapEvent: 2 },
 };
 
 const arities = (m: Record<string, Record<string, unknown>>) =>

@@ -20,6 +20,9 @@ import { toOcsf as ocsfRecord, type OcsfOptions } from './core/project/ocsf.js';
 import { mapAskUserQuestion } from './adapter-claude-code/map-ask-user-question.js';
 import { mapElicitation } from './adapter-claude-code/map-elicitation.js';
 import { mapHook as mapCodexHook } from './adapter-codex/map-hooks.js';
+import { diffTodos as diffOpenCodeTodos, mapMoment as mapOpenCodeMoment } from './adapter-opencode/map-hooks.js';
+import { diffTodos as diffKiloCodeTodos, mapMoment as mapKiloCodeMoment } from './adapter-kilocode/map-hooks.js';
+import { mapEvent as mapPiEvent, type PiInput } from './adapter-pi/map-events.js';
 
 /**
  * Projection options: an options object, or a bare capture level, which is read as
@@ -107,6 +110,33 @@ export const codexHooks = {
   },
 };
 
+/** `adapter-opencode/map-hooks`: one plugin moment → `{type, data, subject?}` or null; two todo snapshots → transition events. */
+export const openCodeHooks = {
+  mapMoment: function mapMoment(moment: unknown) {
+    return mapOpenCodeMoment(moment);
+  },
+  diffTodos: function diffTodos(prev: unknown, next: unknown) {
+    return diffOpenCodeTodos(prev, next);
+  },
+};
+
+/** `adapter-kilocode/map-hooks`: the OpenCode table under the `kilocode` identity, both permission surfaces. */
+export const kiloCodeHooks = {
+  mapMoment: function mapMoment(moment: unknown) {
+    return mapKiloCodeMoment(moment);
+  },
+  diffTodos: function diffTodos(prev: unknown, next: unknown) {
+    return diffKiloCodeTodos(prev, next);
+  },
+};
+
+/** `adapter-pi/map-events`: one `{session, event}` → `{type, data, subject?, step?}` or null; `{deltas: true}` is the stream-update opt-in. */
+export const piEvents = {
+  mapEvent: function mapEvent(input: PiInput, opts?: { deltas?: boolean }) {
+    return mapPiEvent(input, opts ?? {});
+  },
+};
+
 /** The reference module names mapped to their function tables. Adapter modules are added here. */
 export const modules = {
   'shared/aep': aep,
@@ -117,4 +147,7 @@ export const modules = {
   'adapter-claude-code/map-ask-user-question': claudeCodeAskUserQuestion,
   'adapter-claude-code/map-elicitation': claudeCodeElicitation,
   'adapter-codex/map-hooks': codexHooks,
+  'adapter-opencode/map-hooks': openCodeHooks,
+  'adapter-kilocode/map-hooks': kiloCodeHooks,
+  'adapter-pi/map-events': piEvents,
 } as const;

@@ -9,6 +9,9 @@ import type { Verb } from './verb.js';
 export const ADAPTERS: Record<string, () => Promise<AdapterDef>> = {
   'claude-code': async () => (await import('../adapter-claude-code/adapter.js')).adapter,
   codex: async () => (await import('../adapter-codex/adapter.js')).adapter,
+  opencode: async () => (await import('../adapter-opencode/adapter.js')).adapter,
+  kilocode: async () => (await import('../adapter-kilocode/adapter.js')).adapter,
+  pi: async () => (await import('../adapter-pi/adapter.js')).adapterFromEnv(process.env),
 };
 
 export const verb: Verb = {
@@ -24,7 +27,8 @@ adapters: ${Object.keys(ADAPTERS).join(', ')}
 
 flags:
   --port N       listen port (default: AEP_<NAME>_PORT, then AEP_ADAPTER_PORT, then 8377 for
-                 claude-code, 8378 for codex; 0 picks a free port)
+                 claude-code, 8378 for codex, 8390 for opencode, 8391 for kilocode, 8396 for pi;
+                 0 picks a free port)
   --relay URL    relay base URL (default: AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
   --token T      relay bearer token (default: AEP_TOKEN; required for the relay to route commands)
 
@@ -34,6 +38,7 @@ environment:
   AEP_CAPTURE_ATTENTION      ceiling for attention.* (default redacted, or AEP_CAPTURE when higher)
   AEP_ATTENTION_TIMEOUT_MS   how long a held hook waits for an answer (default 55000)
   AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off)
+  AEP_PI_CONTROL=1           pi: declare control.attention.respond and hold forwarded tool_call gates
 
 exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
 `,

@@ -10,6 +10,10 @@
 import type { AdapterDef } from '../../../impl/adapter-kit/types.js';
 import { adapter as claudeCode } from '../../../impl/adapter-claude-code/adapter.js';
 import { adapter as codex } from '../../../impl/adapter-codex/adapter.js';
+import { createAdapter as createOpenCode } from '../../../impl/adapter-opencode/adapter.js';
+import { createAdapter as createKiloCode } from '../../../impl/adapter-kilocode/adapter.js';
+import { createAdapter as createPi } from '../../../impl/adapter-pi/adapter.js';
+import { recordingReplies } from '../../../impl/adapter-kit/plugin-rest.js';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { ulid } from '../../../impl/core/ulid.js';
 import { describeThrown, fail, pass } from '../check.js';
@@ -18,8 +22,18 @@ import { runScenario } from '../../live/scenario-run.js';
 import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
 import type { Check, Family, Implementation } from '../types.js';
 
-/** This implementation's adapters, by agent name. */
-export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex };
+/**
+ * This implementation's adapters, by agent name. The plugin-family adapters deliver bus-surface
+ * answers to an accepting recorder instead of a vendor server (their REST client is tested
+ * against a stub server in its own tests); pi runs with its opt-in gate on (`AEP_PI_CONTROL=1`).
+ */
+export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = {
+  'claude-code': claudeCode,
+  codex,
+  opencode: createOpenCode(recordingReplies()),
+  kilocode: createKiloCode(recordingReplies()),
+  pi: createPi({ control: true }),
+};
 
 /** The implementation's validators as scenario checks: null when valid, else the first issue rendered. */
 export function validity(impl: Pick<Implementation, 'validateEvent' | 'validateStream'>): {

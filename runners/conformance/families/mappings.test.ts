@@ -85,7 +85,7 @@ describe('mappings family against our own adapters', () => {
 describe('mappings family against deliberately broken mappers', () => {
   it('a mapper that drops the subject fails with the differing path', async () => {
     const broken = codexWith((input) => {
-      const { subject: _s, ...rest } = (ADAPTER_MAPPERS.codex!.mapHook(input) ?? {}) as Record<string, unknown>;
+      const { subject: _s, ...rest } = (ADAPTER_MAPPERS.codex!.mapHook!(input) ?? {}) as Record<string, unknown>;
       return Object.keys(rest).length ? rest : null;
     });
     const { checks } = await run(broken, corpus({ 'codex.json': CODEX }));
@@ -93,7 +93,7 @@ describe('mappings family against deliberately broken mappers', () => {
   });
 
   it('a mapper that emits on a silent hook, returns undefined or throws fails that entry only', async () => {
-    const noisy = codexWith((input) => (input.hook_event_name === 'PreCompact' ? { type: 'session.compacted', data: {} } : ADAPTER_MAPPERS.codex!.mapHook(input)));
+    const noisy = codexWith((input) => (input.hook_event_name === 'PreCompact' ? { type: 'session.compacted', data: {} } : ADAPTER_MAPPERS.codex!.mapHook!(input)));
     expect(Object.keys(failed((await run(noisy, corpus({ 'codex.json': CODEX }))).checks))).toEqual(['mappings/codex/PreCompact']);
     const vague = codexWith(() => undefined);
     expect(failed((await run(vague, corpus({ 'codex.json': CODEX }))).checks)['mappings/codex/Stop']).toMatch(/returned undefined/);
@@ -104,7 +104,7 @@ describe('mappings family against deliberately broken mappers', () => {
   });
 
   it('a core-typed fallback fails', async () => {
-    const core = codexWith((input) => (input.hook_event_name === 'BrandNewThing' ? { type: 'session.started', data: {} } : ADAPTER_MAPPERS.codex!.mapHook(input)));
+    const core = codexWith((input) => (input.hook_event_name === 'BrandNewThing' ? { type: 'session.started', data: {} } : ADAPTER_MAPPERS.codex!.mapHook!(input)));
     expect(failed((await run(core, corpus({ 'codex.json': CODEX }))).checks)['mappings/codex/fallback']).toMatch(/^at \$\.type/);
   });
 

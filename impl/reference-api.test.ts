@@ -78,6 +78,6 @@ describe('reference-api', () => {
       console.log(Object.keys(m).sort().join(','));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }).trim().split('\n');
     expect(JSON.parse(out[0]!)).toEqual(EXPECTED);
-    expect(out[1]).toBe('aep,ceBridge,claudeCodeAskUserQuestion,claudeCodeElicitation,codexHooks,modules,ocsf,otlp,redact');
+    expect(out[1]).toBe('aep,ceBridge,claudeCodeAskUserQuestion,claudeCodeElicitation,codexHooks,kiloCodeHooks,modules,ocsf,openCodeHooks,otlp,piEvents,redact');
   });
 });

@@ -47,6 +47,7 @@ export function rebindMoment(moment: Obj, session: string): Obj {
     if (typeof p.sessionID === 'string') p.sessionID = session;
     if (String(event.type).startsWith('session.') && typeof info.id === 'string') info.id = session;
     if (typeof info.sessionID === 'string') info.sessionID = session;
+    if (isPlainObject(p.part) && typeof p.part.sessionID === 'string') p.part.sessionID = session;
   } else if (m.kind === 'permission.ask') {
     obj(m.permission).sessionID = session;
   } else {

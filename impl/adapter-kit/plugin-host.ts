@@ -22,14 +22,15 @@
  *   vendor's once/always/reject; a control answer is delivered over REST, a reject's text as the
  *   vendor message; `question.asked`: a form, answered over REST with the original labels.
  * - a vendor-side `permission.replied`/`question.replied` settles a pending card out of band; one
- *   our own loop already answered is suppressed; otherwise the pinned `attention.resolved` rides.
+ *   our own loop already answered is suppressed; one whose card already ended (timeout, dismissal)
+ *   rides as the vendor fact `x.{agent}.permission.replied`; otherwise the pinned `attention.resolved`.
  * A failed REST delivery is `x.{agent}.reply.failed` (warning), cause-linked to the request.
  */
 import { isPlainObject } from '../core/event.js';
 import { defineAdapter } from './define.js';
 import { str } from './mapping.js';
 import {
-  HOOK_OPTIONS, REPLY_OPTIONS, answersFor, askCallId, diffTodos, mapPluginMoment, momentSession, momentSeverity, questionsOf,
+  HOOK_OPTIONS, REPLY_OPTIONS, answersFor, askCallId, diffTodos, mapPluginMoment, momentSession, momentSeverity, questionsOf, vendorType,
   type VendorQuestion,
 } from './plugin-moments.js';
 import { httpReplies, type VendorReplies } from './plugin-rest.js';
@@ -159,8 +160,12 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
     });
   }
 
-  /** A vendor-side settle: suppressed when ours, settles a pending card out of band, else the pinned event. */
-  function onSettled(ctx: HookContext, session: string, id: string | undefined, mapped: Mapped, oob: (r: AskRecord) => Answer | 'dismissed'): void {
+  /**
+   * A vendor-side settle: suppressed when our own loop answered; settles a pending card out of
+   * band; after the card already ended (timed out, dismissed) it is only the vendor's fact,
+   * `x.{agent}.<bus type>` (a second terminal would be invalid, AEP-0002 §7); else the pinned event.
+   */
+  function onSettled(ctx: HookContext, session: string, busType: string, id: string | undefined, mapped: Mapped, oob: (r: AskRecord) => Answer | 'dismissed', fact: Obj): void {
     const record = id === undefined ? undefined : stateOf(ctx).asks.get(askKey(session, id));
     if (record?.state === 'ours') return;
     if (record?.state === 'pending') {
@@ -168,7 +173,8 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
       record.state = 'closed';
       if (ctx.settle(record.request, how === 'dismissed' ? { kind: 'dismissed' } : { kind: 'oob', answer: how })) return;
     }
-    emit(ctx, session, record ? { ...mapped, subject: record.request } : mapped, record ? { cause: record.request } : {});
+    if (record) emit(ctx, session, { type: vendorType(agent, busType), data: fact, subject: record.request }, { cause: record.request });
+    else emit(ctx, session, mapped);
   }
 
   async function onBus(ctx: HookContext, session: string, event: Obj, mapped: Mapped | null, server: string | undefined): Promise<string> {
@@ -236,13 +242,13 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
       }
       case 'permission.replied': {
         const reply = p.response ?? p.reply;
-        onSettled(ctx, session, str(p.permissionID) ?? str(p.requestID), mapped!, (r) => ({ option: replyOption(reply, r.options) ?? 'reject' }));
+        onSettled(ctx, session, 'permission.replied', str(p.permissionID) ?? str(p.requestID), mapped!, (r) => ({ option: replyOption(reply, r.options) ?? 'reject' }), str(reply) ? { reply: str(reply) } : {});
         return PLUGIN_NEUTRAL;
       }
       case 'question.replied':
       case 'question.rejected': {
         const id = str(p.requestID);
-        onSettled(ctx, session, id, mapped!, () => (event.type === 'question.rejected' ? 'dismissed' : { values: valuesFor((id && state.questions.get(askKey(session, id))) || [], p.answers) }));
+        onSettled(ctx, session, event.type, id, mapped!, () => (event.type === 'question.rejected' ? 'dismissed' : { values: valuesFor((id && state.questions.get(askKey(session, id))) || [], p.answers) }), {});
         return PLUGIN_NEUTRAL;
       }
     }

@@ -113,10 +113,16 @@ stage "live: each adapter daemon, attached to a tokened relay, as a control-capa
 TOKEN="ci-$RANDOM$RANDOM"
 AEP_TOKEN=$TOKEN start_bg relay-adapters 'listening on' $AEP relay --port 0
 URL=$(relay_url relay-adapters)
-for name in claude-code codex; do
-  AEP_HOME="$WORK/home-$name" start_bg "adapter-$name" 'listening on' $AEP adapter "$name" --port 0 --relay "$URL" --token "$TOKEN"
+for name in claude-code codex opencode kilocode pi; do
+  # pi's answerable leg is its opt-in gate (AEP_PI_CONTROL=1); the others answer by default.
+  AEP_PI_CONTROL=1 AEP_HOME="$WORK/home-$name" start_bg "adapter-$name" 'listening on' $AEP adapter "$name" --port 0 --relay "$URL" --token "$TOKEN"
   PORT=$(relay_url "adapter-$name" | sed 's/.*://')
-  printf '{"hook_event_name":"SessionStart","session_id":"ci-%s","source":"startup","cwd":"/tmp"}' "$name" | $AEP hook "$name" SessionStart --port "$PORT"
+  # The first moment of a session, in each vendor's own shape (plugins POST moments, not hook JSON).
+  case $name in
+    opencode|kilocode) printf '{"kind":"bus","event":{"type":"session.created","properties":{"info":{"id":"ci-%s","version":"ci"}}}}' "$name" | $AEP hook "$name" bus --port "$PORT" ;;
+    pi) printf '{"session":"ci-pi","event":{"type":"session_start","reason":"startup"}}' | $AEP hook pi session_start --port "$PORT" ;;
+    *) printf '{"hook_event_name":"SessionStart","session_id":"ci-%s","source":"startup","cwd":"/tmp"}' "$name" | $AEP hook "$name" SessionStart --port "$PORT" ;;
+  esac
   echo
   wait_session "$URL" "$TOKEN" "ci-$name"
   $AEP check-live "$URL" --token "$TOKEN" --control-session "ci-$name" \

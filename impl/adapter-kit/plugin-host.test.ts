@@ -46,6 +46,16 @@ describe('the bus permission surface (Kilo >= 7.4.6, the v2 shape)', () => {
     expect(h.events).toHaveLength(4);
   });
 
+  it('a redelivered ask, or one the held hook already carries, opens no second card', async () => {
+    const h = harness(recordingReplies());
+    await h.bus('k6', 'permission.asked', asked);
+    await h.bus('k6', 'permission.asked', asked);
+    void h.engine.handleHook('permission.ask', { kind: 'permission.ask', permission: { id: 'per_h', type: 'bash', sessionID: 'k6', title: 't' } });
+    await h.bus('k6', 'permission.asked', { ...asked, id: 'per_h' });
+    expect(h.types()).toEqual(['attention.requested', 'attention.requested']);
+    h.engine.dismissAll();
+  });
+
   it('an option answer is the enum value verbatim, without a message', async () => {
     const replies = recordingReplies();
     const h = harness(replies);

@@ -210,6 +210,8 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
       case 'permission.asked': {
         const id = str(p.id);
         if (!id || !mapped) break;
+        // A redelivered ask (or one the held hook already carries) opens no second card.
+        if (state.asks.has(askKey(session, id))) return PLUGIN_NEUTRAL;
         holdBusAsk(ctx, session, id, mapped, {
           options: REPLY_OPTIONS,
           ...(askCallId(p) ? { call: askCallId(p)! } : {}),
@@ -225,6 +227,7 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
       case 'question.asked': {
         const id = str(p.id);
         if (!id || !mapped) break;
+        if (state.asks.has(askKey(session, id))) return PLUGIN_NEUTRAL;
         const questions = questionsOf(p);
         state.questions.set(askKey(session, id), questions);
         const fields = (mapped.data.fields ?? []) as FieldSpec[];

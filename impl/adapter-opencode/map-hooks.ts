@@ -11,7 +11,7 @@
  * | bus `message.updated` role user / `session.idle` | `run.started` / `run.finished` (runtime opens and closes the run) |
  * | bus `session.status` / `session.compacted` | `progress.status` (subject the status type) / `session.compacted` |
  * | bus `todo.updated` / `permission.updated` | nothing (diffTodos / the held hook carries the ask) |
- * | bus `permission.replied` | `attention.resolved` (answered) |
+ * | bus `permission.replied`, `question.replied` / `question.rejected` | `attention.resolved` (answered / dismissed) |
  * | bus `permission.asked`, `question.asked` (the v2 surface, see the README) | `attention.requested` (permission once/always/reject; form) |
  * | `tool.execute.before` / `.after` | `tool.requested` / `tool.completed` (no `tool.failed`: the typed hook has no error) |
  * | `permission.ask` hook | `attention.requested` (permission, allow/deny) |

@@ -13,5 +13,6 @@ describe('kilocode-plugin.js under a fake Kilo Code host (the fork module shape)
       if (module.id !== 'aep-kilocode') throw new Error(`the module id is ${module.id}`);
       return module.server;
     },
+    hooks: ['event', 'permission.ask', 'tool.execute.after', 'tool.execute.before'],
   });
 });

@@ -4,8 +4,9 @@
 // - Bun-clean: plain ESM, `fetch`, no Node built-ins; the only export is the plugin function
 //   (OpenCode treats every exported function as a plugin);
 // - observation only: it registers `event`, `tool.execute.before`, `tool.execute.after` and
-//   `permission.ask`, never a mutating hook (`chat.*`, `shell.env`, `experimental.*`), and never
-//   touches a tool's `output`;
+//   `permission.ask` (plus the lifecycle `dispose`, which lets queued moments out before OpenCode
+//   exits), never a mutating hook (`chat.*`, `shell.env`, `experimental.*`), and never touches a
+//   tool's `output`;
 // - fail-open: every handler catches everything; moments go out in order on a bounded queue, each
 //   POST bounded by 1500 ms, so a dead or slow daemon costs the host nothing; the held
 //   `permission.ask` waits at most AEP_ATTENTION_TIMEOUT_MS + 5000 ms and sets `output.status`
@@ -107,6 +108,15 @@ export const AepOpenCodePlugin = async (input) => {
         if (typeof hookInput.sessionID === 'string') lastSession = hookInput.sessionID;
         const o = output || {};
         forward('tool.after', body({ kind: 'tool.after', input: hookInput, output: { title: o.title, output: o.output, metadata: o.metadata } }));
+      } catch {
+        // fail open
+      }
+    },
+    // Lifecycle, not mutation: when OpenCode disposes the instance (`opencode run` exits right
+    // after its last message), let the moments still queued reach the daemon, bounded.
+    dispose: async () => {
+      try {
+        await Promise.race([queue, new Promise((resolve) => setTimeout(resolve, POST_TIMEOUT_MS))]);
       } catch {
         // fail open
       }

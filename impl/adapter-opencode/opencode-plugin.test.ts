@@ -9,5 +9,6 @@ describe('opencode-plugin.js under a fake OpenCode host', () => {
     portEnv: 'AEP_OPENCODE_PORT',
     exports: ['AepOpenCodePlugin'],
     plugin: (mod) => mod.AepOpenCodePlugin as never,
+    hooks: ['dispose', 'event', 'permission.ask', 'tool.execute.after', 'tool.execute.before'],
   });
 });

@@ -19,6 +19,8 @@ export interface PluginFileSpec {
   /** The exports the vendor loader sees, and how to get the plugin function from them. */
   exports: string[];
   plugin(mod: Record<string, unknown>): (input: unknown) => Promise<Hooks>;
+  /** The hooks it must register, sorted: the observation hooks, plus `dispose` where the vendor has it. */
+  hooks: string[];
 }
 
 /** The hooks a plugin registers: exactly these, never a mutating one. */
@@ -66,8 +68,25 @@ export function pluginFileSuite(spec: PluginFileSpec): void {
 
     it('registers exactly the observation hooks, never a mutating one', async () => {
       const hooks = await load(daemon.port);
-      expect(Object.keys(hooks).sort()).toEqual(OBSERVATION_HOOKS);
+      expect(Object.keys(hooks).sort()).toEqual(spec.hooks);
+      expect(spec.hooks.filter((h) => !OBSERVATION_HOOKS.includes(h))).toEqual(spec.hooks.includes('dispose') ? ['dispose'] : []);
     });
+
+    if (spec.hooks.includes('dispose')) {
+      it('dispose lets the queued moments reach the daemon first, and is bounded when it hangs', async () => {
+        daemon.reply('bus', { delayMs: 300 });
+        const hooks = await load(daemon.port);
+        await hooks.event!(bus('session.status', { sessionID: 's8', status: { type: 'busy' } }));
+        await hooks.event!(bus('session.idle', { sessionID: 's8' }));
+        await hooks.dispose!();
+        expect(daemon.received.map((r) => (r.body.event as { type: string }).type)).toEqual(['session.status', 'session.idle']);
+        daemon.reply('bus', { hang: true });
+        await hooks.event!(bus('session.idle', { sessionID: 's8' }));
+        const t0 = Date.now();
+        await hooks.dispose!();
+        expect(Date.now() - t0).toBeLessThan(2500);
+      });
+    }
   });
 
   describe('forwarding', () => {

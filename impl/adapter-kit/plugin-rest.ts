@@ -5,9 +5,12 @@
  * `PluginInput.serverUrl`, forwarded on every plugin POST as `server_url`; only loopback
  * addresses are accepted (a plugin moment must not make the daemon write to another host).
  *
- * Routes, the standard's pin first and the vendor's current v2 route as the fallback on a 404:
- * - permission: `POST /session/{sessionID}/permissions/{permissionID}` `{response, message?}`,
- *   then `POST /permission/{requestID}/reply` `{reply, message?}`;
+ * Routes (the real binary wins over the standard's pin: against OpenCode 1.18.33 the pinned
+ * session route answers 200 but drops a reject's message, while the v2 route hands it to the model
+ * as the user's feedback; `@kilocode/sdk` 7.3.1 types the same v2 route):
+ * - permission: `POST /permission/{requestID}/reply` `{reply, message?}`; on a 404 (a server
+ *   without the v2 route) the standard's pinned `POST /session/{sessionID}/permissions/{permissionID}`
+ *   `{response, message?}`;
  * - question: `POST /question/{requestID}/reply` `{answers: string[][]}`.
  */
 
@@ -80,11 +83,11 @@ export function httpReplies(opts: { fetchImpl?: typeof fetch; timeoutMs?: number
   return {
     async permission(reply) {
       const message = reply.message === undefined ? {} : { message: reply.message };
-      const pinned = await post(reply.server, `/session/${encodeURIComponent(reply.session)}/permissions/${encodeURIComponent(reply.id)}`, { response: reply.reply, ...message });
-      if ('status' in pinned && pinned.status === 404) {
-        return outcome(await post(reply.server, `/permission/${encodeURIComponent(reply.id)}/reply`, { reply: reply.reply, ...message }));
+      const v2 = await post(reply.server, `/permission/${encodeURIComponent(reply.id)}/reply`, { reply: reply.reply, ...message });
+      if ('status' in v2 && v2.status === 404) {
+        return outcome(await post(reply.server, `/session/${encodeURIComponent(reply.session)}/permissions/${encodeURIComponent(reply.id)}`, { response: reply.reply, ...message }));
       }
-      return outcome(pinned);
+      return outcome(v2);
     },
     async question(reply) {
       return outcome(await post(reply.server, `/question/${encodeURIComponent(reply.id)}/reply`, { answers: reply.answers }));

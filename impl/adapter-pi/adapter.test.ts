@@ -72,6 +72,12 @@ describe('map-events beyond the pins', () => {
     expect(delta.data).toEqual({ kind: 'text_delta', delta: 'hi' });
   });
 
+  it('the session file rides session.started at redacted+ only, through the pipeline', () => {
+    const input = { session: 's', event: { type: 'session_start', reason: 'new' }, session_file: '/home/ana/.pi/agent/sessions/s.jsonl' };
+    expect(mapEvent(input)!.data).toEqual({ client: { name: 'pi' }, trigger: 'new' });
+    expect(mapEvent(input, { posture: RED })!.data).toEqual({ client: { name: 'pi' }, trigger: 'new', session_file: '~/.pi/agent/sessions/s.jsonl' });
+  });
+
   it('the gate request names the tool, and the command only at redacted+', () => {
     const call = { toolName: 'bash', toolCallId: 'c', input: { command: 'git push' } };
     expect(mapToolGate(call).data.prompt).toBe('Permission requested: bash — git push');

@@ -5,7 +5,8 @@
  * Wire (extension → daemon): `POST /hook/<pi event name>`, body `{session, event, deltas?}`:
  * the session id read in-process (`ctx.sessionManager.getSessionId()`), the bus event with its
  * name as `event.type`, and `deltas: true` on the stream updates the extension forwards only under
- * its `AEP_PI_DELTAS=1` opt-in. Replies: `{}`, except a settled gate: `{"block":true,"reason":…}`.
+ * its `AEP_PI_DELTAS=1` opt-in; `session_start` also carries `session_file`. Replies: `{}`,
+ * except a settled gate: `{"block":true,"reason":…}`.
  *
  * Identity: one run per agent loop (`agent_start` opens it, `agent_end` closes it by the last
  * assistant `stopReason`); turns are steps (`step` = the `turnIndex`); `toolCallId` pairs the tools.
@@ -102,7 +103,7 @@ export function createAdapter(opts: { control?: boolean } = {}): AdapterDef {
         return NEUTRAL;
       }
     }
-    const mapped = mapEvent({ session, event }, { deltas: raw.deltas === true, posture: ctx.posture });
+    const mapped = mapEvent({ session, event, session_file: raw.session_file }, { deltas: raw.deltas === true, posture: ctx.posture });
     if (mapped) emit(ctx, session, mapped);
     return NEUTRAL;
   }

@@ -9,7 +9,7 @@
  *
  * | pi event | AEP type |
  * |---|---|
- * | `session_start` / `session_shutdown` | `session.started` / `session.ended` (the typed reason as `trigger`) |
+ * | `session_start` / `session_shutdown` | `session.started` / `session.ended` (the typed reason as `trigger`; the session file at redacted+) |
  * | `session_compact` | `session.compacted` (typed reason, `will_retry`) |
  * | `agent_start` / `agent_end` | `run.started` / by the last assistant `stopReason`: `error` → `run.failed`, `aborted` → `run.cancelled` (no `by`), else `run.finished` |
  * | `turn_start` / `turn_end` | `run.step.started` / `run.step.finished`, `step` = the `turnIndex` |
@@ -32,6 +32,8 @@ export const AGENT = 'pi';
 export interface PiInput {
   session?: unknown;
   event?: unknown;
+  /** `ctx.sessionManager.getSessionFile()`, sent with `session_start`: a machine path, carried at redacted+ only. */
+  session_file?: unknown;
 }
 
 export interface MapOptions {
@@ -121,6 +123,7 @@ export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
     case 'session_start':
       data.client = { name: AGENT };
       put(data, 'trigger', str(e.reason));
+      put(data, 'session_file', str(input.session_file) && red(input.session_file as string, at('session.started')));
       return { type: 'session.started', data };
     case 'session_shutdown':
       data.reason = 'normal';

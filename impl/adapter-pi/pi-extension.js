@@ -59,6 +59,16 @@ function sessionOf(ctx) {
   }
 }
 
+/** The session file (undefined for an ephemeral session), or undefined. @param {any} ctx */
+function sessionFileOf(ctx) {
+  try {
+    const file = ctx && ctx.sessionManager && typeof ctx.sessionManager.getSessionFile === 'function' ? ctx.sessionManager.getSessionFile() : undefined;
+    return typeof file === 'string' && file !== '' ? file : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
 /** The extension factory pi calls with its ExtensionAPI. @param {any} pi */
 export default function aepPiExtension(pi) {
   const port = int(env('AEP_PI_PORT') ?? env('AEP_ADAPTER_PORT'), DEFAULT_PORT);
@@ -101,7 +111,8 @@ export default function aepPiExtension(pi) {
 
   /** @param {string} name @param {any} event @param {any} ctx @param {boolean} delta */
   function bodyOf(name, event, ctx, delta) {
-    return JSON.stringify({ session: sessionOf(ctx), event: { ...(event || {}), type: name }, ...(delta ? { deltas: true } : {}) });
+    const file = name === 'session_start' ? sessionFileOf(ctx) : undefined;
+    return JSON.stringify({ session: sessionOf(ctx), event: { ...(event || {}), type: name }, ...(file ? { session_file: file } : {}), ...(delta ? { deltas: true } : {}) });
   }
 
   for (const name of [...NOTIFICATIONS, ...(deltas ? DELTAS : [])]) {

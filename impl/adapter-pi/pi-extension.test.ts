@@ -95,7 +95,7 @@ describe('pi-extension.js under a fake pi host', () => {
     pi.handlers.get('tool_execution_start')!({ toolCallId: 't1', toolName: 'bash', args: { command: 'ls' } }, ctx());
     const got = await daemon.waitFor(3);
     expect(got).toEqual([
-      { hook: 'session_start', body: { session: 'pi-s1', event: { type: 'session_start', reason: 'startup' } } },
+      { hook: 'session_start', body: { session: 'pi-s1', event: { type: 'session_start', reason: 'startup' }, session_file: '/home/u/.pi/sessions/x.jsonl' } },
       { hook: 'agent_start', body: { session: 'pi-s1', event: { type: 'agent_start' } } },
       { hook: 'tool_execution_start', body: { session: 'pi-s1', event: { toolCallId: 't1', toolName: 'bash', args: { command: 'ls' }, type: 'tool_execution_start' } } },
     ]);

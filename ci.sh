@@ -117,12 +117,17 @@ TOKEN="ci-$RANDOM$RANDOM"
 AEP_TOKEN=$TOKEN start_bg relay-adapters 'listening on' $AEP relay --port 0
 URL=$(relay_url relay-adapters)
 # Each entry is an adapter name, optionally `:VAR=1` for the opt-in variable that turns its answerable leg on.
-for entry in claude-code codex qwen-code vscode:AEP_VSCODE_CONTROL=1 kimi-code:AEP_KIMI_CONTROL=1; do
+for entry in claude-code codex qwen-code vscode:AEP_VSCODE_CONTROL=1 kimi-code:AEP_KIMI_CONTROL=1 opencode kilocode pi:AEP_PI_CONTROL=1; do
   name=${entry%%:*}
   optin=; [ "$entry" != "$name" ] && optin=${entry#*:}
   AEP_HOME="$WORK/home-$name" start_bg "adapter-$name" 'listening on' env $optin $AEP adapter "$name" --port 0 --relay "$URL" --token "$TOKEN"
   PORT=$(relay_url "adapter-$name" | sed 's/.*://')
-  printf '{"hook_event_name":"SessionStart","session_id":"ci-%s","source":"startup","cwd":"/tmp"}' "$name" | $AEP hook "$name" SessionStart --port "$PORT"
+  # The first moment of a session, in each vendor's own shape (plugins POST moments, not hook JSON).
+  case $name in
+    opencode|kilocode) printf '{"kind":"bus","event":{"type":"session.created","properties":{"info":{"id":"ci-%s","version":"ci"}}}}' "$name" | $AEP hook "$name" bus --port "$PORT" ;;
+    pi) printf '{"session":"ci-pi","event":{"type":"session_start","reason":"startup"}}' | $AEP hook pi session_start --port "$PORT" ;;
+    *) printf '{"hook_event_name":"SessionStart","session_id":"ci-%s","source":"startup","cwd":"/tmp"}' "$name" | $AEP hook "$name" SessionStart --port "$PORT" ;;
+  esac
   echo
   wait_session "$URL" "$TOKEN" "ci-$name"
   $AEP check-live "$URL" --token "$TOKEN" --control-session "ci-$name" \

@@ -24,6 +24,9 @@ const EXPECTED: Record<string, Record<string, number>> = {
   'adapter-kimi-code/map-hooks': { mapHook: 1 },
   'adapter-vscode/map-hooks': { mapHook: 1 },
   'adapter-qwen-code/map-hooks': { mapHook: 1 },
+  'adapter-opencode/map-hooks': { mapMoment: 1, diffTodos: 2 },
+  'adapter-kilocode/map-hooks': { mapMoment: 1, diffTodos: 2 },
+  'adapter-pi/map-events': { mapEvent: 2 },
 };
 
 const arities = (m: Record<string, Record<string, unknown>>) =>
@@ -82,6 +85,6 @@ describe('reference-api', () => {
       console.log(Object.keys(m).sort().join(','));`;
     const out = execFileSync(process.execPath, ['--input-type=module', '-e', script], { cwd: root, encoding: 'utf8' }).trim().split('\n');
     expect(JSON.parse(out[0]!)).toEqual(EXPECTED);
-    expect(out[1]).toBe('aep,antigravityHooks,ceBridge,claudeCodeAskUserQuestion,claudeCodeElicitation,clineHooks,codexHooks,geminiCliHooks,hermesHooks,kimiCodeHooks,modules,ocsf,otlp,qwenCodeHooks,redact,vscodeHooks');
+    expect(out[1]).toBe('aep,antigravityHooks,ceBridge,claudeCodeAskUserQuestion,claudeCodeElicitation,clineHooks,codexHooks,geminiCliHooks,hermesHooks,kiloCodeHooks,kimiCodeHooks,modules,ocsf,openCodeHooks,otlp,piEvents,qwenCodeHooks,redact,vscodeHooks');
   });
 });

@@ -27,6 +27,9 @@ import { mapHook as mapGeminiCliHook } from './adapter-gemini-cli/map-hooks.js';
 import { mapHook as mapKimiCodeHook } from './adapter-kimi-code/map-hooks.js';
 import { mapHook as mapVscodeHook } from './adapter-vscode/map-hooks.js';
 import { mapHook as mapQwenCodeHook } from './adapter-qwen-code/map-hooks.js';
+import { diffTodos as diffOpenCodeTodos, mapMoment as mapOpenCodeMoment } from './adapter-opencode/map-hooks.js';
+import { diffTodos as diffKiloCodeTodos, mapMoment as mapKiloCodeMoment } from './adapter-kilocode/map-hooks.js';
+import { mapEvent as mapPiEvent, type PiInput } from './adapter-pi/map-events.js';
 
 /**
  * Projection options: an options object, or a bare capture level, which is read as
@@ -167,6 +170,33 @@ export const kimiCodeHooks = {
   },
 };
 
+/** `adapter-opencode/map-hooks`: one plugin moment → `{type, data, subject?}` or null; two todo snapshots → transition events. */
+export const openCodeHooks = {
+  mapMoment: function mapMoment(moment: unknown) {
+    return mapOpenCodeMoment(moment);
+  },
+  diffTodos: function diffTodos(prev: unknown, next: unknown) {
+    return diffOpenCodeTodos(prev, next);
+  },
+};
+
+/** `adapter-kilocode/map-hooks`: the OpenCode table under the `kilocode` identity, both permission surfaces. */
+export const kiloCodeHooks = {
+  mapMoment: function mapMoment(moment: unknown) {
+    return mapKiloCodeMoment(moment);
+  },
+  diffTodos: function diffTodos(prev: unknown, next: unknown) {
+    return diffKiloCodeTodos(prev, next);
+  },
+};
+
+/** `adapter-pi/map-events`: one `{session, event}` → `{type, data, subject?, step?}` or null; `{deltas: true}` is the stream-update opt-in. */
+export const piEvents = {
+  mapEvent: function mapEvent(input: PiInput, opts?: { deltas?: boolean }) {
+    return mapPiEvent(input, opts ?? {});
+  },
+};
+
 /** The reference module names mapped to their function tables. Adapter modules are added here. */
 export const modules = {
   'shared/aep': aep,
@@ -184,4 +214,7 @@ export const modules = {
   'adapter-kimi-code/map-hooks': kimiCodeHooks,
   'adapter-vscode/map-hooks': vscodeHooks,
   'adapter-qwen-code/map-hooks': qwenCodeHooks,
+  'adapter-opencode/map-hooks': openCodeHooks,
+  'adapter-kilocode/map-hooks': kiloCodeHooks,
+  'adapter-pi/map-events': piEvents,
 } as const;

@@ -16,6 +16,9 @@ export const ADAPTERS: Record<string, (env?: Record<string, string | undefined>)
   'kimi-code': async () => (await import('../adapter-kimi-code/adapter.js')).adapter,
   'vscode': async () => (await import('../adapter-vscode/adapter.js')).adapter,
   'qwen-code': async () => (await import('../adapter-qwen-code/adapter.js')).adapter,
+  opencode: async () => (await import('../adapter-opencode/adapter.js')).adapter,
+  kilocode: async () => (await import('../adapter-kilocode/adapter.js')).adapter,
+  pi: async () => (await import('../adapter-pi/adapter.js')).adapterFromEnv(process.env),
 };
 
 export const verb: Verb = {
@@ -32,7 +35,8 @@ adapters: ${Object.keys(ADAPTERS).join(', ')}
 flags:
   --port N       listen port (default: AEP_<NAME>_PORT, then AEP_ADAPTER_PORT, then the adapter's:
                  8377 claude-code, 8378 codex, 8379 gemini-cli, 8380 qwen-code, 8381 vscode,
-                 8392 cline, 8393 hermes, 8395 antigravity, 8398 kimi-code; 0 picks a free port)
+                 8390 opencode, 8391 kilocode, 8392 cline, 8393 hermes, 8395 antigravity, 8396 pi,
+                 8398 kimi-code; 0 picks a free port)
   --relay URL    relay base URL (default: AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
   --token T      relay bearer token (default: AEP_TOKEN; required for the relay to route commands)
 
@@ -52,6 +56,7 @@ environment:
   AEP_KIMI_CONTROL=1         kimi-code: hold PreToolUse as an allow/deny gate (default off: read-only)
   AEP_KIMI_GATE_TOOLS        kimi-code: regex over whole tool names the gate holds (default every tool)
                              (gate holds: 25 s vscode, 50 s kimi-code, capped 5 s inside the vendor timeout)
+  AEP_PI_CONTROL=1           pi: declare control.attention.respond and hold forwarded tool_call gates
 
 exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
 `,

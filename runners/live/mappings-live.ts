@@ -7,10 +7,12 @@
  * held hooks are freed by a short attention timeout. Form entries are replayed as the hooks
  * that carry them (AskUserQuestion through PermissionRequest, MCP elicitation through
  * Elicitation), at the default posture and on a second daemon at a metadata attention ceiling.
+ * Plugin-shaped sections (`moments`, `todos`, `events`) are replayed as moments-live.ts says.
  */
 import type { AdapterDef } from '../../impl/adapter-kit/types.js';
 import type { RunningAdapter } from '../../impl/adapter-kit/daemon.js';
-import { comparePin, mappingSources, pinShape, readMappingFile, type MappingFile } from '../conformance/families/mappings.js';
+import { ADAPTER_MAPPERS, comparePin, mappingSources, pinShape, readMappingFile, type MappingFile } from '../conformance/families/mappings.js';
+import { momentReplays, type MomentReplay } from './moments-live.js';
 import { describeThrown, fail, pass } from '../conformance/check.js';
 import type { Check } from '../conformance/types.js';
 import { poll, postHook } from './live-target.js';
@@ -155,6 +157,37 @@ async function replayArray(
   return comparePin(pinShape(expected), pinShape(events));
 }
 
+/** One plugin-shaped entry through the daemon: its setup POSTs, then the entry, then the pinned event(s). */
+async function replayMoment(stack: Stack, daemon: RunningAdapter, agent: string, replay: MomentReplay, n: number, validate: (e: unknown) => string | null): Promise<string | null> {
+  const session = `live-${agent}-${n}`;
+  const bound = replay.bind(session);
+  const ofSession = (from: number) => stack.client.frames.slice(from).filter((f) => typeof f.json?.aep === 'string' && f.json.agent === agent && f.json.session === session);
+  for (const prelude of bound.preludes) {
+    const { status } = await postHook(daemon.url, prelude.hook, prelude.input);
+    if (status !== 200) return `a setup moment (${prelude.hook}) got HTTP ${status}`;
+  }
+  if (bound.preludes.length > 0) await poll(() => false, QUIET_MS);
+  const mark = stack.client.frames.length;
+  const reply = postHook(daemon.url, bound.post.hook, bound.post.input);
+  const want = Array.isArray(bound.expected) ? bound.expected.length : bound.expected === null ? 0 : 1;
+  await poll(() => ofSession(mark).length >= Math.max(want, 1), want === 0 ? QUIET_MS : EVENT_MS);
+  if (want !== 1) await poll(() => false, QUIET_MS);
+  const { status } = await reply;
+  if (status !== 200) return `the daemon answered HTTP ${status}`;
+  const events = ofSession(mark).map((f) => f.json!);
+  for (const event of events.slice(0, Math.max(want, 1))) {
+    const invalid = validate(event);
+    if (invalid) return `the delivered ${String(event.type)} is not valid: ${invalid}`;
+  }
+  if (bound.expected === null) return events.length === 0 ? null : `expected no event, the relay delivered ${String(events[0]!.type)}`;
+  if (Array.isArray(bound.expected)) {
+    if (events.length !== bound.expected.length) return `expected ${bound.expected.length} event(s), the relay delivered ${events.length} (${events.map((e) => e.type).join(', ') || 'none'})`;
+    return comparePin(bound.expected.map(pinShape), events.map(pinShape));
+  }
+  if (!events[0]) return `no event reached the relay within ${EVENT_MS} ms`;
+  return comparePin(pinShape(bound.expected), pinShape(events[0]));
+}
+
 /** Replay every mapping entry of every source with an adapter; one check per entry. */
 export async function liveMappings(stack: Stack, corpusDir: string, adapters: Readonly<Record<string, AdapterDef>>, validate: (e: unknown) => string | null): Promise<Check[]> {
   const checks: Check[] = [];
@@ -169,6 +202,15 @@ export async function liveMappings(stack: Stack, corpusDir: string, adapters: Re
       const name = `live/mappings/${source}/${replay.name}`;
       try {
         const problem = await replayOne(stack, replay.metadata ? metadata : daemon, file, replay, n++, validate);
+        checks.push(problem === null ? pass(name) : fail(name, problem));
+      } catch (err) {
+        checks.push(fail(name, describeThrown(err)));
+      }
+    }
+    for (const replay of ADAPTER_MAPPERS[source] ? momentReplays(file, ADAPTER_MAPPERS[source]!) : []) {
+      const name = `live/mappings/${source}/${replay.name}`;
+      try {
+        const problem = await replayMoment(stack, daemon, def.agent, replay, n++, validate);
         checks.push(problem === null ? pass(name) : fail(name, problem));
       } catch (err) {
         checks.push(fail(name, describeThrown(err)));

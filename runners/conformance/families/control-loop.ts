@@ -17,6 +17,10 @@ import { adapter as geminiCli } from '../../../impl/adapter-gemini-cli/adapter.j
 import { adapter as kimiCode } from '../../../impl/adapter-kimi-code/adapter.js';
 import { adapter as vscode } from '../../../impl/adapter-vscode/adapter.js';
 import { adapter as qwenCode } from '../../../impl/adapter-qwen-code/adapter.js';
+import { createAdapter as createOpenCode } from '../../../impl/adapter-opencode/adapter.js';
+import { createAdapter as createKiloCode } from '../../../impl/adapter-kilocode/adapter.js';
+import { createAdapter as createPi } from '../../../impl/adapter-pi/adapter.js';
+import { recordingReplies } from '../../../impl/adapter-kit/plugin-rest.js';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { ulid } from '../../../impl/core/ulid.js';
 import { describeThrown, fail, pass } from '../check.js';
@@ -26,11 +30,25 @@ import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
 import type { Check, Family, Implementation } from '../types.js';
 
 /**
- * This implementation's adapters, by agent name. Hermes runs with its opt-in operator-deny gate on
- * (`AEP_HERMES_CONTROL=1`): its scenarios cover that leg; the default posture's replies are the
- * mapping corpus's.
+ * This implementation's adapters, by agent name. The plugin-family adapters deliver bus-surface
+ * answers to an accepting recorder instead of a vendor server (their REST client is tested
+ * against a stub server in its own tests); pi runs with its opt-in gate on (`AEP_PI_CONTROL=1`), Hermes with its opt-in operator-deny
+ * gate (`AEP_HERMES_CONTROL=1`); the default postures' replies are the mapping corpus's.
  */
-export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = { 'claude-code': claudeCode, codex, cline, hermes: hermesGated, antigravity, 'gemini-cli': geminiCli, 'kimi-code': kimiCode, vscode, 'qwen-code': qwenCode };
+export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = {
+  'claude-code': claudeCode,
+  codex,
+  opencode: createOpenCode(recordingReplies()),
+  kilocode: createKiloCode(recordingReplies()),
+  pi: createPi({ control: true }),
+  cline,
+  hermes: hermesGated,
+  antigravity,
+  'gemini-cli': geminiCli,
+  'kimi-code': kimiCode,
+  vscode,
+  'qwen-code': qwenCode,
+};
 
 /** The implementation's validators as scenario checks: null when valid, else the first issue rendered. */
 export function validity(impl: Pick<Implementation, 'validateEvent' | 'validateStream'>): {

@@ -85,7 +85,7 @@ describe('mappings family against our own adapters', () => {
 describe('mappings family against deliberately broken mappers', () => {
   it('a mapper that drops the subject fails with the differing path', async () => {
     const broken = codexWith((input) => {
-      const { subject: _s, ...rest } = (ADAPTER_MAPPERS.codex!.mapHook(input) ?? {}) as Record<string, unknown>;
+      const { subject: _s, ...rest } = (ADAPTER_MAPPERS.codex!.mapHook!(input) ?? {}) as Record<string, unknown>;
       return Object.keys(rest).length ? rest : null;
     });
     const { checks } = await run(broken, corpus({ 'codex.json': CODEX }));
@@ -93,7 +93,7 @@ describe('mappings family against deliberately broken mappers', () => {
   });
 
   it('a mapper that emits on a silent hook, returns undefined or throws fails that entry only', async () => {
-    const noisy = codexWith((input) => (input.hook_event_name === 'PreCompact' ? { type: 'session.compacted', data: {} } : ADAPTER_MAPPERS.codex!.mapHook(input)));
+    const noisy = codexWith((input) => (input.hook_event_name === 'PreCompact' ? { type: 'session.compacted', data: {} } : ADAPTER_MAPPERS.codex!.mapHook!(input)));
     expect(Object.keys(failed((await run(noisy, corpus({ 'codex.json': CODEX }))).checks))).toEqual(['mappings/codex/PreCompact']);
     const vague = codexWith(() => undefined);
     expect(failed((await run(vague, corpus({ 'codex.json': CODEX }))).checks)['mappings/codex/Stop']).toMatch(/returned undefined/);
@@ -104,7 +104,7 @@ describe('mappings family against deliberately broken mappers', () => {
   });
 
   it('a core-typed fallback fails', async () => {
-    const core = codexWith((input) => (input.hook_event_name === 'BrandNewThing' ? { type: 'session.started', data: {} } : ADAPTER_MAPPERS.codex!.mapHook(input)));
+    const core = codexWith((input) => (input.hook_event_name === 'BrandNewThing' ? { type: 'session.started', data: {} } : ADAPTER_MAPPERS.codex!.mapHook!(input)));
     expect(failed((await run(core, corpus({ 'codex.json': CODEX }))).checks)['mappings/codex/fallback']).toMatch(/^at \$\.type/);
   });
 
@@ -113,6 +113,42 @@ describe('mappings family against deliberately broken mappers', () => {
     const leaky = mappingsFamily({ 'claude-code': { ...cc, mapAskUserQuestion: (q, o) => cc.mapAskUserQuestion!(q, { ...o, contentOk: true }) } });
     const { checks } = await run(leaky, defaultCorpusDir());
     expect(Object.keys(failed(checks))).toEqual(['mappings/claude-code/ask_user_question (metadata)']);
+  });
+});
+
+describe('the plugin-shaped sections (moments, todos, events)', () => {
+  const OC = {
+    moments: { idle: { input: { kind: 'bus', event: { type: 'session.idle', properties: { sessionID: 's' } } }, expected: { type: 'run.finished', data: {} } } },
+    todos: { first: { input: { prev: [], next: [{ id: 'a', status: 'completed' }] }, expected: [{ type: 'progress.task.planned', data: {}, subject: 'a' }, { type: 'progress.task.completed', data: {}, subject: 'a' }] } },
+    fallback: { input: { kind: 'bus', event: { type: 'new.thing', properties: {} } }, expected: { type: 'x.opencode.new.thing', data: {} } },
+  };
+  const PI = {
+    events: { upd: { input: { session: 's', event: { type: 'message_update', assistantMessageEvent: { type: 'text_delta' } } }, expected: null, deltas_expected: { type: 'x.pi.message.delta', data: { kind: 'text_delta' } } } },
+    fallback: { input: { session: 's', event: { type: 'brand_new' } }, expected: { type: 'x.pi.event.brand_new', data: {} } },
+  };
+
+  it('read with the right mapper: the fallback follows the section, the todos and the deltas fork get their own checks', async () => {
+    const { checks } = await run(family, corpus({ 'opencode.json': OC, 'pi.json': PI }));
+    expect(checks.map((c) => [c.name, c.status])).toEqual([
+      ['mappings/opencode/idle', 'pass'], ['mappings/opencode/fallback', 'pass'], ['mappings/opencode/todos/first', 'pass'],
+      ['mappings/pi/upd', 'pass'], ['mappings/pi/upd (deltas)', 'pass'], ['mappings/pi/fallback', 'pass'],
+    ]);
+  });
+
+  it('catch a diff that loses a transition, a mapper that ignores the deltas opt-in, and a source with no such mapper', async () => {
+    const oc = ADAPTER_MAPPERS.opencode!;
+    const pi = ADAPTER_MAPPERS.pi!;
+    const broken = mappingsFamily({
+      opencode: { ...oc, diffTodos: (prev, next) => (oc.diffTodos!(prev, next) as unknown[]).slice(1) },
+      pi: { mapEvent: (input) => pi.mapEvent!(input) },
+      kilocode: {},
+    });
+    const { checks } = await run(broken, corpus({ 'opencode.json': OC, 'pi.json': PI, 'kilocode.json': { moments: OC.moments } }));
+    expect(failed(checks)).toEqual({
+      'mappings/opencode/todos/first': 'at $: expected 2 items, got 1 ([{"type":"progress.task.completed","data":{},"subject":"a"}])',
+      'mappings/pi/upd (deltas)': 'at $: expected {"type":"x.pi.message.delta","data":{"kind":"text_delta"}}, got null',
+      'mappings/kilocode/idle': 'threw Error: the kilocode adapter has no moment mapper',
+    });
   });
 });
 

@@ -8,7 +8,14 @@
  * - `fallback`: `{input, expected}`, the same way; check `mappings/<source>/fallback`;
  * - `ask_user_question` / `elicitation`: `{input, expected_data, expected_data_metadata}`, the two
  *   form mappings assembled as `{kind:"form", ...mapping, respond_via:["control"]}`, at redacted+
- *   and at metadata; checks `mappings/<source>/<section>` and `... (metadata)`.
+ *   and at metadata; checks `mappings/<source>/<section>` and `... (metadata)`;
+ * - `moments` (plugin-shaped sources): `{<label>: {input, expected}}`, through `mapMoment(input)`;
+ *   `fallback` then goes through `mapMoment` too;
+ * - `todos`: `{input: {prev, next}, expected: [...]}` (or labeled entries of that shape), through
+ *   `diffTodos(prev, next)`, each result compared as `{type, data, subject?}`; check `mappings/<source>/todos[/<label>]`;
+ * - `events` (event-shaped sources): `{<label>: {input, expected, deltas_expected?}}`, through
+ *   `mapEvent(input)` and, for `deltas_expected`, `mapEvent(input, {deltas: true})` (check `... (deltas)`);
+ *   `fallback` then goes through `mapEvent`.
  * `$`-prefixed members are comments and `identity` is read by the live runner only. Files of
  * sources this implementation has no adapter for, and sections it has no reader for, produce no
  * checks: they are listed in one progress line each, saying why.
@@ -28,6 +35,9 @@ import { mapHook as mapGeminiCliHook } from '../../../impl/adapter-gemini-cli/ma
 import { mapHook as mapKimiCodeHook } from '../../../impl/adapter-kimi-code/map-hooks.js';
 import { mapHook as mapVscodeHook } from '../../../impl/adapter-vscode/map-hooks.js';
 import { mapHook as mapQwenCodeHook } from '../../../impl/adapter-qwen-code/map-hooks.js';
+import { mapMoment as mapOpenCodeMoment, diffTodos as diffOpenCodeTodos } from '../../../impl/adapter-opencode/map-hooks.js';
+import { mapMoment as mapKiloCodeMoment, diffTodos as diffKiloCodeTodos } from '../../../impl/adapter-kilocode/map-hooks.js';
+import { mapEvent as mapPiEvent } from '../../../impl/adapter-pi/map-events.js';
 import { attempt } from '../check.js';
 import { jsonDiff } from '../compare.js';
 import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
@@ -41,7 +51,13 @@ export interface SourceMappers {
    * the array mappers), at the default posture. `entry` carries the entry's own `hook` name and
    * `join` table, for mappers whose payloads do not name their hook (Antigravity).
    */
-  mapHook(input: Record<string, unknown>, entry?: { hook?: string; join?: unknown }): unknown;
+  mapHook?(input: Record<string, unknown>, entry?: { hook?: string; join?: unknown }): unknown;
+  /** One plugin moment (`moments` sections) → the same, or null. */
+  mapMoment?(input: Record<string, unknown>): unknown;
+  /** Two todo snapshots (`todos` sections) → the list of transition events. */
+  diffTodos?(prev: unknown, next: unknown): unknown;
+  /** One bus event (`events` sections) → the same, or null; `deltas` is the stream-update opt-in. */
+  mapEvent?(input: Record<string, unknown>, opts?: { deltas?: boolean }): unknown;
   /** AEP-0006 form mappings (`{prompt, fields}`), for sources that have them. */
   mapAskUserQuestion?(questions: unknown, opts: { agent: string; contentOk: boolean }): unknown;
   mapElicitation?(message: unknown, requestedSchema: unknown, opts: { agent: string; contentOk: boolean }): unknown;
@@ -62,6 +78,9 @@ export const ADAPTER_MAPPERS: Readonly<Record<string, SourceMappers>> = {
   'kimi-code': { mapHook: (input) => mapKimiCodeHook(input) },
   'vscode': { mapHook: (input) => mapVscodeHook(input) },
   'qwen-code': { mapHook: (input) => mapQwenCodeHook(input) },
+  opencode: { mapMoment: (input) => mapOpenCodeMoment(input), diffTodos: (prev, next) => diffOpenCodeTodos(prev, next) },
+  kilocode: { mapMoment: (input) => mapKiloCodeMoment(input), diffTodos: (prev, next) => diffKiloCodeTodos(prev, next) },
+  pi: { mapEvent: (input, opts) => mapPiEvent(input as Parameters<typeof mapPiEvent>[0], opts) },
 };
 
 /** One pinned hook mapping. */
@@ -85,12 +104,32 @@ export interface FormEntry {
   expectedDataMetadata: unknown;
 }
 
+/** One pinned todo snapshot diff. */
+export interface TodoEntry {
+  /** Check-name suffix: `todos`, or `todos/<label>`. */
+  name: string;
+  prev: unknown;
+  next: unknown;
+  expected: unknown[];
+}
+
+/** One pinned bus event mapping, with its deltas fork when the entry has one. */
+export interface EventEntry extends HookEntry {
+  /** The pin under the deltas opt-in; undefined when the entry does not fork. */
+  deltasExpected?: unknown;
+}
+
 /** A mapping file, read: where `run.ts` and the live runner both start. */
 export interface MappingFile {
   source: string;
   identity: { session_from?: string; run_from?: string };
   hooks: HookEntry[];
   forms: FormEntry[];
+  /** `moments` entries (and the `fallback` of a file that has moments). */
+  moments: HookEntry[];
+  todos: TodoEntry[];
+  /** `events` entries (and the `fallback` of a file that has events). */
+  events: EventEntry[];
   /** Sections present that no reader handles. */
   unread: string[];
 }
@@ -119,10 +158,27 @@ export function readMappingFile(corpusDir: string, source: string): MappingFile 
   const rel = `mappings/${source}.json`;
   const file = readJsonFixture(corpusDir, rel);
   if (!isObject(file)) throw new FixtureError(`${rel}: expected a JSON object`);
-  const out: MappingFile = { source, identity: isObject(file.identity) ? (file.identity as MappingFile['identity']) : {}, hooks: [], forms: [], unread: [] };
+  const out: MappingFile = { source, identity: isObject(file.identity) ? (file.identity as MappingFile['identity']) : {}, hooks: [], forms: [], moments: [], todos: [], events: [], unread: [] };
   for (const [key, value] of Object.entries(file)) {
     if (key.startsWith('$') || key === 'identity') continue;
-    if (key === 'hooks') {
+    if (key === 'moments' || key === 'events') {
+      if (!isObject(value)) throw new FixtureError(`${rel}: "${key}" must be an object keyed by case label`);
+      for (const [label, entry] of Object.entries(value)) {
+        if (label.startsWith('$')) continue;
+        const read = hookEntry(rel, label, entry);
+        if (key === 'moments') out.moments.push(read);
+        else out.events.push(isObject(entry) && 'deltas_expected' in entry ? { ...read, deltasExpected: entry.deltas_expected } : read);
+      }
+    } else if (key === 'todos') {
+      if (!isObject(value)) throw new FixtureError(`${rel}: "todos" must be {input: {prev, next}, expected: [...]} or labeled entries of that shape`);
+      const entries = 'input' in value ? [['', value] as const] : Object.entries(value).filter(([l]) => !l.startsWith('$'));
+      for (const [label, entry] of entries) {
+        if (!isObject(entry) || !isObject(entry.input) || !Array.isArray(entry.expected)) throw new FixtureError(`${rel}: todos entry "${label || 'todos'}" needs "input": {prev, next} and an "expected" array`);
+        out.todos.push({ name: label ? `todos/${label}` : 'todos', prev: entry.input.prev, next: entry.input.next, expected: entry.expected });
+      }
+    } else if (key === 'fallback' && (isObject(file.moments) || isObject(file.events))) {
+      (isObject(file.moments) ? out.moments : out.events).push(hookEntry(rel, 'fallback', value));
+    } else if (key === 'hooks') {
       if (!isObject(value)) throw new FixtureError(`${rel}: "hooks" must be an object keyed by case label`);
       for (const [label, entry] of Object.entries(value)) if (!label.startsWith('$')) out.hooks.push(hookEntry(rel, label, entry));
     } else if (key === 'fallback') {
@@ -198,8 +254,27 @@ export function mappingsFamily(mappers: Readonly<Record<string, SourceMappers>>)
         const file = readMappingFile(corpusDir, source);
         if (file.unread.length > 0) logger.info(`mappings: ${source}.json: section(s) ${file.unread.map((s) => `"${s}"`).join(', ')} not run (no reader for them in this runner)`);
         const m = mappers[source]!;
+        const call = <F>(fn: F | undefined, what: string): F => {
+          if (!fn) throw new Error(`the ${source} adapter has no ${what} mapper`);
+          return fn;
+        };
         for (const entry of file.hooks) {
-          checks.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(m.mapHook(entry.input, entry)))));
+          checks.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(call(m.mapHook, 'hook')(entry.input, entry)))));
+        }
+        for (const entry of file.moments) {
+          checks.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(call(m.mapMoment, 'moment')(entry.input)))));
+        }
+        for (const entry of file.todos) {
+          checks.push(attempt(`mappings/${source}/${entry.name}`, () => {
+            const got = call(m.diffTodos, 'todo diff')(entry.prev, entry.next);
+            return comparePin(entry.expected.map(pinShape), Array.isArray(got) ? got.map(pinShape) : got);
+          }));
+        }
+        for (const entry of file.events) {
+          checks.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(call(m.mapEvent, 'event')(entry.input)))));
+          if (entry.deltasExpected !== undefined) {
+            checks.push(attempt(`mappings/${source}/${entry.name} (deltas)`, () => comparePin(pinShape(entry.deltasExpected), pinShape(call(m.mapEvent, 'event')(entry.input, { deltas: true })))));
+          }
         }
         for (const form of file.forms) checks.push(...formChecks(source, source, m, form));
       }

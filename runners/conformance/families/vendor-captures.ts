@@ -56,21 +56,21 @@ export function replayCapture(file: string, text: string, mapHook: (input: Recor
 }
 
 /** Replay every capture under `corpusDir/vendors` whose vendor has a mapper. */
-export function vendorCaptureChecks(corpusDir: string, mappers: Readonly<Record<string, { mapHook(input: Record<string, unknown>): unknown }>>, logger: Logger): Check[] {
+export function vendorCaptureChecks(corpusDir: string, mappers: Readonly<Record<string, { mapHook?(input: Record<string, unknown>): unknown }>>, logger: Logger): Check[] {
   const root = join(corpusDir, 'vendors');
   const checks: Check[] = [];
   const unrun: string[] = [];
   for (const release of dirs(root)) {
     const releaseDir = join(root, release);
-    const mapper = mappers[vendorOf(releaseDir, release)];
-    if (!mapper) {
+    const mapHook = mappers[vendorOf(releaseDir, release)]?.mapHook;
+    if (!mapHook) {
       unrun.push(release);
       continue;
     }
     for (const scenario of dirs(releaseDir)) {
       const files = readdirSync(join(releaseDir, scenario)).filter((f) => f.endsWith('.json')).sort();
       for (const file of files) {
-        checks.push(attempt(`mappings/vendors/${release}/${scenario}/${file}`, () => replayCapture(file, readFileSync(join(releaseDir, scenario, file), 'utf8'), (i) => mapper.mapHook(i))));
+        checks.push(attempt(`mappings/vendors/${release}/${scenario}/${file}`, () => replayCapture(file, readFileSync(join(releaseDir, scenario, file), 'utf8'), (i) => mapHook(i))));
       }
     }
   }

@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { DEFAULT_POSTURE } from '../adapter-kit/capture.js';
+import { createEngine } from '../adapter-kit/engine.js';
+import { adapter, adapterFromEnv, createAdapter } from './adapter.js';
+import { mapEvent, mapToolGate } from './map-events.js';
+
+function engineFor(control: boolean) {
+  const events: Record<string, any>[] = [];
+  const def = createAdapter({ control });
+  const engine = createEngine(def, { posture: DEFAULT_POSTURE, timeoutMs: 5000, instruct: false, host: 't', epoch: 0, send: (l) => events.push(JSON.parse(l)), log: () => {} });
+  return { def, engine, events };
+}
+
+describe('the pi adapter', () => {
+  it('declares read-only by default and control.attention.respond only under AEP_PI_CONTROL=1', () => {
+    expect(adapter.accepts).toEqual([]);
+    expect(adapterFromEnv({}).accepts).toEqual([]);
+    expect(adapterFromEnv({ AEP_PI_CONTROL: 'true' }).accepts).toEqual([]);
+    expect(adapterFromEnv({ AEP_PI_CONTROL: '1' }).accepts).toEqual(['control.attention.respond']);
+    expect(adapter.defaultPort).toBe(8396);
+    expect(adapter.neutralReply('tool_call')).toBe('{}');
+  });
+
+  it('gate off: a forwarded tool_call is answered {} at once and nothing is emitted', async () => {
+    const { engine, events } = engineFor(false);
+    expect(await engine.handleHook('tool_call', { session: 's', event: { type: 'tool_call', toolCallId: 'c', toolName: 'bash', input: {} } })).toBe('{}');
+    expect(events).toEqual([]);
+  });
+
+  it('gate off: a respond command is nacked unsupported by the adapter itself too', () => {
+    const { engine, events } = engineFor(false);
+    const cmd = { aep: '0.1', id: 'c1', type: 'control.attention.respond', time: '2026-12-01T00:00:00Z', source: 'aep://t/agent/op', agent: 'op', session: 's', subject: 'x', data: { answer: { option: 'allow' } } };
+    engine.onCommand(JSON.stringify(cmd), cmd);
+    expect(events.map((e) => [e.type, e.data.reason])).toEqual([['control.rejected', 'unsupported']]);
+  });
+
+  it('a body without a session emits nothing; the session_id of the scenario runner is accepted too', async () => {
+    const { engine, events } = engineFor(false);
+    expect(await engine.handleHook('agent_start', { event: { type: 'agent_start' } })).toBe('{}');
+    expect(events).toEqual([]);
+    await engine.handleHook('session_start', { session_id: 'via-hint', event: { reason: 'new' } });
+    expect(events.map((e) => [e.type, e.session, e.data])).toEqual([['session.started', 'via-hint', { client: { name: 'pi' }, trigger: 'new' }]]);
+  });
+
+  it('deltas only when the extension flags them; the vendor plane rides at debug', async () => {
+    const { engine, events } = engineFor(false);
+    const update = { session: 's', event: { type: 'message_update', assistantMessageEvent: { type: 'text_delta', delta: 'x' } } };
+    await engine.handleHook('message_update', update);
+    expect(events).toEqual([]);
+    await engine.handleHook('message_update', { ...update, deltas: true });
+    expect(events.map((e) => [e.type, e.severity, e.data])).toEqual([['x.pi.message.delta', 'debug', { kind: 'text_delta' }]]);
+  });
+});
+
+describe('map-events beyond the pins', () => {
+  const RED = { ceiling: 'redacted', attention: 'redacted' } as const;
+
+  it('interception surfaces are never observations', () => {
+    for (const type of ['tool_call', 'tool_result', 'input', 'context', 'before_agent_start', 'user_bash', 'session_before_fork']) {
+      expect(mapEvent({ session: 's', event: { type } }, { deltas: true })).toBeNull();
+    }
+  });
+
+  it('content rides redacted at a redacted ceiling: message text, error messages, tool failures, deltas', () => {
+    const msg = mapEvent({ session: 's', event: { type: 'message_start', message: { role: 'user', content: [{ type: 'text', text: 'mail dan@example.com' }] } } }, { posture: RED })!;
+    expect(msg.data).toMatchObject({ content_redacted: 'mail [REDACTED:pii]' });
+    const failed = mapEvent({ session: 's', event: { type: 'agent_end', messages: [{ role: 'assistant', stopReason: 'error', errorMessage: 'quota' }] } }, { posture: RED })!;
+    expect(failed.data).toEqual({ reason: 'error', error: { type: 'error', message: 'quota' } });
+    const tool = mapEvent({ session: 's', event: { type: 'tool_execution_end', toolName: 'edit', toolCallId: 'c', isError: true, result: { content: 'no match' } } }, { posture: RED })!;
+    expect(tool.data).toEqual({ tool: { name: 'edit', call_id: 'c' }, error: { type: 'tool_error', message: 'no match' } });
+    const delta = mapEvent({ session: 's', event: { type: 'message_update', assistantMessageEvent: { type: 'text_delta', delta: 'hi' } } }, { deltas: true, posture: RED })!;
+    expect(delta.data).toEqual({ kind: 'text_delta', delta: 'hi' });
+  });
+
+  it('the session file rides session.started at redacted+ only, through the pipeline', () => {
+    const input = { session: 's', event: { type: 'session_start', reason: 'new' }, session_file: '/home/ana/.pi/agent/sessions/s.jsonl' };
+    expect(mapEvent(input)!.data).toEqual({ client: { name: 'pi' }, trigger: 'new' });
+    expect(mapEvent(input, { posture: RED })!.data).toEqual({ client: { name: 'pi' }, trigger: 'new', session_file: '~/.pi/agent/sessions/s.jsonl' });
+  });
+
+  it('the gate request names the tool, and the command only at redacted+', () => {
+    const call = { toolName: 'bash', toolCallId: 'c', input: { command: 'git push' } };
+    expect(mapToolGate(call).data.prompt).toBe('Permission requested: bash — git push');
+    expect(mapToolGate(call, { ceiling: 'metadata', attention: 'metadata' }).data.prompt).toBe('pi requests permission: bash');
+    expect(mapToolGate(call, DEFAULT_POSTURE, '2026-12-01T00:01:00Z').data.expires_at).toBe('2026-12-01T00:01:00Z');
+  });
+});

@@ -2,7 +2,10 @@
 import type { AdapterDef } from '../adapter-kit/types.js';
 import { daemonOptions, portEnvName } from '../adapter-kit/config.js';
 import { startAdapter } from '../adapter-kit/daemon.js';
+import { aepHome } from '../adapter-kit/store.js';
+import { prepareDir } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError } from './io.js';
+import { own } from './lookup.js';
 import type { Verb } from './verb.js';
 
 /** Every adapter the CLI can run, loaded lazily. Adding a vendor is one line here. */
@@ -47,7 +50,7 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
     const [name, ...extra] = positionals;
     if (name === undefined) throw new UsageError(`name an adapter: ${Object.keys(ADAPTERS).join(', ')}`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
-    const load = ADAPTERS[name];
+    const load = own(ADAPTERS, name);
     if (!load) throw new UsageError(`unknown adapter '${name}'; known: ${Object.keys(ADAPTERS).join(', ')}`);
     const def = await load();
     const flags = {
@@ -57,12 +60,14 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
     };
     const options = daemonOptions(def.agent, def.defaultPort, flags, io.env);
     if (typeof options === 'string') throw new UsageError(options);
+    const home = prepareDir(options.home ?? aepHome(io.env), io.env.AEP_HOME ? 'AEP_HOME' : 'the AEP home (~/.aep; set AEP_HOME to move it)');
+    if (typeof home === 'string') throw new UsageError(home);
     let running;
     try {
       running = await startAdapter(def, { ...options, log: (line) => io.stderr(`aep adapter ${name}: ${line}\n`) });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'EADDRINUSE' ? `port ${options.port} is in use (set --port or ${portEnvName(def.agent)})` : (err as Error).message;
+      const why = code === 'EADDRINUSE' ? `port ${options.port} on 127.0.0.1 is already in use (another daemon?); pick another with --port N or ${portEnvName(def.agent)}` : (err as Error).message;
       io.stderr(`aep adapter ${name}: cannot start: ${why}\n`);
       return EXIT.failed;
     }

@@ -6,21 +6,48 @@ export interface CliIo {
   stderr(text: string): void;
   /** Reads all of standard input (used by `-` file arguments). */
   readStdin(): Promise<Buffer>;
+  /** Standard input as a stream, when the verb can read it chunk by chunk (`aep validate -`). Default: `readStdin()`. */
+  stdin?: AsyncIterable<Buffer | string>;
   env: NodeJS.ProcessEnv;
   cwd: string;
-  /** Resolves when the process is asked to stop (SIGINT/SIGTERM); long-running verbs await it. */
+  /**
+   * Resolves when the process is asked to stop (SIGINT/SIGTERM). Only the daemons (relay, adapter,
+   * demo-agent) read it, and reading it is what makes a signal a graceful drain; for every other
+   * verb a signal stops the process at once with exit 130 (SIGINT) or 143 (SIGTERM).
+   */
   stopSignal: Promise<string>;
 }
 
 /** Exit codes shared by every verb. */
 export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
 
+/** Exit codes when a signal stops a verb at once (128 + the signal number, as a shell reports it). */
+export const SIGNAL_EXIT: Readonly<Record<'SIGINT' | 'SIGTERM', number>> = { SIGINT: 130, SIGTERM: 143 };
+
 /** A usage mistake: rendered as `aep <verb>: <message>` plus a hint, exit 2, never a stack trace. */
 export class UsageError extends Error {
   override name = 'UsageError';
 }
 
+/**
+ * The real process. SIGINT/SIGTERM exit at once with 130/143, unless a daemon verb has read
+ * `stopSignal`: then the first signal resolves it (the daemon drains) and a second one exits at once.
+ */
 export function processIo(): CliIo {
+  let draining = false;
+  let claimed = false;
+  let resolveStop: (signal: string) => void = () => {};
+  const stop = new Promise<string>((resolve) => (resolveStop = resolve));
+  const onSignal = (signal: 'SIGINT' | 'SIGTERM'): void => {
+    if (claimed && !draining) {
+      draining = true;
+      resolveStop(signal);
+      return;
+    }
+    process.exit(SIGNAL_EXIT[signal]);
+  };
+  process.on('SIGINT', () => onSignal('SIGINT'));
+  process.on('SIGTERM', () => onSignal('SIGTERM'));
   return {
     stdout: (t) => void process.stdout.write(t),
     stderr: (t) => void process.stderr.write(t),
@@ -29,11 +56,12 @@ export function processIo(): CliIo {
       for await (const c of process.stdin) chunks.push(c as Buffer);
       return Buffer.concat(chunks);
     },
+    stdin: process.stdin,
     env: process.env,
     cwd: process.cwd(),
-    stopSignal: new Promise((resolve) => {
-      process.once('SIGINT', () => resolve('SIGINT'));
-      process.once('SIGTERM', () => resolve('SIGTERM'));
-    }),
+    get stopSignal() {
+      claimed = true;
+      return stop;
+    },
   };
 }

@@ -66,6 +66,8 @@ export function daemonOptions(
       return `--relay must be a URL such as http://127.0.0.1:8787, got '${relay}'`;
     }
   }
+  const instruct = env.AEP_INSTRUCT ?? '';
+  if (!['', '0', '1'].includes(instruct)) return `AEP_INSTRUCT must be 1 (accept steering) or 0 (refuse it, the default), got '${instruct}'`;
   const token = flags.token ?? env.AEP_TOKEN;
   return {
     port,

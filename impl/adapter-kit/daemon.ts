@@ -25,7 +25,7 @@ import { CAPTURE_ORDER, captureRank, isPlainObject, type AepEvent } from '../cor
 import { DEFAULT_POSTURE } from './capture.js';
 import { createEngine } from './engine.js';
 import { RelayLink } from './relay-link.js';
-import { guardHookInput } from './hook-input.js';
+import { MAX_HOOK_DEPTH, guardHookInput } from './hook-input.js';
 import { ADAPTER_HEADER, HOLD_HEADER } from './shim.js';
 import { aepHome, nextEpoch } from './store.js';
 import type { AdapterDef, HookContext, HookInput, Posture } from './types.js';
@@ -138,7 +138,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
       if (guarded.repaired > 0) log(`hook ${hookEvent}: ${guarded.repaired} string(s) held a lone UTF-16 surrogate, replaced by U+FFFD`);
       if (guarded.truncated > 0) {
         cut.add(input);
-        log(`hook ${hookEvent}: ${guarded.truncated} value(s) nested deeper than 64 levels were cut; emitting what remains, answering neutrally`);
+        log(`hook ${hookEvent}: ${guarded.truncated} value(s) nested deeper than ${MAX_HOOK_DEPTH} levels were cut; emitting what remains, answering neutrally`);
       }
       res.writeHead(200, { 'content-type': 'application/json', [ADAPTER_HEADER]: def.agent, [HOLD_HEADER]: String(timeoutMs) });
       res.flushHeaders();

@@ -51,7 +51,8 @@ function statOrNull(path: string): Stats | null {
   try {
     return statSync(path) as Stats;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === 'ENOENT') return null;
+    const code = (err as NodeJS.ErrnoException).code;
+    if (code === 'ENOENT' || code === 'ENOTDIR') return null; // missing (or under a file: found while walking up)
     throw new PathError(path, reasonOf(err));
   }
 }

@@ -187,7 +187,7 @@ export async function readHookInput(
           : { ok: false, why: `stdin did not close or complete a JSON object within ${timeoutMs} ms (${size} bytes read)` };
       }
       if (next.done) break;
-      const chunk = typeof next.value === 'string' ? Buffer.from(next.value) : next.value;
+      const chunk = Buffer.from(next.value); // a copy: the source may reuse its buffer
       size += chunk.length;
       if (size > maxBytes) return { ok: false, why: `stdin holds more than ${maxBytes} bytes, over the hook bound; not forwarded` };
       chunks.push(chunk);

@@ -36,7 +36,8 @@ environment:
   AEP_CAPTURE                capture ceiling: none|metadata|redacted|full (default metadata)
   AEP_CAPTURE_ATTENTION      ceiling for attention.* (default redacted, or AEP_CAPTURE when higher)
   AEP_ATTENTION_TIMEOUT_MS   how long a held hook waits for an answer (default 55000)
-  AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off)
+  AEP_INSTRUCT               1 accepts x.<name>.control.instruct steering; 0 or unset refuses it
+                             (default); any other value is a usage error
 
 exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
 `,

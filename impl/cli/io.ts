@@ -1,3 +1,4 @@
+
 /** The I/O a verb may touch, injected so verbs are testable without a real process. */
 export interface CliIo {
   /** Machine output (JSON reports, validated streams). */
@@ -6,8 +7,13 @@ export interface CliIo {
   stderr(text: string): void;
   /** Reads all of standard input (used by `-` file arguments). */
   readStdin(): Promise<Buffer>;
-  /** Standard input as a stream, when the verb can read it chunk by chunk (`aep validate -`). Default: `readStdin()`. */
+  /**
+   * Standard input as chunks, for a verb that reads it bit by bit (`aep validate -`). A chunk may be
+   * reused after the next is requested: copy what you keep. Absent: use `readStdin()`.
+   */
   stdin?: AsyncIterable<Buffer | string>;
+  /** Resolves once stdout has taken what was written (backpressure for a verb that writes as it reads). Absent: never waits. */
+  drained?(): Promise<void>;
   env: NodeJS.ProcessEnv;
   cwd: string;
   /**
@@ -56,7 +62,17 @@ export function processIo(): CliIo {
       for await (const c of process.stdin) chunks.push(c as Buffer);
       return Buffer.concat(chunks);
     },
-    stdin: process.stdin,
+    stdin: process.stdin, // a stream, not a blocking read of fd 0: exit must not wait on a blocked thread-pool read
+    drained: () =>
+      process.stdout.writableNeedDrain
+        ? new Promise<void>((resolve) => {
+            const done = (): void => {
+              process.stdout.off('drain', done).off('close', done).off('error', done);
+              resolve();
+            };
+            process.stdout.on('drain', done).on('close', done).on('error', done);
+          })
+        : Promise.resolve(),
     env: process.env,
     cwd: process.cwd(),
     get stopSignal() {

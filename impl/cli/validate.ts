@@ -4,11 +4,14 @@
  */
 import { open } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { atLine, issue, renderIssue, type Issue } from '../core/issue.js';
 import { violation } from '../core/rules.js';
 import { MAX_LINE_BYTES, parseJsonl, streamChecker, validateStream } from '../core/stream.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import { jsonlLines } from './jsonl-lines.js';
+import { readChunks } from './read-chunks.js';
 import type { Verb } from './verb.js';
 
 /** Most issues kept for --json; the rest are counted (memory stays bounded on any input). */
@@ -80,12 +83,55 @@ async function openInput(file: string, io: CliIo): Promise<AsyncIterable<Buffer 
       await handle.close();
       return `cannot read ${file}: it is a directory`;
     }
-    return handle.createReadStream({ highWaterMark: 64 * 1024 });
+    return (async function* () {
+      try {
+        yield* readChunks(handle);
+      } finally {
+        await handle.close();
+      }
+    })();
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why =
       code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? (err as Error).message);
     return `cannot read ${file}: ${why}`;
+  }
+}
+
+/** Bytes read between two full garbage collections (see {@link collecting}). */
+const COLLECT_EVERY_BYTES = 8 * 1024 * 1024;
+/** ... or after this long, whichever comes first (a collection of this small heap takes a few ms). */
+const COLLECT_EVERY_MS = 250;
+
+/**
+ * The source, with a full garbage collection after every 8 MiB read (or 250 ms). What validation keeps is
+ * bounded by one line (plus the stream rules' per-session state), but V8's heap growth lets the
+ * garbage of an endless input (64 KiB stream chunks, one SyntaxError per bad line) pile up past
+ * 100 MB before it collects. `--optimize-for-size` (read at run time by the heap's growing
+ * strategy) makes it collect earlier, and the explicit collection bounds what is left.
+ */
+async function* collecting(source: AsyncIterable<Buffer | string | Uint8Array>, drained?: () => Promise<void>): AsyncGenerator<Buffer | string | Uint8Array> {
+  setFlagsFromString('--optimize-for-size');
+  setFlagsFromString('--expose-gc');
+  let gc: (() => void) | undefined;
+  try {
+    gc = runInNewContext('typeof gc === "function" ? gc : undefined') as (() => void) | undefined; // a context made after the flag has gc()
+  } catch {
+    gc = undefined; // no explicit collection: memory is still bounded, only later
+  }
+  let read = 0;
+  let last = Date.now();
+  for await (const chunk of source) {
+    yield chunk;
+    // A reader that does not keep up with the issue lines holds us back (else they queue in memory).
+    await drained?.();
+    read += chunk.length;
+    // Bad lines make far more garbage per byte than good ones: collect on time as well as on bytes.
+    if (read >= COLLECT_EVERY_BYTES || Date.now() - last >= COLLECT_EVERY_MS) {
+      read = 0;
+      gc?.();
+      last = Date.now();
+    }
   }
 }
 
@@ -134,11 +180,12 @@ export const verb: Verb = {
     if (positionals.length === 0) throw new UsageError('missing FILE (a JSONL file, or - for standard input)');
     if (positionals.length > 1) throw new UsageError(`expected one FILE, got ${positionals.length}`);
     const file = positionals[0]!;
-    const input = await openInput(file, io);
-    if (typeof input === 'string') {
-      io.stderr(`aep validate: ${input}\n`);
+    const opened = await openInput(file, io);
+    if (typeof opened === 'string') {
+      io.stderr(`aep validate: ${opened}\n`);
       return EXIT.usage;
     }
+    const input = collecting(opened, io.drained);
     const label = file === '-' ? '<stdin>' : file;
     if (values.json) {
       const kept: Issue[] = [];
@@ -147,7 +194,23 @@ export const verb: Verb = {
       io.stdout(`${JSON.stringify({ ok: counts.issues === 0, events: counts.events, issues: kept, ...(omitted > 0 ? { issues_omitted: omitted } : {}) })}\n`);
       return counts.issues === 0 ? EXIT.ok : EXIT.failed;
     }
-    const counts = await validateChunks(input, (i) => io.stdout(`${renderIssue(i)}\n`));
+    // Issue lines are batched into ~16 KiB writes (and flushed whenever the input waits), not one write each.
+    let pending = '';
+    let scheduled = false;
+    const flush = (): void => {
+      scheduled = false;
+      if (pending !== '') io.stdout(pending);
+      pending = '';
+    };
+    const counts = await validateChunks(input, (i) => {
+      pending += `${renderIssue(i)}\n`;
+      if (pending.length >= 16 * 1024) flush();
+      else if (!scheduled) {
+        scheduled = true;
+        setImmediate(flush);
+      }
+    });
+    flush();
     io.stdout(
       counts.issues === 0
         ? `${label}: ${plural(counts.events, 'event')}, valid\n`

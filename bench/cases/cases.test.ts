@@ -58,7 +58,7 @@ describe('relay-ingest', () => {
 });
 
 describe('hook-shim', () => {
-  it.skipIf(!existsSync('dist/impl/cli/hook.js'))('runs the real shim against the stub (its reply checked) and the node baseline', async () => {
+  it.skipIf(!existsSync('dist/impl/cli/hook.cjs'))('runs the real shim against the stub (its reply checked) and the node baseline', async () => {
     const prepared = await hookShimBench.prepare();
     try {
       expect(await prepared.ours.run()).toBe(1);

@@ -6,7 +6,7 @@ import { validateStream } from '../core/stream.js';
 import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
 import { startAdapter, type RunningAdapter } from './daemon.js';
 import { TOO_DEEP } from './hook-input.js';
-import { ADAPTER_HEADER, HOLD_HEADER } from './shim.js';
+import { ADAPTER_HEADER, HOLD_HEADER } from './shim.cjs';
 import { tempHome } from './test-utils.js';
 
 let running: RunningAdapter | null = null;

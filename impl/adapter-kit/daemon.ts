@@ -26,7 +26,7 @@ import { DEFAULT_POSTURE } from './capture.js';
 import { createEngine } from './engine.js';
 import { RelayLink } from './relay-link.js';
 import { MAX_HOOK_DEPTH, guardHookInput } from './hook-input.js';
-import { ADAPTER_HEADER, HOLD_HEADER } from './shim.js';
+import { ADAPTER_HEADER, HOLD_HEADER } from './shim.cjs';
 import { aepHome, nextEpoch } from './store.js';
 import type { AdapterDef, HookContext, HookInput, Posture } from './types.js';
 

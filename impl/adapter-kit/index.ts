@@ -9,7 +9,7 @@ export { DEFAULT_POSTURE, allows, levelFor, parseLevel, postureFromEnv, red } fr
 export { startAdapter, type AdapterOptions, type RunningAdapter } from './daemon.js';
 export { createEngine, type Engine, type EngineConfig } from './engine.js';
 export { daemonOptions, portEnvName, resolvePort, attentionTimeout } from './config.js';
-export { forwardHook, SHIM_CONNECT_TIMEOUT_MS, type ShimOptions } from './shim.js';
+export { forwardHook, SHIM_CONNECT_TIMEOUT_MS, type ShimOptions } from './shim.cjs';
 export { ALLOW_DENY_OPTIONS, content, mapCommonHook, mapUnknownHook, put, snakeCase, str, toolRef } from './mapping.js';
 export { DENY_MESSAGE, allowReply, contextReply, denyReply, hookOutput, permissionReply } from './replies.js';
 export { defineAdapter, dismissToolRequests, toolKey, type AdapterSpec } from './define.js';

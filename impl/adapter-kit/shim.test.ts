@@ -4,7 +4,7 @@ import { createServer as createTcp, type Server, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deadPort } from '../test-utils/dead-port.js';
-import { ADAPTER_HEADER, HOLD_HEADER, SHIM_CONNECT_TIMEOUT_MS, encodeSegment, forwardHook, readHookInput } from './shim.js';
+import { ADAPTER_HEADER, HOLD_HEADER, SHIM_CONNECT_TIMEOUT_MS, encodeSegment, forwardHook, readHookInput } from './shim.cjs';
 
 const servers: Server[] = [];
 const sockets: Socket[] = [];

@@ -14,7 +14,7 @@ import { adapter as codex } from '../adapter-codex/adapter.js';
 import { startRelay, type RunningRelay } from '../relay/server.js';
 import { main } from './main.js';
 import { ADAPTERS } from './adapter.js';
-import { SHIM_ADAPTERS, shimPort, shimPortEnv } from './hook.js';
+import { SHIM_ADAPTERS, shimPort, shimPortEnv } from './hook.cjs';
 import { fakeIo } from '../test-utils/cli-io.js';
 import { deadPort } from '../test-utils/dead-port.js';
 
@@ -136,8 +136,8 @@ describe('aep hook', () => {
     }
   });
 
-  it('the lean entry loads node built-ins and the shim only (no daemon, zod, ajv)', () => {
-    const entry = resolve('dist/impl/cli/hook.js');
+  it('the lean entry loads node built-ins and the shim only (no daemon, zod, ajv), as CommonJS from a CommonJS bin', () => {
+    const entry = resolve('dist/impl/cli/hook.cjs');
     if (!existsSync(entry)) throw new Error('dist/ is missing: run npm run build');
     const seen = new Set<string>();
     const external = new Set<string>();
@@ -145,24 +145,26 @@ describe('aep hook', () => {
       if (seen.has(file)) return;
       seen.add(file);
       const text = readFileSync(file, 'utf8');
-      for (const m of text.matchAll(/(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]|import\(\s*['"]([^'"]+)['"]\s*\)/g)) {
-        const spec = (m[1] ?? m[2])!;
+      for (const m of text.matchAll(/require\(\s*['"]([^'"]+)['"]\s*\)|import\(\s*['"]([^'"]+)['"]\s*\)|(?:^|\n)\s*(?:import|export)\s[^'"]*?from\s*['"]([^'"]+)['"]/g)) {
+        const spec = (m[1] ?? m[2] ?? m[3])!;
         if (spec.startsWith('.')) visit(resolve(dirname(file), spec));
         else external.add(spec);
       }
     };
     visit(entry);
-    expect([...seen].map((f) => f.slice(resolve('dist').length + 1)).sort()).toEqual(['impl/adapter-kit/shim.js', 'impl/cli/hook.js']);
+    expect([...seen].map((f) => f.slice(resolve('dist').length + 1)).sort()).toEqual(['impl/adapter-kit/shim.cjs', 'impl/cli/hook.cjs']);
+    expect([...external].length).toBeGreaterThan(0);
     expect([...external].every((s) => s.startsWith('node:'))).toBe(true);
     const bin = readFileSync('bin/aep.js', 'utf8');
-    expect(bin.indexOf("import('../dist/impl/cli/hook.js')")).toBeGreaterThan(-1);
-    expect(bin.indexOf("import('../dist/impl/cli/hook.js')")).toBeLessThan(bin.indexOf("import('../dist/impl/cli/main.js')"));
-    expect(bin).not.toMatch(/^import .*main\.js/m);
+    expect(JSON.parse(readFileSync('bin/package.json', 'utf8'))).toEqual({ type: 'commonjs' });
+    expect(bin.indexOf("require('../dist/impl/cli/hook.cjs')")).toBeGreaterThan(-1);
+    expect(bin.indexOf("require('../dist/impl/cli/hook.cjs')")).toBeLessThan(bin.indexOf("import('../dist/impl/cli/main.js')"));
+    expect(bin).not.toMatch(/^import /m);
   });
 });
 
 const bin = 'bin/aep.js';
-describe.skipIf(!existsSync('dist/impl/cli/hook.js'))('aep hook as a real process', () => {
+describe.skipIf(!existsSync('dist/impl/cli/hook.cjs'))('aep hook as a real process', () => {
   it('with no daemon: exit 0, stdout {}, within the 2 s bound', async () => {
     const port = await deadPort();
     const started = Date.now();

@@ -18,7 +18,7 @@ import { adapter as codex } from '../adapter-codex/adapter.js';
 
 const root = resolve('.');
 const npm = spawnSync('npm', ['--version'], { encoding: 'utf8' }).status === 0;
-const ready = existsSync(join(root, 'dist/impl/cli/hook.js')) && npm && process.platform !== 'win32';
+const ready = existsSync(join(root, 'dist/impl/cli/hook.cjs')) && npm && process.platform !== 'win32';
 
 /** Every `{type: "command", command}` in a hook configuration file. */
 function commands(file: string): string[] {

@@ -40,7 +40,7 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   }
   if (name === 'hook') {
     // The fail-open shim parses its own arguments and never fails its caller (bin/aep.js calls it directly).
-    const { hookMain } = await import('./hook.js');
+    const { hookMain } = await import('./hook.cjs');
     const stdin = io.stdin ?? (async function* () { yield await io.readStdin(); })();
     return hookMain(rest, { stdout: io.stdout, stderr: io.stderr, env: io.env, stdin });
   }

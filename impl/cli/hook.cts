@@ -7,7 +7,7 @@
  * What it needs of each adapter is in {@link SHIM_ADAPTERS}, a tiny table kept equal to the
  * AdapterDefs by hook.test.ts. Adding an adapter to ADAPTERS (adapter.ts) needs one line here.
  */
-import { MAX_HOOK_BYTES, REPLY_GRACE_MS, SHIM_CONNECT_TIMEOUT_MS, STDIN_TIMEOUT_MS, forwardHook, readHookInput } from '../adapter-kit/shim.js';
+import { MAX_HOOK_BYTES, REPLY_GRACE_MS, SHIM_CONNECT_TIMEOUT_MS, STDIN_TIMEOUT_MS, forwardHook, readHookInput } from '../adapter-kit/shim.cjs';
 import type { Verb } from './verb.js';
 
 /** What the shim knows of one adapter: its neutral stdout (any hook) and its default port. */

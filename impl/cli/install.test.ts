@@ -7,7 +7,7 @@
  * works from any folder.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -76,6 +76,7 @@ describe.skipIf(!ready)('the example configurations, installed from the clone', 
   }, 90_000);
   afterAll(async () => {
     await Promise.all(daemons.map((d) => d.close()));
+    if (prefix) rmSync(prefix, { recursive: true, force: true }); // the symlinks only, never the clone
   });
 
   it('puts aep on PATH under the prefix', () => {

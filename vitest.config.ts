@@ -1,6 +1,8 @@
 import { defineConfig } from 'vitest/config';
 
 export default defineConfig({
+  // The hook shim is CommonJS TypeScript (.cts, for a lean start): transform it like .ts.
+  oxc: { include: /\.(m?ts|cts|[jt]sx)$/ },
   test: {
     include: ['spec/**/*.test.ts', 'impl/**/*.test.ts', 'runners/**/*.test.ts', 'bench/**/*.test.ts'],
     testTimeout: 20_000,

@@ -1,4 +1,6 @@
+import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
+import { hookShimBench } from './hook-shim.js';
 import { validateEvent } from '../../impl/core/envelope.js';
 import type { Prepared } from '../harness.js';
 import { BENCHMARKS } from './index.js';
@@ -6,13 +8,13 @@ import { BatchMaker, relayIngestBench } from './relay-ingest.js';
 import { envelopeSchemaValidator } from './validate.js';
 
 describe('the benchmark table', () => {
-  it('has the six benchmarks, uniquely named, each with a bounded budget', () => {
-    expect(BENCHMARKS.map((b) => b.name)).toEqual(['validate', 'envelope', 'stream', 'redact', 'downlevel', 'relay-ingest']);
+  it('has the benchmarks, uniquely named, each with a bounded budget', () => {
+    expect(BENCHMARKS.map((b) => b.name)).toEqual(['validate', 'envelope', 'stream', 'redact', 'downlevel', 'relay-ingest', 'hook-shim']);
     for (const b of BENCHMARKS) expect(b.budgetMs).toBeLessThanOrEqual(3000);
   });
 });
 
-describe.each(BENCHMARKS.filter((b) => b.name !== 'relay-ingest'))('$name', (bench) => {
+describe.each(BENCHMARKS.filter((b) => b.name !== 'relay-ingest' && b.name !== 'hook-shim'))('$name', (bench) => {
   let prepared: Prepared | undefined;
   afterAll(async () => prepared?.close?.());
 
@@ -49,6 +51,18 @@ describe('relay-ingest', () => {
       expect(await prepared.ours.run()).toBe(1000);
       expect(await prepared.ours.run()).toBe(1000);
       expect(await prepared.baseline.run()).toBe(1000);
+    } finally {
+      await prepared.close?.();
+    }
+  });
+});
+
+describe('hook-shim', () => {
+  it.skipIf(!existsSync('dist/impl/cli/hook.cjs'))('runs the real shim against the stub (its reply checked) and the node baseline', async () => {
+    const prepared = await hookShimBench.prepare();
+    try {
+      expect(await prepared.ours.run()).toBe(1);
+      expect(await prepared.baseline.run()).toBe(1);
     } finally {
       await prepared.close?.();
     }

@@ -56,7 +56,7 @@ describe('claude-code adapter daemon', () => {
     expect(hello.capabilities.control).toEqual({ accepts: ['control.attention.respond'], ack_window_ms: 10000 });
     expect(r.authorization()).toBe('Bearer tok-1');
     const health = await fetch(`${a.url}/healthz`).then((res) => res.text());
-    expect(health).toBe('{"ok":true,"relay":true}');
+    expect(health).toBe('{"ok":true,"adapter":"claude-code","relay":true}');
 
     expect(await postHook(a.url, 'SessionStart', hook('SessionStart', { source: 'startup' }))).toEqual({ status: 200, body: '{}' });
     expect((await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { prompt: 'hi' }))).body).toBe('{}');
@@ -78,7 +78,7 @@ describe('claude-code adapter daemon', () => {
   it('queues events in the outbox until the relay hello, and reports relay:false without one', async () => {
     const home = tempHome();
     running = await startAdapter(adapter, { port: 0, home, hostname: 'h' });
-    expect(await fetch(`${running.url}/healthz`).then((res) => res.text())).toBe('{"ok":true,"relay":false}');
+    expect(await fetch(`${running.url}/healthz`).then((res) => res.text())).toBe('{"ok":true,"adapter":"claude-code","relay":false}');
     expect((await postHook(running.url, 'SessionStart', hook('SessionStart'))).body).toBe('{}');
     expect(readFileSync(join(home, 'logs', 'claude-code', `${S}.jsonl`), 'utf8')).toContain('"session.started"');
   });

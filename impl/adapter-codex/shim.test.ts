@@ -6,7 +6,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { SHIM_CONNECT_TIMEOUT_MS } from '../adapter-kit/shim.js';
+import { SHIM_CONNECT_TIMEOUT_MS } from '../adapter-kit/shim.cjs';
 import { tempHome } from '../adapter-kit/test-utils.js';
 import { main } from '../cli/main.js';
 import { fakeIo } from '../test-utils/cli-io.js';

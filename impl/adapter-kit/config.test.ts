@@ -44,7 +44,7 @@ describe('daemon configuration', () => {
     expect(instructFromEnv({})).toBe(false);
     expect(instructFromEnv({ AEP_INSTRUCT: '0' })).toBe(false);
     expect(instructFromEnv({ AEP_INSTRUCT: '1' })).toBe(true);
-    expect(instructFromEnv({ AEP_INSTRUCT: 'yes' })).toBe("AEP_INSTRUCT must be 1 (steering on) or 0 (off), got 'yes'");
+    expect(instructFromEnv({ AEP_INSTRUCT: 'yes' })).toBe("AEP_INSTRUCT must be 1 (accept steering) or 0 (refuse it, the default), got 'yes'");
     expect(daemonOptions('codex', 8378, {}, { AEP_INSTRUCT: 'yes' })).toMatch(/^AEP_INSTRUCT must be/);
   });
   it('assembles daemon options; relay none disables the link; a bad relay URL is an error', () => {

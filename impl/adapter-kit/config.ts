@@ -70,7 +70,7 @@ export function instructFromEnv(env: Env): boolean | string {
   const raw = env.AEP_INSTRUCT;
   if (raw === undefined || raw === '' || raw === '0') return false;
   if (raw === '1') return true;
-  return `AEP_INSTRUCT must be 1 (steering on) or 0 (off), got '${raw}'`;
+  return `AEP_INSTRUCT must be 1 (accept steering) or 0 (refuse it, the default), got '${raw}'`;
 }
 
 /** Everything `startAdapter` needs, from flags and environment; an error string on a bad value. */

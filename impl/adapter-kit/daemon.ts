@@ -8,7 +8,15 @@
  *   the exact stdout the vendor must receive, sent when the hook is settled (immediately for
  *   observe-only hooks, up to the attention timeout for held ones). `POST /hook` takes the event
  *   from the body's `hook_event_name`. A body that is not a JSON object gets 400.
- * - `GET /healthz`: `{"ok":true,"relay":<bool>}`, `relay` true once the relay answered our hello.
+ *   Every reply names the adapter in `x-aep-adapter`, and a hook reply announces the hold window
+ *   in `x-aep-hold-ms`. A request whose `x-aep-adapter` names another adapter gets 409 before
+ *   anything is emitted (two installs on one port must not mix).
+ *   The body is guarded first (hook-input.ts): nesting deeper than 64 levels is cut and lone
+ *   surrogates repaired, with a log line; a cut body still emits its events, its held requests
+ *   are dismissed at once and the vendor gets the neutral reply (a cut tool_input must never be
+ *   echoed back as the vendor's input).
+ * - `GET /healthz`: `{"ok":true,"adapter":"<agent>","relay":<bool>}`, `relay` true once the relay
+ *   answered our hello.
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
 import { hostname as osHostname } from 'node:os';
@@ -17,8 +25,10 @@ import { CAPTURE_ORDER, captureRank, isPlainObject, type AepEvent } from '../cor
 import { DEFAULT_POSTURE } from './capture.js';
 import { createEngine } from './engine.js';
 import { RelayLink } from './relay-link.js';
+import { MAX_HOOK_DEPTH, guardHookInput } from './hook-input.js';
+import { ADAPTER_HEADER, HOLD_HEADER } from './shim.cjs';
 import { aepHome, nextEpoch } from './store.js';
-import type { AdapterDef, Posture } from './types.js';
+import type { AdapterDef, HookContext, HookInput, Posture } from './types.js';
 
 export interface AdapterOptions {
   /** Listen port; default `def.defaultPort`; 0 picks a free port. Always bound to 127.0.0.1. */
@@ -78,9 +88,15 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   const log = options.log ?? (() => {});
   const home = options.home ?? aepHome(process.env);
   const host = options.hostname ?? osHostname();
-  const epoch = nextEpoch(home, def.agent);
+  const epoch = nextEpoch(home, def.agent, log);
   let link: RelayLink | null = null;
-  const engine = createEngine(def, {
+  // Bodies cut at the depth bound: their handler runs with holds dismissed at once (see the header).
+  const cut = new WeakSet<HookInput>();
+  const guardedDef: AdapterDef = {
+    ...def,
+    handle: (hookEvent, input, ctx) => def.handle(hookEvent, input, cut.has(input) ? dismissingContext(ctx) : ctx),
+  };
+  const engine = createEngine(guardedDef, {
     posture,
     timeoutMs,
     // Observe-only adapters declare no control at all, so steering is never on for them.
@@ -96,25 +112,36 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   const server: Server = createServer((req, res) => {
     const url = new URL(req.url ?? '/', 'http://127.0.0.1');
     const json = (status: number, body: unknown): void => {
-      res.writeHead(status, { 'content-type': 'application/json' });
+      res.writeHead(status, { 'content-type': 'application/json', [ADAPTER_HEADER]: def.agent });
       res.end(JSON.stringify(body));
     };
-    if (req.method === 'GET' && url.pathname === '/healthz') return json(200, { ok: true, relay: link?.connected ?? false });
+    if (req.method === 'GET' && url.pathname === '/healthz') return json(200, { ok: true, adapter: def.agent, relay: link?.connected ?? false });
     const match = /^\/hook(?:\/([A-Za-z0-9_.-]+))?\/?$/.exec(url.pathname);
     if (!match) return json(404, { error: 'not-found', detail: 'POST /hook/<HookEvent> or GET /healthz' });
     if (req.method !== 'POST') return json(405, { error: 'method-not-allowed', detail: 'hooks are POSTed' });
+    const expected = req.headers[ADAPTER_HEADER];
+    if (typeof expected === 'string' && expected !== def.agent) {
+      return json(409, { error: 'wrong-adapter', adapter: def.agent, detail: `this daemon serves ${def.agent}, not ${expected}` });
+    }
     void readBody(req).then(async (body) => {
       if (body === null) return json(413, { error: 'payload-too-large', detail: `hook bodies are limited to ${MAX_BODY} bytes` });
-      let input: unknown;
+      let parsed: unknown;
       try {
-        input = JSON.parse(body);
+        parsed = JSON.parse(body);
       } catch {
         return json(400, { error: 'invalid-json', detail: 'the hook body must be the vendor hook JSON object' });
       }
-      if (!isPlainObject(input)) return json(400, { error: 'invalid-json', detail: 'the hook body must be a JSON object' });
+      if (!isPlainObject(parsed)) return json(400, { error: 'invalid-json', detail: 'the hook body must be a JSON object' });
+      const guarded = guardHookInput(parsed);
+      const input = guarded.value as HookInput;
       const hookEvent = match[1] ?? (typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
       if (!hookEvent) return json(400, { error: 'missing-hook-event', detail: 'use POST /hook/<HookEvent> or set hook_event_name' });
-      res.writeHead(200, { 'content-type': 'application/json' });
+      if (guarded.repaired > 0) log(`hook ${hookEvent}: ${guarded.repaired} string(s) held a lone UTF-16 surrogate, replaced by U+FFFD`);
+      if (guarded.truncated > 0) {
+        cut.add(input);
+        log(`hook ${hookEvent}: ${guarded.truncated} value(s) nested deeper than ${MAX_HOOK_DEPTH} levels were cut; emitting what remains, answering neutrally`);
+      }
+      res.writeHead(200, { 'content-type': 'application/json', [ADAPTER_HEADER]: def.agent, [HOLD_HEADER]: String(timeoutMs) });
       res.flushHeaders();
       let reply: string;
       try {
@@ -123,7 +150,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
         log(`hook ${hookEvent} failed, answering neutrally: ${(err as Error).message}`);
         reply = def.neutralReply(hookEvent);
       }
-      res.end(reply);
+      res.end(guarded.truncated > 0 ? def.neutralReply(hookEvent) : reply);
     });
   });
 
@@ -180,3 +207,14 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   };
 }
 
+/** A hook context whose holds are dismissed as soon as they open: the request is emitted and closed, the hook answered neutrally. */
+function dismissingContext(ctx: HookContext): HookContext {
+  const wrapped = Object.create(ctx) as HookContext;
+  wrapped.hold = (spec) => {
+    const before = new Set(ctx.pending(spec.session).map((p) => p.id));
+    const held = ctx.hold(spec);
+    for (const p of ctx.pending(spec.session)) if (!before.has(p.id)) ctx.settle(p.id, { kind: 'dismissed' });
+    return held;
+  };
+  return wrapped;
+}

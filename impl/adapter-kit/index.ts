@@ -14,7 +14,7 @@ export { createCommandTarget, type CommandTargetConfig } from './commands.js';
 export { SteeringDesk } from './steering-desk.js';
 export { SessionBook } from './sessions.js';
 export { daemonOptions, portEnvName, resolvePort, attentionTimeout } from './config.js';
-export { forwardHook, SHIM_CONNECT_TIMEOUT_MS, type ShimOptions } from './shim.js';
+export { forwardHook, SHIM_CONNECT_TIMEOUT_MS, type ShimOptions } from './shim.cjs';
 export { ALLOW_DENY_OPTIONS, content, mapCommonHook, mapUnknownHook, put, snakeCase, str, toolRef } from './mapping.js';
 export { DENY_MESSAGE, allowReply, contextReply, denyReply, hookOutput, permissionReply } from './replies.js';
 export { defineAdapter, dismissToolRequests, toolKey, type AdapterSpec } from './define.js';

@@ -2,7 +2,10 @@
 import type { AdapterDef } from '../adapter-kit/types.js';
 import { daemonOptions, portEnvName } from '../adapter-kit/config.js';
 import { startAdapter } from '../adapter-kit/daemon.js';
+import { aepHome } from '../adapter-kit/store.js';
+import { prepareDir } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError } from './io.js';
+import { own } from './lookup.js';
 import type { Verb } from './verb.js';
 
 /** Every adapter the CLI can run, loaded lazily. Adding a vendor is one line here. */
@@ -47,7 +50,9 @@ environment:
   AEP_ATTENTION_TIMEOUT_MS   how long a held hook waits for an answer (default: the adapter's,
                              20000 for codex, 55000 otherwise)
   AEP_<NAME>_HOLD_MS         the same for one adapter, e.g. AEP_CODEX_HOLD_MS (wins over the above)
-  AEP_INSTRUCT=1             accept x.<name>.control.instruct steering (default off; not cline, antigravity, gemini-cli)
+  AEP_INSTRUCT               1 accepts x.<name>.control.instruct steering; 0 or unset refuses it
+                             (default; never for cline, antigravity, gemini-cli); any other value
+                             is a usage error
   AEP_HERMES_CONTROL=1       hermes: hold pre_tool_call as an allow/deny gate (AEP_HERMES_GATE_TOOLS: regex)
   AEP_CLINE_HUB=1            cline: tap the hub's approval loop (AEP_CLINE_HUB_URL + AEP_CLINE_HUB_TOKEN,
                              or AEP_CLINE_HUB_DISCOVERY); AEP_CLINE_HUB_CONTROL=1 also answers through it
@@ -70,7 +75,7 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
     const [name, ...extra] = positionals;
     if (name === undefined) throw new UsageError(`name an adapter: ${Object.keys(ADAPTERS).join(', ')}`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
-    const load = ADAPTERS[name];
+    const load = own(ADAPTERS, name);
     if (!load) throw new UsageError(`unknown adapter '${name}'; known: ${Object.keys(ADAPTERS).join(', ')}`);
     let loaded: AdapterDef;
     try {
@@ -88,13 +93,15 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
     };
     const options = daemonOptions(def.agent, def.defaultPort, flags, io.env, def.holdMs);
     if (typeof options === 'string') throw new UsageError(options);
+    const home = prepareDir(options.home ?? aepHome(io.env), io.env.AEP_HOME ? 'AEP_HOME' : 'the AEP home (~/.aep; set AEP_HOME to move it)');
+    if (typeof home === 'string') throw new UsageError(home);
     let running;
     try {
       const hold = def.holdMs === undefined ? {} : { attentionTimeoutMs: def.holdMs };
       running = await startAdapter(def, { ...options, ...hold, log: (line) => io.stderr(`aep adapter ${name}: ${line}\n`) });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'EADDRINUSE' ? `port ${options.port} is in use (set --port or ${portEnvName(def.agent)})` : (err as Error).message;
+      const why = code === 'EADDRINUSE' ? `port ${options.port} on 127.0.0.1 is already in use (another daemon?); pick another with --port N or ${portEnvName(def.agent)}` : (err as Error).message;
       io.stderr(`aep adapter ${name}: cannot start: ${why}\n`);
       return EXIT.failed;
     }

@@ -24,7 +24,7 @@ describe('aep check-live (CLI)', () => {
     [['http://h', '--checks', 'resume,nope'], /unknown check name\(s\): nope\. Known checks: discovery, version-gate, .*evict-byte-identity/],
     [['http://h', '--ack-window', '0'], /--ack-window must be an integer >= 1, got '0'/],
     [['http://h', '--evict-max', 'x'], /--evict-max must be an integer >= 0/],
-    [['http://h', '--bogus'], /Unknown option '--bogus'/],
+    [['http://h', '--bogus'], /unknown flag --bogus\n/],
   ])('usage error %j exits 2 without a stack', async (args, message) => {
     const io = fakeIo();
     expect(await main(['check-live', ...args], io)).toBe(2);
@@ -85,7 +85,7 @@ describe('aep demo-agent (CLI)', () => {
     [['--relay', 'nope'], /--relay 'nope' is not a URL/],
     [['--relay', 'ws://h'], /--relay must be an http:\/\/ or https:\/\/ URL/],
     [['--session', ''], /--session must not be empty/],
-    [['extra'], /Unexpected argument 'extra'/],
+    [['extra'], /unexpected argument 'extra' \(this verb takes no arguments\)/],
   ])('usage error %j exits 2', async (args, message) => {
     const io = fakeIo();
     expect(await main(['demo-agent', ...args], io)).toBe(2);

@@ -4,6 +4,7 @@ import { CHECK_NAMES, selectChecks } from '../check-live/checks/index.js';
 import { DEFAULT_OPTIONS, type LiveOptions } from '../check-live/context.js';
 import { renderCheckLine, renderFooter, renderHeader, renderReportJson } from '../check-live/report.js';
 import { runChecks } from '../check-live/runner.js';
+import { checkOutputFile } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
 
@@ -93,6 +94,10 @@ export const verb: Verb = {
   },
   async run({ values, positionals }, io) {
     const { opts, checks, json } = parseOptions(values, positionals);
+    if (json !== undefined && json !== '-') {
+      const ok = checkOutputFile(resolve(io.cwd, json), '--json');
+      if (ok !== true) throw new UsageError(ok);
+    }
     const human = json === '-' ? io.stderr : io.stdout;
     human(renderHeader(opts.target));
     const report = await runChecks(opts, selectChecks(checks).checks, (r) => human(renderCheckLine(r)));

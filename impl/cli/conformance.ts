@@ -2,13 +2,14 @@
  * `aep conformance`: runs the fixture corpus through an implementation (this package's core
  * by default) and emits the standard's conformance report.
  */
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
+import { statSync, writeFileSync } from 'node:fs';
 import { join, resolve } from 'node:path';
 import { defaultCorpusDir } from '../../runners/conformance/corpus.js';
 import { FAMILIES } from '../../runners/conformance/families/index.js';
 import { buildReport, renderReport, type ConformanceReport } from '../../runners/conformance/report.js';
 import { runFamilies } from '../../runners/conformance/runner.js';
 import type { Family, Implementation } from '../../runners/conformance/types.js';
+import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
 
@@ -85,11 +86,8 @@ function writeFile(path: string, text: string, what: string): void {
 }
 
 function writeReports(report: ConformanceReport, text: string, dir: string): string {
-  try {
-    mkdirSync(dir, { recursive: true });
-  } catch (err) {
-    throw new UsageError(`cannot create the report directory ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
-  }
+  const ready = prepareDir(dir, '--report');
+  if (ready !== true) throw new UsageError(ready);
   const stamped = join(dir, `conformance-${report.startedAt.replace(/:/g, '-')}.json`);
   writeFile(stamped, text, 'report');
   writeFile(join(dir, 'latest.json'), text, 'report');
@@ -126,6 +124,15 @@ export async function runConformance(
     .map((n) => n.trim())
     .filter((n) => n !== '');
   const selected = selectFamilies(requested, families, corpusDir);
+  // Output paths are checked before the run, so a typo costs nothing.
+  if (json !== undefined && json !== '-') {
+    const ok = checkOutputFile(resolve(io.cwd, json), '--json');
+    if (ok !== true) throw new UsageError(ok);
+  }
+  if (typeof args.values.report === 'string') {
+    const ok = prepareDir(resolve(io.cwd, args.values.report), '--report');
+    if (ok !== true) throw new UsageError(ok);
+  }
   const implementation = deps.implementation ?? (await import('../../runners/conformance/implementation.js')).referenceImplementation;
 
   const live = args.values.live === true ? await liveCounterparts(selected, deps, human) : [];

@@ -26,6 +26,11 @@ flags:
 
 environment:
   AEP_TOKEN      used when --token is not given
+
+Diagnostics go to stderr as 'aep demo-agent: ...'; the ready line above is the only stdout.
+
+exit codes: 0 stopped on SIGINT/SIGTERM (a second signal exits at once, 130/143) · 1 the relay
+refused the credentials · 2 usage error
 `;
 
 export const verb: Verb = {

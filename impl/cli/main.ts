@@ -1,5 +1,6 @@
-import { parseArgs } from 'node:util';
+import { closest, parseFlags } from './flags.js';
 import { EXIT, UsageError, processIo, type CliIo } from './io.js';
+import { own } from './lookup.js';
 import { VERBS } from './verbs.js';
 
 const PROGRAM = 'aep';
@@ -31,24 +32,21 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     io.stdout('aep 0.1 (reference implementation 0.1.0)\n');
     return EXIT.ok;
   }
-  const entry = VERBS[name];
+  const entry = own(VERBS, name);
   if (!entry) {
-    io.stderr(`${PROGRAM}: unknown verb '${name}'. Run '${PROGRAM} --help' for the list.\n`);
+    const guess = closest(name, Object.keys(VERBS));
+    io.stderr(`${PROGRAM}: unknown verb '${name}'${guess ? ` (did you mean '${guess}'?)` : ''}. Run '${PROGRAM} --help' for the list.\n`);
     return EXIT.usage;
   }
-  const verb = await entry.load();
+  if (name === 'hook') {
+    // The fail-open shim parses its own arguments and never fails its caller (bin/aep.js calls it directly).
+    const { hookMain } = await import('./hook.cjs');
+    const stdin = io.stdin ?? (async function* () { yield await io.readStdin(); })();
+    return hookMain(rest, { stdout: io.stdout, stderr: io.stderr, env: io.env, stdin });
+  }
   try {
-    let parsed;
-    try {
-      parsed = parseArgs({
-        args: rest,
-        options: { ...verb.options, help: { type: 'boolean', short: 'h' } },
-        allowPositionals: verb.allowPositionals || verb.strict === false,
-        strict: verb.strict !== false,
-      });
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const verb = await entry.load();
+    const parsed = parseFlags(rest, verb.options, { allowPositionals: verb.allowPositionals || verb.strict === false, strict: verb.strict !== false });
     if (parsed.values.help) {
       io.stdout(verb.help.endsWith('\n') ? verb.help : `${verb.help}\n`);
       return EXIT.ok;

@@ -52,7 +52,16 @@ export const verb: Verb = {
     try {
       relay = await startRelay({ ...config, log });
     } catch (err) {
-      io.stderr(`aep relay: cannot listen on ${config.host}:${config.port}: ${(err as Error).message}\n`);
+      const code = (err as NodeJS.ErrnoException).code;
+      const why =
+        code === 'EADDRINUSE'
+          ? `port ${config.port} on ${config.host} is already in use (another relay?); pick another with --port N (or AEP_PORT), 0 for a free one`
+          : code === 'EADDRNOTAVAIL'
+            ? `${config.host} is not an address of this machine; pick another with --host (or AEP_HOST)`
+            : code === 'EACCES'
+              ? `port ${config.port} needs privileges; pick one above 1023 with --port N (or AEP_PORT)`
+              : (err as Error).message;
+      io.stderr(`aep relay: cannot listen on ${config.host}:${config.port}: ${why}\n`);
       return EXIT.failed;
     }
     io.stdout(`aep relay listening on ${relay.url}\n`);

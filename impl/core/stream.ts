@@ -169,17 +169,28 @@ function canonical(v: unknown): string | undefined {
  */
 export function validateStream(events: readonly unknown[] | readonly StreamEntry[]): Issue[] {
   const issues: Issue[] = [];
+  const checker = streamChecker();
+  events.forEach((item: unknown, index) => issues.push(...checker.check(isEntry(item) ? item : { line: index + 1, value: item })));
+  return issues;
+}
+
+/** The incremental form of {@link validateStream}: feed Events one at a time, in stream order; each call returns that Event's issues. Holds only per-session state, never the Events. */
+export interface StreamChecker {
+  check(entry: StreamEntry): Issue[];
+}
+
+export function streamChecker(): StreamChecker {
   const seen = new Map<string, string | undefined>();
   const sessions = new Map<string, SessionState>();
   // Requests by bare session name then id: the session view a foreign respond command resolves in (AEP-0001 §7 rule 4).
   const views = new Map<string, Map<string, Request>>();
-  events.forEach((item: unknown, index) => {
-    const { line, value } = isEntry(item) ? item : { line: index + 1, value: item };
+  const check = ({ line, value }: StreamEntry): Issue[] => {
+    const issues: Issue[] = [];
     issues.push(...atLine(validateEvent(value), line));
-    if (!isPlainObject(value)) return;
+    if (!isPlainObject(value)) return issues;
     const source = str(value.source);
     const id = str(value.id);
-    if (source === undefined || id === undefined) return;
+    if (source === undefined || id === undefined) return issues;
 
     // (source, id) is the identity of an Event (AEP-0001 §7 rule 4): a repeat is redelivery or a fault.
     const idKey = `${source}\u0000${id}`;
@@ -188,12 +199,12 @@ export function validateStream(events: readonly unknown[] | readonly StreamEntry
       if (form === undefined || seen.get(idKey) !== form) {
         issues.push(atLine([violation('stream.id.collision', '$.id', `(source, id) = (${source}, ${id}) already names a different Event; a retransmission must be byte-identical, a new Event needs a new id`)], line)[0]!);
       }
-      return;
+      return issues;
     }
     seen.set(idKey, form);
 
     const session = str(value.session);
-    if (session === undefined) return;
+    if (session === undefined) return issues;
     const skey = `${source}\u0000${session}`;
     let state = sessions.get(skey);
     if (state === undefined) {
@@ -203,8 +214,9 @@ export function validateStream(events: readonly unknown[] | readonly StreamEntry
     let view = views.get(session);
     if (view === undefined) views.set(session, (view = new Map()));
     issues.push(...atLine(crossCheck(value, line, state, view), line));
-  });
-  return issues;
+    return issues;
+  };
+  return { check };
 }
 
 function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState, view: Map<string, Request>): Issue[] {

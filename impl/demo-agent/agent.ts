@@ -72,14 +72,14 @@ export async function runDemoAgent(opts: DemoAgentOptions, stop: Promise<unknown
       if (!announced) {
         announced = true;
         io.stdout(`demo-agent ready session=${opts.session} run=${opts.run}\n`);
-      } else io.stderr(`demo-agent: reconnected to ${url}\n`);
+      } else io.stderr(`aep demo-agent: reconnected to ${url}\n`);
     });
     if (stopping) break;
     if (result.fatal) {
-      io.stderr(`demo-agent: ${result.reason}\n`);
+      io.stderr(`aep demo-agent: ${result.reason}\n`);
       return 1;
     }
-    io.stderr(`demo-agent: ${result.reason}; retrying in ${delay} ms\n`);
+    io.stderr(`aep demo-agent: ${result.reason}; retrying in ${delay} ms\n`);
     await new Promise<void>((resolve) => {
       const t = setTimeout(resolve, delay);
       wake = () => {

@@ -102,7 +102,7 @@ describe('the live stack', () => {
       withStack(async (stack) => {
         relayUrl = stack.relayUrl;
         daemonUrl = (await stack.adapter(codex)).url;
-        expect((await fetch(`${daemonUrl}/healthz`).then((r) => r.json())) as unknown).toEqual({ ok: true, relay: true });
+        expect((await fetch(`${daemonUrl}/healthz`).then((r) => r.json())) as unknown).toEqual({ ok: true, adapter: 'codex', relay: true });
         throw new Error('boom');
       }),
     ).rejects.toThrow('boom');

@@ -67,7 +67,7 @@ describe('hello', () => {
   it('refuses the upgrade without the token when AEP_TOKEN is set', async () => {
     const base = await start({ token: 'tok' });
     await expect(openWs(`${base.replace('http', 'ws')}/socket`)).rejects.toThrow(/401/);
-    await expect(openWs(`${base.replace('http', 'ws')}/socket?access_token=bad`)).rejects.toThrow(/403/);
+    await expect(openWs(`${base.replace('http', 'ws')}/socket?access_token=bad`)).rejects.toThrow(/401/);
     const ok = await hello(base, {}, { authorization: 'Bearer tok' });
     expect(JSON.parse(ok.frames[0]!).type).toBe('hello');
   });

@@ -10,7 +10,8 @@ import type { WebSocket, RawData } from 'ws';
 import { isPlainObject, type AepEvent } from '../core/event.js';
 import { renderIssue } from '../core/issue.js';
 import { admitEvent } from './admission.js';
-import { oneLine } from './batch.js';
+import { oneLine, shapeIssue } from './batch.js';
+import { MAX_DEPTH, scanJsonText } from '../core/json-shape.js';
 import type { Received } from './buffer.js';
 import type { RelayConfig } from './config.js';
 import { isCommand, routeCommand } from './control.js';
@@ -110,6 +111,16 @@ export class SocketSession implements Peer {
       value = JSON.parse(text);
     } catch {
       value = undefined;
+    }
+    // A member named twice, or nesting past MAX_DEPTH, is refused before anything reads the value.
+    const shape = value === undefined ? null : scanJsonText(text, MAX_DEPTH);
+    if (shape !== null) {
+      if (!this.#hello) return this.#refuseFirst(errorFrame('hello-required', 'the first frame on /socket must be a hello (AEP-0003 §3.5), one JSON object naming each member once'));
+      const found = shapeIssue(shape);
+      const eventLike = isPlainObject(value) && ((typeof value.type === 'string' && value.type.includes('.')) || 'aep' in value);
+      if (!eventLike) return this.send(errorFrame('invalid-frame', renderIssue(found)));
+      const cause = isPlainObject(value) && typeof value.id === 'string' ? value.id : undefined;
+      return this.send(frame({ type: 'error', ...(cause === undefined ? {} : { cause }), code: 'invalid-event', detail: renderIssue(found), issues: [found] }));
     }
     if (!this.#hello) {
       const verdict = acceptHello(value);

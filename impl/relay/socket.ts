@@ -184,7 +184,7 @@ export class SocketSession implements Peer {
   #subscribe(f: Frame): void {
     const verdict = parseSubscribe(f, this.ctx.config.maxFrom);
     if (!verdict.ok) return this.send(errorFrame(verdict.code, verdict.detail, { id: f.id }));
-    const { id, filter, ceiling, replay } = verdict.sub;
+    const { id, filter, match, ceiling, replay } = verdict.sub;
     // An id-less subscription gets a key no id can collide with.
     const key = id === undefined ? `anonymous ${++this.#anonymous}` : JSON.stringify(id);
     // A subscribe reusing an active id replaces that subscription (the spec leaves this open;
@@ -200,12 +200,13 @@ export class SocketSession implements Peer {
     const sub: Subscription = {
       id,
       filter,
+      match,
       ceiling,
       delivered: new Map(),
       deliver: (rec) => this.#deliver(sub, rec),
     };
     this.send(frame(id === undefined ? { type: 'subscribed' } : { type: 'subscribed', id }));
-    const plan = this.ctx.hub.plan(replay, filter);
+    const plan = this.ctx.hub.plan(replay, match);
     for (const m of plan.exhausted) {
       this.send(frame({ type: 'replay-exhausted', ...(id === undefined ? {} : { sub: id }), session: m.session, earliest: { epoch: m.earliest.epoch, seq: m.earliest.seq } }));
     }

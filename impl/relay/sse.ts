@@ -75,6 +75,7 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
   };
   const sink: Sink = {
     filter: request.filter,
+    match: request.match,
     ceiling: request.ceiling,
     deliver(rec: Received) {
       if (closed) return;
@@ -108,7 +109,7 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
   res.once('close', close);
   res.on('error', close);
 
-  const plan = hub.plan(request.replay, request.filter);
+  const plan = hub.plan(request.replay, request.match);
   let text = '';
   for (const m of plan.exhausted) text += sseExhausted(m.session, m.earliest);
   for (const rec of plan.events) text += sseEvent(rec.event, renderAt(rec, request.ceiling));

@@ -7,7 +7,7 @@ import { compileFilter, type FilterMatch } from '../core/filter.js';
 import type { CaptureLevel } from '../core/event.js';
 import { ReplayBuffer, type Received } from './buffer.js';
 import type { Claimant } from './control.js';
-import type { Position, ReplayRequest } from './positions.js';
+import type { Position, ReplayRequest, ResumePoint } from './positions.js';
 
 /** A live subscription. */
 export interface Sink {
@@ -43,6 +43,11 @@ export interface ReplayPlan {
   readonly exhausted: ReadonlyArray<{ readonly session: string; readonly earliest: Position }>;
   /** Matching held events, in delivery order. */
   readonly events: readonly Received[];
+  /**
+   * Requested positions of sessions the relay holds nothing of and never evicted (e.g. after a
+   * restart): the subscriber checks the first event it delivers of each (`GapWatch`).
+   */
+  readonly unanchored: readonly ResumePoint[];
 }
 
 export class Hub {
@@ -113,17 +118,19 @@ export class Hub {
    * events, then adds the sink, all in the same tick, so nothing falls between replay and live.
    */
   plan(request: ReplayRequest, filter: Readonly<Record<string, unknown>> | FilterMatch): ReplayPlan {
-    if (request.kind === 'none') return { exhausted: [], events: [] };
+    if (request.kind === 'none') return { exhausted: [], events: [], unanchored: [] };
     const match = typeof filter === 'function' ? filter : compileFilter(filter);
-    if (request.kind === 'all') return { exhausted: [], events: this.buffer.replayAll().filter((h) => match(h.event)) };
+    if (request.kind === 'all') return { exhausted: [], events: this.buffer.replayAll().filter((h) => match(h.event)), unanchored: [] };
     const exhausted: Array<{ session: string; earliest: Position }> = [];
     const events: Received[] = [];
+    const unanchored: ResumePoint[] = [];
     for (const point of request.points) {
       const replay = this.buffer.replay(point);
       if (replay.exhausted) exhausted.push({ session: point.session, earliest: replay.exhausted });
+      if (replay.unanchored) unanchored.push(point);
       for (const h of replay.events) if (match(h.event)) events.push(h);
     }
-    return { exhausted, events };
+    return { exhausted, events, unanchored };
   }
 }
 

@@ -20,6 +20,7 @@ import { acceptHello, declaredAccepts, errorFrame, frame, parseSubscribe, type F
 import type { Hub, Peer, Sink } from './hub.js';
 import type { Position } from './positions.js';
 import { renderAt } from './render.js';
+import { GapWatch } from './gap-watch.js';
 
 
 /** What a connection needs from the relay around it. */
@@ -33,9 +34,10 @@ export interface SocketContext {
   /** Operational log line (never carries a token). */
   readonly log: (line: string) => void;
   /**
-   * Backpressure (AEP-0003 §8.4): while more than this many bytes wait unsent, `debug`/`info`
-   * events are dropped for this connection and a `notice`-or-above one closes it (a `closing`
-   * frame with delivered positions, then 1013) so the consumer resumes exactly.
+   * Backpressure (AEP-0003 §8.4): while more than this many bytes wait unsent (or queue behind a
+   * replay), the next event closes the connection (a `closing` frame with reason `slow-consumer`
+   * and the delivered positions, then 1013) so the consumer resumes exactly. Nothing is dropped
+   * silently.
    */
   readonly slowBytes: number;
 }
@@ -44,9 +46,19 @@ interface Subscription extends Sink {
   readonly id: string | number | undefined;
   /** Last delivered position per session, for the `closing` frame. */
   readonly delivered: Map<string, Position>;
+  /** The late `replay-exhausted` judgement for sessions held nowhere. */
+  readonly gaps: GapWatch;
+  /** True until the replay and the live events that arrived meanwhile are sent. */
+  replaying: boolean;
+  /** Live events that arrived during the replay, in order, and their size in characters. */
+  readonly queue: Received[];
+  queued: number;
+  /** Set once the subscription is replaced, unsubscribed or closed: its replay stops. */
+  ended: boolean;
 }
 
-const droppable = (e: AepEvent): boolean => e.severity === undefined || e.severity === 'debug' || e.severity === 'info';
+/** While more than this many bytes wait unsent, a replay waits for them to go out. */
+const REPLAY_HIGH_WATER = 1024 * 1024;
 
 export class SocketSession implements Peer {
   #hello: PeerHello | undefined;
@@ -90,7 +102,10 @@ export class SocketSession implements Peer {
 
   #detach(): void {
     this.#closed = true;
-    for (const sub of this.#subs.values()) this.ctx.hub.sinks.delete(sub);
+    for (const sub of this.#subs.values()) {
+      sub.ended = true;
+      this.ctx.hub.sinks.delete(sub);
+    }
     this.#subs.clear();
     this.ctx.hub.peers.delete(this);
   }
@@ -191,38 +206,84 @@ export class SocketSession implements Peer {
     // replacing is the reading that never refuses a well-formed request).
     const replaced = this.#subs.get(key);
     if (replaced) {
+      replaced.ended = true;
       this.#subs.delete(key);
       this.ctx.hub.sinks.delete(replaced);
     }
     if (this.#subs.size >= this.ctx.config.maxSubscriptions) {
       return this.send(errorFrame('limit-exceeded', `this connection already holds ${this.#subs.size} subscriptions; the limit is ${this.ctx.config.maxSubscriptions} (AEP_MAX_SUBS)`, { id }));
     }
+    const plan = this.ctx.hub.plan(replay, match);
     const sub: Subscription = {
       id,
       filter,
       match,
       ceiling,
       delivered: new Map(),
-      deliver: (rec) => this.#deliver(sub, rec),
+      gaps: new GapWatch(plan.unanchored),
+      replaying: true,
+      queue: [],
+      queued: 0,
+      ended: false,
+      deliver: (rec) => this.#deliverLive(sub, rec),
     };
     this.send(frame(id === undefined ? { type: 'subscribed' } : { type: 'subscribed', id }));
-    const plan = this.ctx.hub.plan(replay, match);
-    for (const m of plan.exhausted) {
-      this.send(frame({ type: 'replay-exhausted', ...(id === undefined ? {} : { sub: id }), session: m.session, earliest: { epoch: m.earliest.epoch, seq: m.earliest.seq } }));
-    }
-    for (const rec of plan.events) this.#deliver(sub, rec);
-    if (this.#closed) return;
+    for (const m of plan.exhausted) this.send(this.#exhaustedFrame(sub, m.session, m.earliest));
+    // Live from now on (queued behind the replay), so nothing falls between replay and live.
     this.#subs.set(key, sub);
     this.ctx.hub.sinks.add(sub);
+    this.#replay(sub, plan.events).catch((err: unknown) => {
+      this.ctx.log(`replay failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.shutdown('internal', 1011);
+    });
   }
 
-  #deliver(sub: Subscription, rec: Received): void {
-    if (this.#closed) return;
-    if (this.ws.bufferedAmount > this.ctx.slowBytes) {
-      if (droppable(rec.event)) return;
-      return this.shutdown('slow-consumer', 1013);
+  #exhaustedFrame(sub: Subscription, session: string, earliest: Position): string {
+    return frame({ type: 'replay-exhausted', ...(sub.id === undefined ? {} : { sub: sub.id }), session, earliest: { epoch: earliest.epoch, seq: earliest.seq } });
+  }
+
+  /**
+   * Send the replay, then what arrived meanwhile, with backpressure: while more than
+   * `REPLAY_HIGH_WATER` bytes wait unsent, the next frame is awaited until it went out. A
+   * replay of any size is delivered whole, or the connection ends with a stated reason.
+   */
+  async #replay(sub: Subscription, events: readonly Received[]): Promise<void> {
+    const high = Math.min(REPLAY_HIGH_WATER, this.ctx.slowBytes);
+    let i = 0;
+    for (;;) {
+      if (this.#closed || sub.ended) return;
+      let rec: Received | undefined;
+      if (i < events.length) rec = events[i++];
+      else {
+        rec = sub.queue.shift();
+        if (rec) sub.queued -= rec.raw.length;
+      }
+      if (!rec) break;
+      if (this.ws.bufferedAmount > high) await new Promise<void>((resolve) => this.#write(sub, rec, () => resolve()));
+      else this.#write(sub, rec);
     }
-    this.send(renderAt(rec, sub.ceiling));
+    sub.replaying = false;
+  }
+
+  #deliverLive(sub: Subscription, rec: Received): void {
+    if (this.#closed) return;
+    if (sub.replaying) {
+      sub.queue.push(rec);
+      sub.queued += rec.raw.length;
+      if (sub.queued > this.ctx.slowBytes) this.shutdown('slow-consumer', 1013);
+      return;
+    }
+    // Over the bound the consumer is told why (a `closing` frame with its positions) and
+    // dropped, never silently skipped (AEP-0003 §8.4).
+    if (this.ws.bufferedAmount > this.ctx.slowBytes) return this.shutdown('slow-consumer', 1013);
+    this.#write(sub, rec);
+  }
+
+  #write(sub: Subscription, rec: Received, sent?: () => void): void {
+    if (this.#closed || this.ws.readyState !== this.ws.OPEN) return sent?.();
+    const gap = sub.gaps.check(rec);
+    if (gap && typeof rec.event.session === 'string') this.ws.send(this.#exhaustedFrame(sub, rec.event.session, gap));
+    this.ws.send(renderAt(rec, sub.ceiling), sent && (() => sent()));
     const { session, seq } = rec.event;
     if (typeof session === 'string' && typeof seq === 'number') sub.delivered.set(session, { epoch: rec.event.epoch ?? 0, seq });
   }
@@ -231,6 +292,7 @@ export class SocketSession implements Peer {
     const key = JSON.stringify(f.id);
     const sub = this.#subs.get(key);
     if (sub) {
+      sub.ended = true;
       this.#subs.delete(key);
       this.ctx.hub.sinks.delete(sub);
     }

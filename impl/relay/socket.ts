@@ -14,7 +14,7 @@ import { oneLine, shapeIssue } from './batch.js';
 import { MAX_DEPTH, scanJsonText } from '../core/json-shape.js';
 import type { Received } from './buffer.js';
 import type { RelayConfig } from './config.js';
-import { isCommand, routeCommand } from './control.js';
+import { isAck, isCommand, routeCommand } from './control.js';
 import { relayHello } from './discovery.js';
 import { acceptHello, declaredAccepts, errorFrame, frame, parseSubscribe, type Frame, type PeerHello } from './frames.js';
 import type { Hub, Peer, Sink } from './hub.js';
@@ -182,7 +182,22 @@ export class SocketSession implements Peer {
     const rec = admitted.rec;
     const event = rec.event;
     if (isCommand(event.type)) return this.#command(rec);
-    if (typeof event.session === 'string' && typeof event.seq === 'number') this.claims.add(event.session);
+    const session = typeof event.session === 'string' ? event.session : undefined;
+    const sequenced = session !== undefined && typeof event.seq === 'number';
+    // Roles (AEP-0003 §4, AEP-0004 §4): a consumer watches and commands; only an emitter (or
+    // both) numbers session events, and so only it can own, and claim, a session.
+    if (sequenced && this.#hello?.role === 'consumer') {
+      return this.send(errorFrame('unauthorized', `this connection said role "consumer" in its hello: it may send commands, not sequenced session events; reconnect with role "emitter" or "both" to emit into session ${JSON.stringify(session)} (AEP-0003 §4)`, { cause: event.id }));
+    }
+    if (isAck(event.type)) {
+      // An ack answers a command routed to the session's owner (AEP-0004 §3): it never makes its
+      // sender a claimant, and one from a connection other than the live claimant is a forgery.
+      const owner = session === undefined ? undefined : [...this.ctx.hub.peers].find((p) => p !== this && p.claims.has(session));
+      if (owner && !this.claims.has(session!)) {
+        this.ctx.log(`refused a ${event.type} for session ${JSON.stringify(session)} from a connection that does not own it`);
+        return this.send(errorFrame('unauthorized', `session ${JSON.stringify(session)} is owned by another live connection; only its owner acknowledges commands routed to it (AEP-0004 §4)`, { cause: event.id }));
+      }
+    } else if (sequenced) this.claims.add(session!);
     this.ctx.hub.publish(rec);
   }
 

@@ -123,7 +123,7 @@ describe('discovery, health, auth', () => {
           capture: ['none', 'metadata', 'redacted', 'full'],
           control: { accepts: [] },
           roster: {},
-          experimental: {},
+          experimental: { 'pong-acks': {} },
         },
       });
     }

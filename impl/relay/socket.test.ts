@@ -22,7 +22,7 @@ describe('hello', () => {
     expect(c.frames[0]).toBe(
       '{"type":"hello","versions":["0.1"],"role":"both","identity":{"agent":"aep-relay","instance":"test/1"},' +
         '"capabilities":{"filters":["attr-match"],"replay":{"buffer":8,"all":true},"capture":["none","metadata","redacted","full"],' +
-        '"control":{"accepts":[]},"roster":{},"experimental":{}}}',
+        '"control":{"accepts":[]},"roster":{},"experimental":{"pong-acks":{}}}}',
     );
   });
 

@@ -139,7 +139,13 @@ describe('capture never leaks', () => {
         ws[i]!.send({ type: 'subscribe', id: c, capture: c });
         await ws[i]!.waitFor((f) => f?.type === 'subscribed');
       }
-      const sample = fc.sample(probe(), CI ? 200 : 1_000);
+      // Unique canaries, ids and seqs across the sample (generated ones may repeat).
+      const sample = fc.sample(probe(), CI ? 200 : 1_000).map((p, i) => {
+        const n = /"id":"leak-(\d+)"/.exec(p.text)![1]!;
+        const canary = `WIRE${i}CANARY`;
+        const text = p.text.split(p.canary).join(canary).replace(`"id":"leak-${n}"`, `"id":"wire-${i}"`).replace(`"seq":${n}`, `"seq":${i}`);
+        return { ...p, text, canary };
+      });
       let accepted = 0;
       for (let i = 0; i < sample.length; i += 50) {
         const batch = sample.slice(i, i + 50).filter((p) => parseEventText(p.text, 1).ok);

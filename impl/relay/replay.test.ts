@@ -49,6 +49,34 @@ describe('defect 8: an SSE replay is streamed in bounded chunks', () => {
   }, 30_000);
 });
 
+describe('replay then live, under backpressure', () => {
+  it('live events posted while a large replay drains to a slow reader all follow it, in order', async () => {
+    const base = await h.start({ maxBody: 64 * 1024 * 1024 });
+    for (let i = 0; i < 3000; i += 500) expect((await post(base, Array.from({ length: 500 }, (_, k) => big('mix', i + k, 2)))).status).toBe(202);
+    const { request } = await import('node:http');
+    let text = '';
+    const res = await new Promise<import('node:http').IncomingMessage>((resolve) => request(`${base}/stream?filter=${encodeURIComponent('{"session":"mix"}')}&from=${encodeURIComponent('[{"session":"mix","epoch":0,"seq":0}]')}`, { headers: { accept: 'text/event-stream' } }, resolve).end());
+    res.setEncoding('utf8');
+    res.on('data', (c: string) => (text += c));
+    // Read in bursts, so the relay's writes keep hitting backpressure, while live events arrive.
+    const reading = (async () => {
+      for (let i = 0; i < 40; i++) {
+        res.pause();
+        await new Promise((r) => setTimeout(r, 5));
+        res.resume();
+        await new Promise((r) => setTimeout(r, 2));
+      }
+    })();
+    for (let seq = 3000; seq < 3060; seq += 3) expect((await post(base, [big('mix', seq, 2), big('mix', seq + 1, 2), big('mix', seq + 2, 2)])).status).toBe(202);
+    await reading;
+    const deadline = Date.now() + 15_000;
+    while (!text.slice(-10_000).includes('id: mix:0:3059\n') && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
+    res.destroy();
+    const seqs = (text.match(/^id: mix:0:(\d+)$/gm) ?? []).map((l) => Number(l.split(':').pop()));
+    expect(seqs).toEqual(Array.from({ length: 3059 }, (_, i) => i + 1));
+  }, 30_000);
+});
+
 describe('defect 9: no silent gap after a restart or a session eviction', () => {
   it('after a restart (the relay holds seq 100 onwards), a resume from 49 says replay-exhausted on SSE and WS; one from 99 does not', async () => {
     const base = await h.start();

@@ -156,13 +156,18 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
       chunk += message(rec);
       if (chunk.length >= REPLAY_CHUNK) await write();
     }
-    while (queue.length > 0 && !closed) {
-      const rec = queue.shift()!;
-      queued -= rec.raw.length;
-      chunk += message(rec);
-      if (chunk.length >= REPLAY_CHUNK || queue.length === 0) await write();
+    // Whatever arrived meanwhile follows, until nothing is left after the last write: only then
+    // does delivery go live (no await between the empty check and the switch).
+    for (;;) {
+      while (queue.length > 0 && !closed) {
+        const rec = queue.shift()!;
+        queued -= rec.raw.length;
+        chunk += message(rec);
+        if (chunk.length >= REPLAY_CHUNK) await write();
+      }
+      await write();
+      if (queue.length === 0 || closed) break;
     }
-    await write();
     replaying = false;
     if (closed) return;
     if (!request.live) {

@@ -92,6 +92,7 @@ function consumer(base: string, kind: 'sse' | 'ws', sessions: string[]): Consume
 
 describe('soak', () => {
   it(`${SOAK.emitters} emitters x ${SOAK.consumers} consumers for ${SOAK.seconds} s with random reconnects: every event exactly once, in order`, async () => {
+    const heapBefore = process.memoryUsage().heapUsed;
     const relay = await startRelay({ port: 0, buffer: 1_000_000, maxSessions: 1_000 });
     const sessions = Array.from({ length: SOAK.emitters }, (_, i) => `soak-${i}`);
     const sent = new Map(sessions.map((s) => [s, 0]));
@@ -142,8 +143,10 @@ describe('soak', () => {
       c.disconnect();
     }
     const events = [...sent.values()].reduce((a, b) => a + b, 0);
-    figures('soak', { emitters: SOAK.emitters, consumers: SOAK.consumers, seconds: SOAK.seconds, events, delivered, reconnects: consumers.reduce((a, c) => a + c.reconnects, 0), lost, doubled, outOfOrder });
     await relay.close();
+    await sleep(200);
+    const heapAfterMb = Math.round((process.memoryUsage().heapUsed - heapBefore) / 2 ** 20);
+    figures('soak', { heapGrowthAfterCloseMb: heapAfterMb, emitters: SOAK.emitters, consumers: SOAK.consumers, seconds: SOAK.seconds, events, delivered, reconnects: consumers.reduce((a, c) => a + c.reconnects, 0), lost, doubled, outOfOrder });
     expect({ lost, doubled, outOfOrder }).toEqual({ lost: 0, doubled: 0, outOfOrder: 0 });
   }, (SOAK.seconds + 90) * 1000);
 });

@@ -76,6 +76,11 @@ stage "unit and integration tests (npm test)"
 npm test 2>&1 | tee "$WORK/npm-test.log"
 passed
 
+stage "reliability suite, bounded (AEP_RELIABILITY=ci npm run test:reliability)"
+AEP_RELIABILITY=ci npm run test:reliability 2>&1 | tee "$WORK/reliability.log"
+grep -h '\[reliability\]' "$WORK/reliability.log" || true
+passed
+
 stage "the project's own corpus (npm run conformance)"
 npm run conformance -- --json "$WORK/report-own.json"
 passed

@@ -5,7 +5,7 @@ import type { AepEvent } from '../core/event.js';
 import { validateStream } from '../core/stream.js';
 import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
 import { startAdapter, type RunningAdapter } from './daemon.js';
-import { TOO_DEEP } from './hook-input.js';
+import { MAX_HOOK_DEPTH, TOO_DEEP } from './hook-input.js';
 import { ADAPTER_HEADER, HOLD_HEADER } from './shim.cjs';
 import { tempHome } from './test-utils.js';
 
@@ -91,7 +91,7 @@ describe('adapter daemon entry', () => {
     expect(events.map((e) => e.type)).toEqual(['tool.requested']);
     expect(JSON.stringify(events[0]!.data)).toContain(JSON.stringify(TOO_DEEP));
     expect(logs.some((l) => l.includes('failed'))).toBe(false);
-    expect(logs).toContain('hook PreToolUse: 1 value(s) nested deeper than 64 levels were cut; emitting what remains, answering neutrally');
+    expect(logs).toContain(`hook PreToolUse: 1 value(s) nested deeper than ${MAX_HOOK_DEPTH} levels were cut; emitting what remains, answering neutrally`);
   });
 
   it('a held hook with a cut body: its request is emitted and dismissed at once, the vendor gets the neutral reply', async () => {

@@ -24,7 +24,7 @@ import type { AepEvent } from '../core/event.js';
 import { createCommandTarget } from './commands.js';
 import { createEmitter } from './emission.js';
 import { HeldRequests, REAL_TIMERS, type EngineTimers } from './held-requests.js';
-import { sanitizeInput } from './sanitize.js';
+import { guardHookInput, guardProblems } from './hook-input.js';
 import { SessionBook } from './sessions.js';
 import { SteeringDesk } from './steering-desk.js';
 import type { AdapterDef, HookContext, HoldSpec, Posture } from './types.js';
@@ -137,8 +137,10 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
 
   async function handleHook(hookEvent: string, raw: Record<string, unknown>): Promise<string> {
     // Emit what can be emitted: an input no event could carry is made safe first, and said so.
-    const { value: input, problems } = sanitizeInput(raw);
-    for (const problem of problems) cfg.log(`hook ${hookEvent}: ${problem}`);
+    const guarded = guardHookInput(raw);
+    // Unchanged input keeps its identity (the daemon marks a cut body by the object it passed in).
+    const input = guarded.truncated === 0 && guarded.repaired === 0 ? raw : (guarded.value as Record<string, unknown>);
+    for (const problem of guardProblems(guarded)) cfg.log(`hook ${hookEvent}: ${problem}`);
     const reply = await def.handle(hookEvent, input, ctx);
     const session = typeof input.session_id === 'string' ? input.session_id : undefined;
     if (instruct && session && reply === def.neutralReply(hookEvent) && def.steerable(hookEvent)) {

@@ -1,6 +1,7 @@
 /** The hook-body guard: depth bound and lone surrogates, and nothing else changes. */
 import { describe, expect, it } from 'vitest';
 import { MAX_HOOK_DEPTH, TOO_DEEP, guardHookInput } from './hook-input.js';
+import { MAX_DEPTH, scanJsonText } from '../core/json-shape.js';
 
 function nested(depth: number): unknown {
   let v: unknown = 'leaf';
@@ -35,5 +36,21 @@ describe('guardHookInput', () => {
     const out = guardHookInput(JSON.parse('{"session_id":"lone\\ud800","k\\udc00":"ok","pair":"\\ud83d\\ude00"}'));
     expect(out.value).toEqual({ session_id: 'lone\ufffd', 'k\ufffd': 'ok', pair: '😀' });
     expect(out.repaired).toBe(2);
+  });
+});
+
+describe('the depth bound and the relay', () => {
+  it('a hook value cut at MAX_HOOK_DEPTH still fits an event the relay accepts (envelope.depth, MAX_DEPTH)', () => {
+    let deep: unknown = 'leaf';
+    for (let i = 0; i < 500; i++) deep = { a: deep };
+    const guarded = guardHookInput({ session_id: 's', tool_input: deep });
+    expect(guarded.truncated).toBe(1);
+    const input = (guarded.value as Record<string, unknown>).tool_input;
+    // The deepest place an adapter carries a hook value: event.data.tool.input.
+    const event = { id: 'x', data: { tool: { name: 'Bash', input } } };
+    expect(scanJsonText(JSON.stringify(event))).toBeNull();
+    let over: unknown = 'leaf';
+    for (let i = 0; i < MAX_DEPTH; i++) over = { a: over };
+    expect(scanJsonText(JSON.stringify({ data: over }))?.kind).toBe('depth');
   });
 });

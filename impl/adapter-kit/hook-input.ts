@@ -10,8 +10,15 @@
  * The walk itself recurses at most MAX_HOOK_DEPTH levels.
  */
 
-/** Deepest nesting kept (the top-level object is level 1). Real hook payloads stay under 20. */
-export const MAX_HOOK_DEPTH = 64;
+import { MAX_DEPTH } from '../core/json-shape.js';
+
+/**
+ * Deepest nesting kept (the top-level object is level 1). Real hook payloads stay under 20. An
+ * event carries a hook value a few levels down (`event.data.tool.input`), and the relay refuses
+ * events nested deeper than the core's `MAX_DEPTH` (64, `envelope.depth`), so the bound leaves
+ * that much room below it.
+ */
+export const MAX_HOOK_DEPTH = MAX_DEPTH - 8;
 
 /** What replaces a value nested too deep. */
 export const TOO_DEEP = `[nested deeper than ${MAX_HOOK_DEPTH} levels: not kept]`;
@@ -52,4 +59,12 @@ export function guardHookInput(input: unknown, maxDepth: number = MAX_HOOK_DEPTH
     return out;
   };
   return { value: walk(input, 1), truncated, repaired };
+}
+
+/** What `guardHookInput` changed, in words, for the daemon's log (empty when nothing was). */
+export function guardProblems(guarded: GuardedInput): string[] {
+  const out: string[] = [];
+  if (guarded.repaired > 0) out.push(`${guarded.repaired} string(s) held a lone UTF-16 surrogate, which no UTF-8 text can carry; replaced by U+FFFD`);
+  if (guarded.truncated > 0) out.push(`${guarded.truncated} value(s) nested deeper than ${MAX_HOOK_DEPTH} levels were replaced by a marker`);
+  return out;
 }

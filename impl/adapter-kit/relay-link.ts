@@ -3,6 +3,21 @@
  * `hello` goes first; events wait in an outbox until the relay's hello answers ours; a lost
  * connection reconnects with exponential backoff (250 ms doubling to 10 s). Inbound frames that
  * are events (commands) go to `onCommand` with their exact text.
+ *
+ * What the outbox holds: every event not yet handed to a live connection, plus, when the relay
+ * declares `experimental["pong-acks"]` in its hello, every event sent but not yet acknowledged.
+ * AEP-0003 defines no per-event acknowledgement on the WebSocket; what it does define is the
+ * `ping`/`pong` exchange on an ordered connection, so a `pong` answering our `ping` acknowledges
+ * every event sent before that ping (the relay processed each: admitted or refused in-band). A
+ * lost connection puts the unacknowledged events back at the head of the outbox, in order, and
+ * the next connection resends them first (the relay's buffer dedupes on `(source, id)`,
+ * AEP-0001 §7.4). Without that declaration the link keeps no unacknowledged events (it cannot
+ * tell which arrived) and sends no pings.
+ *
+ * Bound (AEP-0003 §8.4): at most `maxOutbox` events (default 10 000) are held in all. Beyond it
+ * the oldest `debug`/`info` event is dropped first (a missing severity counts as `info`); only
+ * when none is left does the oldest `notice`-or-above go. Every drop is counted (`dropped`) and
+ * logged (the first, then every 1000th); the JSONL log keeps every event.
  */
 import WebSocket from 'ws';
 
@@ -19,8 +34,10 @@ export interface RelayLinkOptions {
   log(line: string): void;
   /** Called after each completed hello, after the outbox is flushed; `reconnect` is false the first time. */
   onReady?(reconnect: boolean): void;
-  /** Outbox bound (default 10 000 events); the oldest is dropped beyond it (the JSONL log keeps it). */
+  /** Outbox bound (default 10 000 events), unacknowledged events included; see the module comment. */
   maxOutbox?: number;
+  /** How long after a send the acknowledging `ping` goes out, in ms (default 25): sends in between share it. */
+  ackDelayMs?: number;
 }
 
 /** `http://h:p` → `ws://h:p/socket`; a URL already ending in `/socket` is kept. */
@@ -32,6 +49,32 @@ export function socketUrl(base: string): string {
   return url.toString();
 }
 
+interface Entry {
+  readonly line: string;
+  /** Send order, for acknowledgement. */
+  readonly n: number;
+  /** Whether it is debug/info (computed when first needed). */
+  droppable?: boolean;
+}
+
+/** Whether an event line is `debug`/`info` (or carries no severity): what a full outbox drops first. */
+export function isDroppableLine(line: string): boolean {
+  try {
+    const severity = (JSON.parse(line) as { severity?: unknown }).severity;
+    return severity === undefined || severity === 'debug' || severity === 'info';
+  } catch {
+    return true;
+  }
+}
+
+/** Drop counters of the outbox bound. */
+export interface OutboxDrops {
+  /** `debug`/`info` events dropped. */
+  debugInfo: number;
+  /** `notice`-or-above events dropped (only when no debug/info event was left to drop). */
+  other: number;
+}
+
 export class RelayLink {
   private ws: WebSocket | null = null;
   private ready = false;
@@ -39,7 +82,18 @@ export class RelayLink {
   private closed = false;
   private backoff = 250;
   private timer: NodeJS.Timeout | null = null;
-  private readonly outbox: string[] = [];
+  /** Not yet handed to a live connection, in order. */
+  private readonly outbox: Entry[] = [];
+  /** Sent on the current connection, not yet acknowledged by a pong (only with pong-acks). */
+  private unacked: Entry[] = [];
+  private acks = false;
+  private counter = 0;
+  private pingTimer: NodeJS.Timeout | null = null;
+  /** The ping in flight: its `t`, and the last entry it acknowledges. */
+  private inflight: { t: string; upTo: number } | null = null;
+  private pings = 0;
+  /** Drop counters (see the module comment). */
+  readonly dropped: OutboxDrops = { debugInfo: 0, other: 0 };
 
   constructor(private readonly opts: RelayLinkOptions) {
     this.connect();
@@ -50,24 +104,32 @@ export class RelayLink {
     return this.ready;
   }
 
+  /** Events held: queued plus sent-but-unacknowledged. */
+  get pending(): number {
+    return this.outbox.length + this.unacked.length;
+  }
+
   /** Send one event (its exact JSON text) now, or queue it until the hello completes. */
   send(line: string): void {
+    const entry: Entry = { line, n: ++this.counter };
     if (this.ready && this.ws?.readyState === WebSocket.OPEN) {
       this.ws.send(line);
+      if (this.acks) {
+        this.unacked.push(entry);
+        this.schedulePing();
+        this.trim();
+      }
       return;
     }
-    this.outbox.push(line);
-    const max = this.opts.maxOutbox ?? 10_000;
-    if (this.outbox.length > max) {
-      this.outbox.shift();
-      this.opts.log('relay outbox full: dropped the oldest queued event (it is still in the JSONL log)');
-    }
+    this.outbox.push(entry);
+    this.trim();
   }
 
   /** Stop reconnecting and close the socket. */
   async close(): Promise<void> {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
+    if (this.pingTimer) clearTimeout(this.pingTimer);
     const ws = this.ws;
     this.ws = null;
     this.ready = false;
@@ -76,6 +138,51 @@ export class RelayLink {
       ws.once('close', () => resolve());
       ws.terminate();
     });
+  }
+
+  /** Enforce `maxOutbox`: drop the oldest debug/info queued event first, then the oldest queued. */
+  private trim(): void {
+    const max = this.opts.maxOutbox ?? 10_000;
+    while (this.outbox.length + this.unacked.length > max) {
+      if (this.outbox.length === 0) {
+        // Everything held was sent: stop tracking the oldest (it may have arrived; it cannot be resent).
+        this.unacked.shift();
+        continue;
+      }
+      let at = this.outbox.findIndex((e) => (e.droppable ??= isDroppableLine(e.line)));
+      const droppable = at >= 0;
+      if (!droppable) at = 0;
+      this.outbox.splice(at, 1);
+      if (droppable) this.dropped.debugInfo++;
+      else this.dropped.other++;
+      const total = this.dropped.debugInfo + this.dropped.other;
+      if (total === 1 || total % 1000 === 0) {
+        this.opts.log(`relay outbox full (${max} events): dropped ${this.dropped.debugInfo} debug/info and ${this.dropped.other} notice-or-above events so far, oldest debug/info first (they are still in the JSONL log)`);
+      }
+    }
+  }
+
+  private schedulePing(): void {
+    if (!this.acks || this.pingTimer || this.inflight || this.unacked.length === 0) return;
+    this.pingTimer = setTimeout(() => {
+      this.pingTimer = null;
+      const ws = this.ws;
+      if (!this.ready || !ws || ws.readyState !== WebSocket.OPEN || this.unacked.length === 0) return;
+      const t = `ack:${++this.pings}`;
+      this.inflight = { t, upTo: this.unacked[this.unacked.length - 1]!.n };
+      ws.send(JSON.stringify({ type: 'ping', t }));
+    }, this.opts.ackDelayMs ?? 25);
+    this.pingTimer.unref?.();
+  }
+
+  private onPong(t: unknown): void {
+    const inflight = this.inflight;
+    if (!inflight || t !== inflight.t) return;
+    this.inflight = null;
+    let k = 0;
+    while (k < this.unacked.length && this.unacked[k]!.n <= inflight.upTo) k++;
+    this.unacked.splice(0, k);
+    this.schedulePing();
   }
 
   private connect(): void {
@@ -88,6 +195,14 @@ export class RelayLink {
       if (retried || this.closed) return;
       retried = true;
       this.ready = false;
+      this.inflight = null;
+      if (this.pingTimer) clearTimeout(this.pingTimer);
+      this.pingTimer = null;
+      // What the relay did not acknowledge goes back to the head of the outbox, in order.
+      if (this.unacked.length > 0) {
+        this.outbox.unshift(...this.unacked);
+        this.unacked = [];
+      }
       this.opts.log(`relay link down (${why}); reconnecting in ${this.backoff} ms`);
       this.timer = setTimeout(() => this.connect(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, 10_000);
@@ -107,11 +222,20 @@ export class RelayLink {
       if (frame.type === 'hello' && !this.ready) {
         this.ready = true;
         this.backoff = 250;
-        this.opts.log('relay link up (hello complete)');
-        while (this.outbox.length > 0 && ws.readyState === WebSocket.OPEN) ws.send(this.outbox.shift()!);
+        const caps = frame.capabilities as { experimental?: Record<string, unknown> } | undefined;
+        this.acks = typeof caps?.experimental === 'object' && caps.experimental !== null && 'pong-acks' in caps.experimental;
+        const resent = this.outbox.length;
+        this.opts.log(`relay link up (hello complete${resent > 0 ? `; sending ${resent} held events` : ''})`);
+        while (this.outbox.length > 0 && ws.readyState === WebSocket.OPEN) {
+          const entry = this.outbox.shift()!;
+          ws.send(entry.line);
+          if (this.acks) this.unacked.push(entry);
+        }
+        this.schedulePing();
         this.opts.onReady?.(this.helloCount++ > 0);
         return;
       }
+      if (frame.type === 'pong') return this.onPong(frame.t);
       if (frame.type === 'error') {
         this.opts.log(`relay error frame: ${String(frame.code)}${frame.detail ? ` (${String(frame.detail)})` : ''}`);
         return;

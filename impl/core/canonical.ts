@@ -19,12 +19,54 @@
  *   represent at the top level (`undefined`, a function, a symbol).
  */
 export function canonicalJson(value: unknown): string {
-  const out = serialize(value, new Set<object>(), '$');
-  if (out === undefined) throw new TypeError(`canonicalJson: cannot serialize a top-level ${typeof value}`);
-  return out;
+  // Iterative (an explicit stack of open containers), so no nesting depth overflows the call stack.
+  const ancestors = new Set<object>();
+  const stack: Frame[] = [];
+  const first = open(value, '$', ancestors, stack);
+  if (first !== OPEN) {
+    if (first === undefined) throw new TypeError(`canonicalJson: cannot serialize a top-level ${typeof value}`);
+    return first;
+  }
+  for (;;) {
+    const f = stack[stack.length - 1]!;
+    const length = f.keys === undefined ? (f.obj as unknown[]).length : f.keys.length;
+    if (f.next >= length) {
+      stack.pop();
+      ancestors.delete(f.obj);
+      const text = f.keys === undefined ? `[${f.parts.join(',')}]` : `{${f.parts.join(',')}}`;
+      const parent = stack[stack.length - 1];
+      if (parent === undefined) return text;
+      deliver(parent, text);
+      continue;
+    }
+    const index = f.next++;
+    let member: string | undefined | typeof OPEN;
+    if (f.keys === undefined) {
+      member = open((f.obj as unknown[])[index], `${f.path}[${index}]`, ancestors, stack);
+    } else {
+      const key = f.keys[index]!;
+      f.key = key;
+      member = open((f.obj as Record<string, unknown>)[key], `${f.path}.${key}`, ancestors, stack);
+    }
+    if (member !== OPEN) deliver(f, member);
+  }
 }
 
-function serialize(value: unknown, ancestors: Set<object>, path: string): string | undefined {
+const OPEN = Symbol('open');
+
+interface Frame {
+  readonly obj: object;
+  /** Sorted member names of an object; undefined for an array. */
+  readonly keys: readonly string[] | undefined;
+  readonly path: string;
+  readonly parts: string[];
+  next: number;
+  /** The member whose value is being serialized. */
+  key: string;
+}
+
+/** A member's serialized text (undefined: omitted), or OPEN after pushing its container. */
+function open(value: unknown, path: string, ancestors: Set<object>, stack: Frame[]): string | undefined | typeof OPEN {
   if (value !== null && typeof value === 'object' && typeof (value as { toJSON?: unknown }).toJSON === 'function') {
     value = (value as { toJSON: (key: string) => unknown }).toJSON('');
   }
@@ -45,18 +87,11 @@ function serialize(value: unknown, ancestors: Set<object>, path: string): string
   const obj = value as object;
   if (ancestors.has(obj)) throw new TypeError(`canonicalJson: cycle at ${path}; JSON cannot represent a value that contains itself`);
   ancestors.add(obj);
-  try {
-    if (Array.isArray(obj)) {
-      return `[${obj.map((item, i) => serialize(item, ancestors, `${path}[${i}]`) ?? 'null').join(',')}]`;
-    }
-    const record = obj as Record<string, unknown>;
-    const members: string[] = [];
-    for (const key of Object.keys(record).sort()) {
-      const encoded = serialize(record[key], ancestors, `${path}.${key}`);
-      if (encoded !== undefined) members.push(`${JSON.stringify(key)}:${encoded}`);
-    }
-    return `{${members.join(',')}}`;
-  } finally {
-    ancestors.delete(obj);
-  }
+  stack.push({ obj, keys: Array.isArray(obj) ? undefined : Object.keys(obj).sort(), path, parts: [], next: 0, key: '' });
+  return OPEN;
+}
+
+function deliver(f: Frame, text: string | undefined): void {
+  if (f.keys === undefined) f.parts.push(text ?? 'null');
+  else if (text !== undefined) f.parts.push(`${JSON.stringify(f.key)}:${text}`);
 }

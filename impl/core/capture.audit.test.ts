@@ -79,12 +79,15 @@ function matrix(label: string, load: () => Readonly<Record<string, Readonly<Reco
             const { data: _a, capture: _b, ...envIn } = event;
             const { data: _c, capture: _d, ...envOut } = out;
             expect(envOut, where).toEqual(envIn); // extension attributes included
-            if (captureRank(ceiling) >= captureRank(source)) {
-              expect(out, where).toEqual(event); // never up-level, never touch
+            if (ceiling === 'full') {
+              expect(out, where).toEqual(event); // a full ceiling never touches
               continue;
             }
+            // Never up-level; a ceiling at or above the source still prunes what the source
+            // over-declared (the sample carries every annotated field, whatever the source level).
+            const lowering = captureRank(ceiling) < captureRank(source);
             // §8.2(e): mechanical hops never mint `redacted`.
-            const target: CaptureLevel = ceiling === 'redacted' && source === 'full' ? 'metadata' : ceiling;
+            const target: CaptureLevel = !lowering ? source : ceiling === 'redacted' && source === 'full' ? 'metadata' : ceiling;
             expect(out.capture, where).toBe(target);
             if (target === 'none') {
               expect(out.data, where).toBeUndefined();
@@ -99,7 +102,7 @@ function matrix(label: string, load: () => Readonly<Record<string, Readonly<Reco
               // A leaf must drop when it or any container above it ranks over the target.
               const gate = [...prefixes(path), path].reduce((max, p) => Math.max(max, captureRank(ann[p] ?? 'metadata')), 0);
               if (gate > captureRank(target)) expect(present, `${where}: ${path} (${level}) must drop`).toBe(false);
-              else if (!starred(type, path) && !prefixes(path).some((q) => starred(type, q))) expect(present, `${where}: ${path} (${level}) must stay`).toBe(true);
+              else if (!(lowering && (starred(type, path) || prefixes(path).some((q) => starred(type, q))))) expect(present, `${where}: ${path} (${level}) must stay`).toBe(true);
             }
             for (const path of kept) expect(captureRank(ann[path] ?? 'metadata'), `${where}: leaked ${path}`).toBeLessThanOrEqual(captureRank(target));
           }
@@ -125,10 +128,11 @@ describeWhenPresent(standardTypes, "the standard's annotations", () => {
 
 describe('AEP-0001 §5.1 defaults: an event without capture is metadata', () => {
   const event = envelope('tool.completed', undefined, { data: { tool: { name: 'Bash' }, status: 'success', result: 'full text' } });
-  it('passes a metadata, redacted or full ceiling untouched, capture still absent', () => {
-    for (const ceiling of ['metadata', 'redacted', 'full'] as const) {
+  it('passes a full ceiling untouched; metadata and redacted ceilings drop the over-declared result, capture still absent', () => {
+    expect(downlevel(event, 'full')).toEqual(event);
+    for (const ceiling of ['metadata', 'redacted'] as const) {
       const out = downlevel(event, ceiling);
-      expect(out).toEqual(event);
+      expect(out).toEqual({ ...event, data: { tool: { name: 'Bash' }, status: 'success' } });
       expect('capture' in out).toBe(false);
     }
   });
@@ -192,8 +196,9 @@ describe('AEP-0002 §5.3 [metadata*] placeholders below redacted', () => {
     const { subject: _s, ...bare } = request;
     expect(downlevel(bare as AepEvent, 'metadata').data?.prompt).toBe('lumen requests form');
   });
-  it('at redacted and above the real text stays', () => {
-    expect(downlevel(request, 'redacted')).toEqual(request);
+  it('at redacted and above the real text stays (a redacted ceiling still drops the over-declared full context)', () => {
+    const { context: _context, ...honest } = request.data as Record<string, unknown>;
+    expect(downlevel(request, 'redacted')).toEqual({ ...request, data: honest });
     expect(downlevel(request, 'full')).toEqual(request);
   });
   it.each(['attention.answered', 'control.attention.respond'])('%s: answer.text drops; values keep numbers and booleans only', (type) => {

@@ -54,8 +54,10 @@ const ann: CaptureAnnotations = {
 describe('downlevel rules', () => {
   it('prunes by path, array items and dotted property names', () => {
     const e = { ...base, capture: 'full' as const, data: { secret: 1, note: 'n', keep: { a: 1 }, list: [1, 2], rows: [{ body: 'b', n: 1 }], 'gen_ai.x': 'y' } };
-    expect(downlevel(e, 'metadata', ann).data).toEqual({ keep: { a: 1 }, list: [], rows: [{ n: 1 }] });
-    expect(downlevel({ ...e, capture: 'redacted' }, 'metadata', ann).data).toEqual({ keep: { a: 1 }, list: [], rows: [{ n: 1 }] });
+    // `keep` is named by no annotation: below redacted its structure drops (rule 7, fail closed).
+    expect(downlevel(e, 'metadata', ann).data).toEqual({ list: [], rows: [{ n: 1 }] });
+    expect(downlevel({ ...e, capture: 'redacted' }, 'metadata', ann).data).toEqual({ list: [], rows: [{ n: 1 }] });
+    expect(downlevel(e, 'redacted', { 'demo.thing': { ...ann['demo.thing'], keep: 'metadata' } }).data).toEqual({ keep: { a: 1 }, list: [], rows: [{ n: 1 }] });
   });
   it('a full source at a full ceiling is untouched; a redacted ceiling gives metadata', () => {
     const e = { ...base, capture: 'full' as const, data: { secret: 1 } };
@@ -77,11 +79,14 @@ describe('downlevel rules', () => {
   it('drops non-object data and a non-object answer.values', () => {
     expect(downlevel({ ...base, capture: 'full', data: 'x' as unknown as Record<string, unknown> }, 'metadata', ann).data).toBeUndefined();
     const answered = { ...base, type: 'attention.answered', capture: 'redacted' as const, data: { answer: { values: 'free text' } } };
-    expect(downlevel(answered, 'metadata', { 'attention.answered': {} }).data).toEqual({ answer: {} });
+    expect(downlevel(answered, 'metadata', { 'attention.answered': { answer: 'metadata', 'answer.values': 'metadata' } }).data).toEqual({ answer: {} });
+    expect(downlevel(answered, 'metadata', { 'attention.answered': {} }).data).toEqual({});
   });
   it('labels without a usable id fall back to the 1-based index; kind defaults', () => {
     const req = { ...base, type: 'attention.requested', capture: 'redacted' as const, subject: '', data: { prompt: 'p', options: [{ label: 'A' }, 'odd', { id: 7, label: 'B' }] } };
-    expect(downlevel(req, 'metadata', { 'attention.requested': {} }).data).toEqual({ prompt: 'a requests attention', options: [{ label: '1' }, 'odd', { id: 7, label: '7' }] });
+    const annotated: CaptureAnnotations = { 'attention.requested': { prompt: 'metadata', options: 'metadata', 'options[]': 'metadata', 'options[].id': 'metadata', 'options[].label': 'metadata' } };
+    // 'odd' is not the object the annotations describe for an option: dropped (rule 7).
+    expect(downlevel(req, 'metadata', annotated).data).toEqual({ prompt: 'a requests attention', options: [{ label: '1' }, { id: 7, label: '7' }] });
   });
   it('does not consult inherited properties of the annotation map', () => {
     const e = { ...base, type: 'toString', capture: 'full' as const, data: { a: 1 } };

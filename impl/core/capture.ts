@@ -3,26 +3,40 @@
  * schemas' `x-aep-capture` annotations (AEP-0002 §5.1).
  *
  * Rules applied by `downlevel`, in order:
- *  1. `evcap = event.capture ?? "metadata"`. A ceiling at or above `evcap` leaves the event
- *     as it is (never up-level, §8.2b).
- *  2. The new level is the ceiling, except §8.2(e): a `redacted` ceiling over a `full` event
- *     lands on `metadata`, because a mechanical hop never mints the `redacted` provenance claim.
+ *  1. `evcap = event.capture ?? "metadata"`. A `full` ceiling leaves the event as it is. A
+ *     ceiling at or above `evcap` keeps the level (never up-level, §8.2b) but still judges the
+ *     payload against it (rule 7): the ceiling is a promise to its subscriber, not a trust in
+ *     the declaration.
+ *  2. Otherwise the new level is the ceiling, except §8.2(e): a `redacted` ceiling over a `full`
+ *     event lands on `metadata`, because a mechanical hop never mints the `redacted` provenance claim.
  *  3. At `none`, `data` is removed (envelope only).
- *  4. A type without a payload schema (vendor `x.*`, unknown types) loses `data` wholesale:
- *     the hop cannot tell content from structure, and dropping more is always legal.
- *  5. Every field whose annotation ranks above the new level is pruned, recursively through
- *     objects and array items. Unannotated members count as `metadata` (AEP-0002 §5.1 r4).
- *  6. Below `redacted`, the AEP-0002 §5.3 `[metadata*]` fields degrade structurally, since a
- *     hop has no source context to synthesize or classify them (AEP-0006 §Security):
+ *  4. A type without a payload schema (vendor `x.*`, unknown types) loses `data` wholesale
+ *     below `full`, whatever it declares: the hop cannot tell content from structure, and
+ *     dropping more is always legal (§8.2b). The one exception is a `redacted` source at a
+ *     `redacted` ceiling: that claim was minted at the source (§8.2e) and passes unchanged.
+ *  5. Every field whose annotation ranks above the new level is pruned, through objects and
+ *     array items.
+ *  6. Below `redacted`, and only when the level is lowered, the AEP-0002 §5.3 `[metadata*]`
+ *     fields degrade structurally, since a hop has no source context to synthesize or classify
+ *     them (AEP-0006 §Security):
  *     `attention.requested.prompt` becomes `"{agent} requests {kind}: {subject}"` (without
  *     `: {subject}` when there is none); `options[].label`, `fields[].label` and
  *     `fields[].choices[].label` become the item's `id`; `answer.values` on
  *     `attention.answered` and `control.attention.respond` keeps number and boolean entries only.
+ *  7. Fail closed on shape and on what no annotation names. A value whose shape is not the
+ *     annotated one (an array where the schema annotates members, an object where it annotates
+ *     items) is dropped whole, never walked as something else. Below `redacted`, a member no
+ *     annotation names (AEP-0002 §5.1 rule 4 defaults it to `metadata`, an emitter's claim the
+ *     hop cannot check) keeps a number, a boolean or null and loses a string, object or array:
+ *     the hop cannot tell an id from prose there. `__proto__`, `constructor` and `prototype`
+ *     are ordinary member names (copied as own data properties, never as prototype links).
+ *     Nothing is walked deeper than `MAX_DEPTH`, and every walk is iterative.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CAPTURE_ORDER, captureRank, isPlainObject, type AepEvent, type CaptureLevel } from './event.js';
+import { MAX_DEPTH, cloneJson, defineMember } from './json-shape.js';
 
 /**
  * Capture annotations of every payload type: `type -> path -> minimum level`.
@@ -145,37 +159,117 @@ export function downlevel(event: AepEvent, ceiling: CaptureLevel, annotations: C
   }
   const declared = event.capture ?? 'metadata';
   const evcap: CaptureLevel = (CAPTURE_ORDER as readonly string[]).includes(declared) ? declared : 'full';
-  if (captureRank(ceiling) >= captureRank(evcap)) return { ...event, ...(event.data === undefined ? {} : { data: cloneJson(event.data) }) };
-
-  const target: CaptureLevel = ceiling === 'redacted' && evcap === 'full' ? 'metadata' : ceiling;
   const { data, ...envelope } = event;
-  const out: AepEvent = { ...envelope, capture: target };
+  if (ceiling === 'full') return data === undefined ? { ...event } : { ...event, data: cloneJson(data, MAX_DEPTH - 1) };
+
+  // Rule 1: a ceiling at or above the declared level keeps the level (never up-level, §8.2b),
+  // but the payload is still judged against it (fail closed, rule 7).
+  const lowering = captureRank(ceiling) < captureRank(evcap);
+  const target: CaptureLevel = !lowering ? evcap : ceiling === 'redacted' && evcap === 'full' ? 'metadata' : ceiling;
+  // Not lowering: members keep their order (so an untouched event re-serializes byte-identically).
+  const out: AepEvent = lowering ? { ...envelope, capture: target } : { ...event };
+  if (target === 'none' || !isPlainObject(data)) {
+    delete out.data;
+    return out;
+  }
   const typeAnnotations = Object.prototype.hasOwnProperty.call(annotations, event.type) ? annotations[event.type] : undefined;
-  if (target === 'none' || !isPlainObject(data) || typeAnnotations === undefined) return out;
-
-  const pruned = prune(data, '', typeAnnotations, captureRank(target));
-  out.data = captureRank(target) < captureRank('redacted') ? degradeStarred(event, pruned) : pruned;
+  if (typeAnnotations === undefined) {
+    // Rule 4: no schema to tell content from structure. Only a `redacted` source claim at a
+    // `redacted` ceiling survives (the claim was minted at the source, §8.2e).
+    if (target === 'redacted') out.data = cloneJson(data, MAX_DEPTH - 1);
+    else delete out.data;
+    return out;
+  }
+  const pruned = prune(data, compiled(typeAnnotations), target);
+  out.data = lowering && captureRank(target) < captureRank('redacted') ? degradeStarred(event, pruned) : pruned;
   return out;
 }
 
-function prune(obj: Record<string, unknown>, prefix: string, ann: Readonly<Record<string, CaptureLevel>>, max: number): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(obj)) {
-    const path = prefix === '' ? key : `${prefix}.${key}`;
-    if (captureRank(ann[path] ?? 'metadata') > max) continue;
-    if (value === undefined) continue;
-    out[key] = pruneValue(value, path, ann, max);
-  }
-  return out;
+/** One type's annotations with the container shape each path must have. */
+interface Compiled {
+  /** Own annotations only: a path named `__proto__` or `constructor` never finds Object.prototype's members. */
+  readonly levels: ReadonlyMap<string, CaptureLevel>;
+  /** Paths with an annotated `path.member` below: their value must be an object. */
+  readonly objects: ReadonlySet<string>;
+  /** Paths with an annotated `path[]` below: their value must be an array. */
+  readonly arrays: ReadonlySet<string>;
 }
 
-function pruneValue(value: unknown, path: string, ann: Readonly<Record<string, CaptureLevel>>, max: number): unknown {
-  if (Array.isArray(value)) {
-    if (captureRank(ann[`${path}[]`] ?? 'metadata') > max) return [];
-    return value.map((item) => pruneValue(item, `${path}[]`, ann, max));
+const compiledCache = new WeakMap<object, Compiled>();
+
+function compiled(ann: Readonly<Record<string, CaptureLevel>>): Compiled {
+  let c = compiledCache.get(ann);
+  if (c === undefined) {
+    const objects = new Set<string>();
+    const arrays = new Set<string>();
+    for (const path of Object.keys(ann)) {
+      for (let i = 0; i < path.length; i++) {
+        if (path.startsWith('[]', i)) arrays.add(path.slice(0, i));
+        else if (path[i] === '.') objects.add(path.slice(0, i));
+      }
+    }
+    c = { levels: new Map(Object.entries(ann)), objects, arrays };
+    compiledCache.set(ann, c);
   }
-  if (isPlainObject(value)) return prune(value, path, ann, max);
-  return value;
+  return c;
+}
+
+const DROP = Symbol('drop');
+
+/**
+ * Rules 5 and 7, iteratively (an explicit stack, so no payload depth can overflow the call stack):
+ * a member annotated above `target` is dropped; a member whose value does not have the container
+ * shape its annotations describe (an array where members are annotated, an object where items
+ * are) is dropped whole; below `redacted`, a member no annotation names keeps only a number, a
+ * boolean or null, because the hop cannot tell an id from prose in a string or a structure it
+ * has no annotation for. Keys are copied as own data properties (`__proto__` stays a member).
+ */
+function prune(data: Record<string, unknown>, ann: Compiled, target: CaptureLevel): Record<string, unknown> {
+  const max = captureRank(target);
+  const strict = max < captureRank('redacted');
+  const root: Record<string, unknown> = {};
+  type Task = { readonly src: Record<string, unknown> | unknown[]; readonly dst: Record<string, unknown> | unknown[]; readonly path: string; readonly depth: number };
+  const stack: Task[] = [{ src: data, dst: root, path: '', depth: 2 }];
+  const judge = (value: unknown, path: string, depth: number): unknown => {
+    const level = ann.levels.get(path);
+    if (level !== undefined && captureRank(level) > max) return DROP;
+    const wantsArray = ann.arrays.has(path);
+    const wantsObject = ann.objects.has(path);
+    if (wantsArray || wantsObject) {
+      if (depth + 1 > MAX_DEPTH) return DROP;
+      if (wantsArray && Array.isArray(value)) {
+        const dst: unknown[] = [];
+        stack.push({ src: value, dst, path, depth: depth + 1 });
+        return dst;
+      }
+      if (wantsObject && isPlainObject(value)) {
+        const dst: Record<string, unknown> = {};
+        stack.push({ src: value, dst, path, depth: depth + 1 });
+        return dst;
+      }
+      return DROP;
+    }
+    if (level === undefined && strict) return value === null || typeof value === 'number' || typeof value === 'boolean' ? value : DROP;
+    return cloneJson(value, MAX_DEPTH - depth);
+  };
+  while (stack.length > 0) {
+    const { src, dst, path, depth } = stack.pop()!;
+    if (Array.isArray(src)) {
+      const items = `${path}[]`;
+      for (const item of src) {
+        const kept = judge(item, items, depth);
+        if (kept !== DROP) (dst as unknown[]).push(kept);
+      }
+      continue;
+    }
+    for (const key of Object.keys(src)) {
+      const value = src[key];
+      if (value === undefined) continue;
+      const kept = judge(value, path === '' ? key : `${path}.${key}`, depth);
+      if (kept !== DROP) defineMember(dst as Record<string, unknown>, key, kept);
+    }
+  }
+  return root;
 }
 
 /**
@@ -223,10 +317,4 @@ function labelToId(item: unknown, index: number): unknown {
   if (!isPlainObject(item) || !('label' in item)) return item;
   const id = item.id;
   return { ...item, label: typeof id === 'string' || typeof id === 'number' ? String(id) : String(index + 1) };
-}
-
-function cloneJson<T>(value: T): T {
-  if (Array.isArray(value)) return value.map(cloneJson) as T;
-  if (isPlainObject(value)) return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, cloneJson(v)])) as T;
-  return value;
 }

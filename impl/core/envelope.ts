@@ -8,6 +8,7 @@
  */
 import { CAPTURE_ORDER, CORE_ATTRIBUTES, SEVERITY_ORDER, isPlainObject, type CaptureLevel } from './event.js';
 import { findOverCapture, gatesForType } from './honesty.js';
+import { MAX_DEPTH, tooDeepAt } from './json-shape.js';
 import { childPath, type Issue } from './issue.js';
 import { validatePayload } from './payload.js';
 import { violation, type RuleId } from './rules.js';
@@ -66,6 +67,11 @@ export function validateEnvelope(value: unknown): Issue[] {
   if (!isPlainObject(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
     return [violation('envelope.not_object', '$', `an Event must be a JSON object, got ${got}`)];
+  }
+  // First, and alone: every later walk relies on the bound.
+  const deep = tooDeepAt(value, MAX_DEPTH);
+  if (deep !== undefined) {
+    return [violation('envelope.depth', deep, `the Event nests deeper than ${MAX_DEPTH} levels of objects and arrays at ${deep}; flatten the payload (or carry a digest of the deep value)`)];
   }
   const ev = value;
   const issues: Issue[] = [];
@@ -166,6 +172,8 @@ function checkAttributes(ev: Record<string, unknown>, issues: Issue[]): void {
       issues.push(violation(`envelope.${name}.type`, `$.${name}`, `\`${name}\` must be a non-negative integer, got ${show(v)}`));
     } else if (v < 0) {
       issues.push(violation(`envelope.${name}.minimum`, `$.${name}`, `\`${name}\` is ${v}; it must be >= 0`));
+    } else if (v > Number.MAX_SAFE_INTEGER) {
+      issues.push(violation(`envelope.${name}.range`, `$.${name}`, `\`${name}\` is ${show(v)}, above 2^53 - 1 (${Number.MAX_SAFE_INTEGER}): JSON readers would round it; keep positions within that bound`));
     }
   }
 

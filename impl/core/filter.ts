@@ -70,6 +70,67 @@ export function attrMatch(filter: unknown, event: Readonly<Record<string, unknow
   });
 }
 
+/**
+ * Most terms one filter may hold: its members plus the entries of its lists (a severity
+ * comparison counts its operators). A subscription whose filter is larger is refused
+ * `limit-exceeded` before it is validated or compiled (AEP-0003 §6.5).
+ */
+export const MAX_FILTER_TERMS = 1024;
+
+/** The terms of a filter as `MAX_FILTER_TERMS` counts them, stopping once past `MAX_FILTER_TERMS`. */
+export function filterTerms(filter: unknown): number {
+  if (!isPlainObject(filter)) return 0;
+  let terms = 0;
+  for (const key of Object.keys(filter)) {
+    const predicate = filter[key];
+    terms += Array.isArray(predicate) ? Math.max(predicate.length, 1) : isPlainObject(predicate) ? Math.max(Object.keys(predicate).length, 1) : 1;
+    if (terms > MAX_FILTER_TERMS) break;
+  }
+  return terms;
+}
+
+/** A compiled filter: one event in, whether it matches. */
+export type FilterMatch = (event: Readonly<Record<string, unknown>>) => boolean;
+
+/**
+ * Compile a filter once (at subscribe time) into a matcher with `attrMatch`'s semantics: exact
+ * alternatives become one set lookup, type patterns prefix tests. A filter `validateFilter`
+ * rejects compiles to a matcher that matches nothing (fail closed). The filter is copied: later
+ * changes to the object do not change the matcher.
+ */
+export function compileFilter(filter: unknown): FilterMatch {
+  if (filterIssues(filter).length > 0) return () => false;
+  const tests: FilterMatch[] = Object.entries(filter as Record<string, unknown>).map(([key, predicate]) => {
+    const fallback = Object.hasOwn(DEFAULTS, key) ? DEFAULTS[key] : undefined;
+    const read = (event: Readonly<Record<string, unknown>>): unknown => {
+      const own = Object.hasOwn(event, key) ? event[key] : undefined;
+      return own !== undefined ? own : fallback;
+    };
+    if (key === 'severity' && isPlainObject(predicate)) {
+      const band = { ...predicate };
+      return (event) => {
+        const value = read(event);
+        return value !== undefined && severityInBand(band, value);
+      };
+    }
+    const alternatives = Array.isArray(predicate) ? predicate : [predicate];
+    const patterns = key === 'type' ? alternatives.filter(isTypePattern) : [];
+    const exact = new Set(alternatives.filter((p) => !patterns.includes(p as string)));
+    const prefixes = patterns.map((p) => p.slice(0, -1));
+    return (event) => {
+      const value = read(event);
+      if (value === undefined) return false;
+      if (exact.has(value)) return true;
+      return typeof value === 'string' && prefixes.some((prefix) => value.startsWith(prefix) && value.length > prefix.length);
+    };
+  });
+  if (tests.length === 0) return () => true;
+  return (event) => {
+    for (const test of tests) if (!test(event)) return false;
+    return true;
+  };
+}
+
 function checkKey(key: string): string | null {
   if (FILTERABLE_ATTRIBUTES.includes(key)) return null;
   if ((CORE_ATTRIBUTES as readonly string[]).includes(key) || key === 'data') {

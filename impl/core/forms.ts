@@ -4,6 +4,7 @@
  * (AEP-0002 §5.3, "gated by exception, type-dependent"). Pure functions over untrusted input:
  * neither ever throws.
  */
+import { defineMember } from './json-shape.js';
 import { captureRank, isPlainObject, type CaptureLevel } from './event.js';
 import { childPath, type Issue } from './issue.js';
 import { violation } from './rules.js';
@@ -191,8 +192,8 @@ export function gateFormValues(
   for (const [key, value] of Object.entries(values)) {
     const field = index.get(key);
     if (field === undefined) continue;
-    if (isStructural(field, value)) out[key] = value;
-    else if (textAllowed) out[key] = ceiling === 'redacted' && redact ? redactFreeText(field, value, redact) : value;
+    if (isStructural(field, value)) defineMember(out, key, value);
+    else if (textAllowed) defineMember(out, key, ceiling === 'redacted' && redact ? redactFreeText(field, value, redact) : value);
   }
   return out;
 }

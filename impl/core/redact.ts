@@ -10,6 +10,7 @@
  * Pure: no I/O. Out of scope (documented, like the standard's corpus): base64/hex-encoded
  * secrets, homoglyph key names, secrets inside object key names, obfuscated PII.
  */
+import { defineMember } from './json-shape.js';
 
 export const SECRET_MARKER = '[REDACTED:secret]';
 export const PII_MARKER = '[REDACTED:pii]';
@@ -240,15 +241,30 @@ export function isCredentialKey(key: string): boolean {
 const CREDENTIAL_KEY = /(?:^|[_.-])(?:passwd|password|passphrase|secret|api[_-]?key|apikey|token|authorization|credentials?|private[_-]?key|access[_-]?key|secret[_-]?key|client[_-]?secret)$/;
 
 function walk(value: unknown, opts: RedactOptions): unknown {
-  if (typeof value === 'string') return redactText(value, opts);
-  if (Array.isArray(value)) return value.map((item) => walk(item, opts));
-  if (value === null || typeof value !== 'object') return value;
-  const out: Record<string, unknown> = {};
-  for (const [key, inner] of Object.entries(value as Record<string, unknown>)) {
-    const secretKey = isCredentialKey(key) || (opts.secretNames ?? []).some((n) => typeof n === 'string' && n.toLowerCase() === key.toLowerCase());
-    out[key] = secretKey && inner !== null && typeof inner !== 'boolean' && inner !== undefined ? SECRET_MARKER : walk(inner, opts);
+  // Iterative (an explicit stack), so no nesting depth overflows the call stack; keys are
+  // copied as own data properties (`__proto__` stays a member, never a prototype link).
+  const names = (opts.secretNames ?? []).filter((n): n is string => typeof n === 'string').map((n) => n.toLowerCase());
+  const one = (item: unknown, stack: Array<{ src: object; dst: unknown[] | Record<string, unknown> }>): unknown => {
+    if (typeof item === 'string') return redactText(item, opts);
+    if (item === null || typeof item !== 'object') return item;
+    const dst: unknown[] | Record<string, unknown> = Array.isArray(item) ? [] : {};
+    stack.push({ src: item, dst });
+    return dst;
+  };
+  const stack: Array<{ src: object; dst: unknown[] | Record<string, unknown> }> = [];
+  const root = one(value, stack);
+  while (stack.length > 0) {
+    const { src, dst } = stack.pop()!;
+    if (Array.isArray(src)) {
+      for (const item of src) (dst as unknown[]).push(one(item, stack));
+      continue;
+    }
+    for (const [key, inner] of Object.entries(src as Record<string, unknown>)) {
+      const secretKey = isCredentialKey(key) || names.includes(key.toLowerCase());
+      defineMember(dst as Record<string, unknown>, key, secretKey && inner !== null && typeof inner !== 'boolean' && inner !== undefined ? SECRET_MARKER : one(inner, stack));
+    }
   }
-  return out;
+  return root;
 }
 
 function escapeRegExp(s: string): string {

@@ -25,6 +25,8 @@ const S51 = 'AEP-0001 §5.1';
 const OWN = {
   // AEP-0001 §5 / §5.1: the envelope attributes.
   'envelope.not_object': ['AEP-0001 §5', 'an Event is a single JSON object'],
+  'envelope.depth': ['AEP-0001 §5', 'an Event nests at most 64 levels of objects and arrays (this implementation\'s bound, MAX_DEPTH)'],
+  'json.member.duplicate': ['AEP-0001 §5', 'no JSON object of an Event names the same member twice (parsers disagree on which value wins)'],
   'envelope.aep.required': [S51, '`aep` is present'],
   'envelope.aep.version': [S51, '`aep` is the string "0.1" (the 0.1 envelope)'],
   'envelope.id.required': [S51, '`id` is present'],
@@ -52,8 +54,10 @@ const OWN = {
   'envelope.step.empty': [S51, '`step`, when present, is not empty'],
   'envelope.seq.type': [S51, '`seq`, when present, is an integer'],
   'envelope.seq.minimum': [S51, '`seq`, when present, is >= 0'],
+  'envelope.seq.range': [S51, '`seq`, when present, is at most 2^53 - 1 (Number.MAX_SAFE_INTEGER), so every JSON reader keeps it exact'],
   'envelope.epoch.type': [S51, '`epoch`, when present, is an integer'],
   'envelope.epoch.minimum': [S51, '`epoch`, when present, is >= 0'],
+  'envelope.epoch.range': [S51, '`epoch`, when present, is at most 2^53 - 1 (Number.MAX_SAFE_INTEGER), so every JSON reader keeps it exact'],
   'envelope.cause.type': [S51, '`cause`, when present, is a string'],
   'envelope.cause.empty': [S51, '`cause`, when present, is not empty'],
   'envelope.traceparent.type': [S51, '`traceparent`, when present, is a string'],

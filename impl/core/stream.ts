@@ -13,6 +13,7 @@ import { validateEvent } from './envelope.js';
 import { captureRank, isPlainObject, type CaptureLevel } from './event.js';
 import { freeTextKeys, validateFormValues } from './forms.js';
 import { atLine, childPath, type Issue } from './issue.js';
+import { MAX_DEPTH, scanJsonText } from './json-shape.js';
 import { violation } from './rules.js';
 
 /** Longest JSONL line parsed, in UTF-8 bytes (1 MiB). A longer line gets `stream.line.size` and is skipped. */
@@ -48,8 +49,9 @@ export function parseJsonl(input: string | Uint8Array): ParsedJsonl {
   const lines = typeof input === 'string' ? splitText(input) : splitBytes(input);
   lines.forEach((raw, i) => {
     const line = i + 1;
-    const fail = (rule: 'stream.line.json' | 'stream.line.size' | 'stream.line.encoding', message: string) =>
-      issues.push(atLine([violation(rule, '$', message)], line)[0]!);
+    const fail = (rule: 'stream.line.json' | 'stream.line.size' | 'stream.line.encoding' | 'json.member.duplicate' | 'envelope.depth', message: string, path = '$'): void => {
+      issues.push(atLine([violation(rule, path, message)], line)[0]!);
+    };
     if (raw.bytes > MAX_LINE_BYTES) {
       fail('stream.line.size', `line is ${raw.bytes} bytes, over this validator's ${MAX_LINE_BYTES}-byte (1 MiB) bound; it was not parsed`);
       return;
@@ -72,7 +74,15 @@ export function parseJsonl(input: string | Uint8Array): ParsedJsonl {
       return;
     }
     try {
-      events.push({ line, value: JSON.parse(text) as unknown });
+      const value = JSON.parse(text) as unknown;
+      const problem = scanJsonText(text, MAX_DEPTH);
+      if (problem?.kind === 'duplicate') {
+        return fail('json.member.duplicate', `member ${JSON.stringify(problem.key)} appears twice at ${problem.path}; readers disagree on which value wins, so name each member once`, problem.path);
+      }
+      if (problem?.kind === 'depth') {
+        return fail('envelope.depth', `the line nests deeper than ${MAX_DEPTH} levels of objects and arrays at ${problem.path}; flatten the payload`, problem.path);
+      }
+      events.push({ line, value });
     } catch (e) {
       const binary = BINARY.test(text) ? ' (the line holds control characters: binary data?)' : '';
       fail('stream.line.json', `line is not valid JSON${binary}: ${(e as Error).message}; each line must hold exactly one JSON object`);

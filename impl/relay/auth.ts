@@ -8,7 +8,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 
 /**
  * `open`: the relay has no token (observation open, control refused).
- * `ok`: a valid token was presented. `missing`: none was (401). `wrong`: a bad one was (403).
+ * `ok`: a valid token was presented. `missing`: none was (401). `wrong`: a bad one was (401, `error="invalid_token"`).
  */
 export type AuthResult = 'open' | 'ok' | 'missing' | 'wrong';
 
@@ -31,9 +31,18 @@ export function authenticate(token: string | undefined, headers: IncomingHttpHea
   return timingSafeEqual(digest(presented), digest(token)) ? 'ok' : 'wrong';
 }
 
-/** The refusal body and status for a failed authentication. */
-export function authRefusal(result: 'missing' | 'wrong'): { status: number; body: Record<string, string> } {
+/** `WWW-Authenticate` of a refusal (RFC 6750 §3): a challenge, plus `error="invalid_token"` when a token was presented. */
+export function authChallenge(result: 'missing' | 'wrong'): string {
+  return result === 'missing' ? 'Bearer realm="aep"' : 'Bearer realm="aep", error="invalid_token"';
+}
+
+/**
+ * The refusal body and status for a failed authentication (RFC 6750 §3.1): both are 401 with a
+ * `WWW-Authenticate` challenge; 403 is reserved for a valid token without the right, which this
+ * relay (one token, one right) never has.
+ */
+export function authRefusal(result: 'missing' | 'wrong'): { status: number; body: Record<string, string>; challenge: string } {
   return result === 'missing'
-    ? { status: 401, body: { error: 'unauthorized', detail: 'this relay requires a bearer token: send Authorization: Bearer <token> (or ?access_token= for EventSource clients)' } }
-    : { status: 403, body: { error: 'forbidden', detail: 'the bearer token presented does not match this relay\'s token' } };
+    ? { status: 401, challenge: authChallenge(result), body: { error: 'unauthorized', detail: 'this relay requires a bearer token: send Authorization: Bearer <token> (or ?access_token= for EventSource clients)' } }
+    : { status: 401, challenge: authChallenge(result), body: { error: 'invalid-token', detail: 'the bearer token presented does not match this relay\'s token' } };
 }

@@ -4,6 +4,8 @@
  * naming the first failing line and rule.
  */
 import { issue, renderIssue, type Issue } from '../core/issue.js';
+import { MAX_DEPTH, scanJsonText, type JsonTextProblem } from '../core/json-shape.js';
+import { violation } from '../core/rules.js';
 import { admitEvent } from './admission.js';
 import type { Received } from './buffer.js';
 import { isCommand } from './control.js';
@@ -35,6 +37,13 @@ function invalid(issues: readonly Issue[], line: number): Refusal {
   return { status: 400, body: { error: 'invalid-event', detail: renderIssue(located[0]!), line, issues: located } };
 }
 
+/** The issue for a problem `scanJsonText` found (shared with the WebSocket binding). */
+export function shapeIssue(problem: JsonTextProblem): Issue {
+  return problem.kind === 'duplicate'
+    ? violation('json.member.duplicate', problem.path, `member ${JSON.stringify(problem.key)} appears twice at ${problem.path}; parsers disagree on which value wins, so name each member once`)
+    : violation('envelope.depth', problem.path, `the event nests deeper than ${MAX_DEPTH} levels of objects and arrays at ${problem.path}; flatten the payload`);
+}
+
 /** Parse and validate one JSON text as an event; `line` is its 1-based line in the body. */
 export function parseEventText(text: string, line: number): { ok: true; rec: Received } | { ok: false; refusal: Refusal } {
   let value: unknown;
@@ -44,6 +53,10 @@ export function parseEventText(text: string, line: number): { ok: true; rec: Rec
     const why = err instanceof Error ? err.message : String(err);
     return { ok: false, refusal: invalid([issue('binding.json', SECTION, '$', `not JSON (${why}); send one event as a JSON object`)], line) };
   }
+  // The text itself: a member named twice means different things to different parsers, and
+  // nesting past MAX_DEPTH is refused before any walk sees it.
+  const shape = scanJsonText(text, MAX_DEPTH);
+  if (shape !== null) return { ok: false, refusal: invalid([shapeIssue(shape)], line) };
   const admitted = admitEvent(value, oneLine(text, value));
   if (!admitted.ok) return { ok: false, refusal: invalid(admitted.issues, line) };
   const event = admitted.rec.event;

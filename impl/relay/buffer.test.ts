@@ -40,7 +40,28 @@ describe('ReplayBuffer', () => {
     expect(b.replay({ session: 's', epoch: 0, seq: 2 }).exhausted).toEqual({ epoch: 0, seq: 3 });
     expect(b.replay({ session: 's', epoch: 0, seq: 3 }).exhausted).toBeUndefined();
     expect(seqs(b.replay({ session: 's', epoch: 0, seq: 4 }).events)).toEqual([5]);
-    expect(b.replay({ session: 'none', epoch: 0, seq: 0 })).toEqual({ events: [] });
+    expect(b.replay({ session: 'none', epoch: 0, seq: 0 })).toEqual({ events: [], unanchored: true });
+  });
+
+  it('marks a resume that lies before the earliest held position unless it is its predecessor (after a restart)', () => {
+    const b = new ReplayBuffer(100, 10);
+    for (let s = 100; s <= 102; s++) b.admit(rec('r', s));
+    expect(b.replay({ session: 'r', epoch: 0, seq: 49 }).exhausted).toEqual({ epoch: 0, seq: 100 });
+    expect(seqs(b.replay({ session: 'r', epoch: 0, seq: 49 }).events)).toEqual([100, 101, 102]);
+    expect(b.replay({ session: 'r', epoch: 0, seq: 99 }).exhausted).toBeUndefined();
+    expect(b.replay({ session: 'r', epoch: 0, seq: 100 }).exhausted).toBeUndefined();
+    expect(b.replay({ session: 'r', epoch: 0, seq: 150 })).toEqual({ events: [] });
+  });
+
+  it('remembers a session evicted whole: a resume into it is exhausted, also once it comes back', () => {
+    const b = new ReplayBuffer(10, 1);
+    for (let s = 0; s <= 4; s++) b.admit(rec('gone', s));
+    b.admit(rec('other', 0));
+    expect(b.replay({ session: 'gone', epoch: 0, seq: 2 })).toEqual({ events: [], exhausted: { epoch: 0, seq: 5 } });
+    expect(b.replay({ session: 'gone', epoch: 0, seq: 4 })).toEqual({ events: [] });
+    b.admit(rec('gone', 9));
+    expect(b.replay({ session: 'gone', epoch: 0, seq: 3 }).exhausted).toEqual({ epoch: 0, seq: 9 });
+    expect(b.replay({ session: 'never', epoch: 0, seq: 3 })).toEqual({ events: [], unanchored: true });
   });
 
   it('evicts the least recently written session at the session cap', () => {
@@ -150,6 +171,7 @@ describe('ReplayBuffer', () => {
           const w = model.replay(point);
           expect(g.events.map(view)).toEqual(w.events.map(view));
           expect(g.exhausted).toEqual(w.exhausted);
+          expect(g.unanchored).toEqual(w.unanchored);
         }
         if (step % 50 === 0) {
           expect(ours.replayAll().map(view)).toEqual(model.replayAll().map(view));
@@ -177,6 +199,7 @@ function rng(seed: number): () => number {
 /** The buffer written the obvious way (arrays, linear insertion, shift): the behavior ReplayBuffer must keep. */
 class ModelBuffer {
   readonly #sessions = new Map<string, { events: Held[]; keys: Set<string>; highWater?: Position; evictedHigh?: Position }>();
+  readonly #evicted = new Map<string, Position>();
   #ord = 0;
   constructor(readonly perSession: number, readonly maxSessions: number) {}
 
@@ -187,8 +210,19 @@ class ModelBuffer {
     let state = this.#sessions.get(session);
     if (state?.keys.has(key)) return { buffered: false };
     if (!state) {
-      if (this.#sessions.size >= this.maxSessions) this.#sessions.delete(this.#sessions.keys().next().value!);
-      state = { events: [], keys: new Set() };
+      if (this.#sessions.size >= this.maxSessions) {
+        const [name, gone] = this.#sessions.entries().next().value!;
+        this.#sessions.delete(name);
+        const highs = [gone.highWater, gone.evictedHigh].filter((p): p is Position => p !== undefined).sort(comparePositions);
+        if (highs.length > 0) {
+          this.#evicted.delete(name);
+          this.#evicted.set(name, highs[highs.length - 1]!);
+          if (this.#evicted.size > 4 * this.maxSessions) this.#evicted.delete(this.#evicted.keys().next().value!);
+        }
+      }
+      const lost = this.#evicted.get(session);
+      this.#evicted.delete(session);
+      state = lost ? { events: [], keys: new Set(), evictedHigh: lost } : { events: [], keys: new Set() };
     } else this.#sessions.delete(session);
     this.#sessions.set(session, state);
     const seq = r.event.seq;
@@ -212,12 +246,19 @@ class ModelBuffer {
     return { buffered: true, held };
   }
 
-  replay(point: ResumePoint): { events: Held[]; exhausted?: Position } {
+  replay(point: ResumePoint): { events: Held[]; exhausted?: Position; unanchored?: true } {
     const state = this.#sessions.get(point.session);
-    if (!state) return { events: [] };
+    if (!state || state.events.length === 0) {
+      const lost = this.#evicted.get(point.session) ?? state?.evictedHigh;
+      if (!lost) return { events: [], unanchored: true };
+      return comparePositions(point, lost) < 0 ? { events: [], exhausted: { epoch: lost.epoch, seq: lost.seq + 1 } } : { events: [] };
+    }
     const events = state.events.filter((h) => comparePositions(h.pos, point) > 0);
-    const exhausted = state.evictedHigh && comparePositions(point, state.evictedHigh) <= 0 ? state.events[0]?.pos : undefined;
-    return exhausted ? { events, exhausted } : { events };
+    if (state.evictedHigh && comparePositions(point, state.evictedHigh) <= 0) return { events, exhausted: state.events[0]!.pos };
+    const earliest = state.events.find((h) => h.positioned);
+    const follows = earliest && earliest.pos.epoch === point.epoch && earliest.pos.seq === point.seq + 1;
+    if (earliest && comparePositions(point, earliest.pos) < 0 && !follows) return { events, exhausted: earliest.pos };
+    return { events };
   }
 
   replayAll(): Held[] {

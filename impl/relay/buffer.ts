@@ -39,8 +39,21 @@ export interface Held extends Received {
 export interface Replay {
   /** Held events strictly after the requested position, in order. */
   readonly events: readonly Held[];
-  /** Set when the requested position is at or before an evicted one: the earliest held position. */
+  /**
+   * Set when the relay cannot vouch that nothing lies between the requested position and the
+   * first event it delivers (AEP-0003 §5): the earliest position it will deliver from.
+   */
   readonly exhausted?: Position;
+  /**
+   * Set when the session holds nothing and was never evicted here (e.g. after a restart): the
+   * relay cannot judge yet, so the subscriber checks the first event it delivers (`GapWatch`).
+   */
+  readonly unanchored?: true;
+}
+
+/** Whether `next` is the position right after `pos` (same epoch, next seq). */
+export function isSuccessor(pos: Position, next: Position): boolean {
+  return next.epoch === pos.epoch && next.seq === pos.seq + 1;
 }
 
 interface SessionState {
@@ -83,6 +96,12 @@ function release(keys: HeldKeys, e: AepEvent): void {
 export class ReplayBuffer {
   /** Sessions in recency order: the least recently written first. */
   readonly #sessions = new Map<string, SessionState>();
+  /**
+   * Sessions evicted whole, with the highest position they held (least recently evicted first),
+   * so a later resume into one says `replay-exhausted` instead of nothing. Bounded to
+   * `4 * maxSessions` names.
+   */
+  readonly #evicted = new Map<string, Position>();
   /** The most recently written session (the Map's last key), so a run of writes to it skips the re-insert. */
   #newest: string | undefined;
   #ord = 0;
@@ -104,10 +123,16 @@ export class ReplayBuffer {
     if (state && holds(state.keys, rec.event)) return { buffered: false };
     if (!state) {
       if (this.#sessions.size >= this.maxSessions) {
-        const oldest = this.#sessions.keys().next().value;
-        if (oldest !== undefined) this.#sessions.delete(oldest);
+        const oldest = this.#sessions.entries().next().value;
+        if (oldest !== undefined) {
+          this.#sessions.delete(oldest[0]);
+          this.#rememberEvicted(oldest[0], oldest[1]);
+        }
       }
-      state = { events: new SortedDeque(posOf, comparePositions), keys: new Map(), highWater: undefined, evictedHigh: undefined };
+      // A session evicted earlier comes back knowing what it lost.
+      const lost = this.#evicted.get(session);
+      if (lost) this.#evicted.delete(session);
+      state = { events: new SortedDeque(posOf, comparePositions), keys: new Map(), highWater: undefined, evictedHigh: lost };
       this.#sessions.set(session, state);
     } else if (session !== this.#newest) {
       this.#sessions.delete(session); // re-inserted last: Map order is recency order
@@ -135,15 +160,36 @@ export class ReplayBuffer {
     return { buffered: true, held };
   }
 
-  /** Held events of `point.session` strictly after its position, with the exhaustion marker when owed. */
+  #rememberEvicted(session: string, state: SessionState): void {
+    const high = [state.highWater, state.evictedHigh].reduce<Position | undefined>((a, b) => (!b ? a : !a || comparePositions(b, a) > 0 ? b : a), undefined);
+    if (!high) return;
+    this.#evicted.delete(session);
+    this.#evicted.set(session, high);
+    if (this.#evicted.size > 4 * this.maxSessions) this.#evicted.delete(this.#evicted.keys().next().value!);
+  }
+
+  /**
+   * Held events of `point.session` strictly after its position, with the exhaustion marker when
+   * owed (AEP-0003 §5): whenever the requested position is not the one right before the first
+   * event delivered and the buffer does not cover it. That is: the position is at or before an
+   * evicted one (the marker fires even if nothing after it was lost, the literal reading), or it
+   * lies before the earliest held position without being its predecessor (e.g. after a restart),
+   * or the whole session was evicted (then `earliest` is the position after the last one lost).
+   */
   replay(point: ResumePoint): Replay {
     const state = this.#sessions.get(point.session);
-    if (!state) return { events: [] };
+    if (!state || state.events.length === 0) {
+      const lost = this.#evicted.get(point.session) ?? state?.evictedHigh;
+      if (lost && comparePositions(point, lost) < 0) return { events: [], exhausted: { epoch: lost.epoch, seq: lost.seq + 1 } };
+      return lost ? { events: [] } : { events: [], unanchored: true };
+    }
     const events = state.events.after(point);
-    // The requested position predates the buffer when it is at or before an evicted position
-    // (AEP-0003 §5): the marker then fires even if nothing after it was lost (the literal reading).
-    const exhausted = state.evictedHigh && comparePositions(point, state.evictedHigh) <= 0 ? state.events.first()?.pos : undefined;
-    return exhausted ? { events, exhausted } : { events };
+    const first = state.events.first()!.pos;
+    if (state.evictedHigh && comparePositions(point, state.evictedHigh) <= 0) return { events, exhausted: first };
+    let earliest: Held | undefined;
+    for (let i = 0; i < state.events.length && !earliest; i++) if (state.events.at(i)!.positioned) earliest = state.events.at(i);
+    if (earliest && comparePositions(point, earliest.pos) < 0 && !isSuccessor(point, earliest.pos)) return { events, exhausted: earliest.pos };
+    return { events };
   }
 
   /** Every held session, each from its earliest held event (replay-all, AEP-0003 §5). */

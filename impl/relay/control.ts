@@ -4,7 +4,9 @@
  * A command reaches at most one target: the single live WebSocket connection that claims
  * the addressed session. A connection claims a session by emitting a sequenced event of
  * that session on it (the session's owner assigns its positions, AEP-0001 §5.2); the claim
- * lasts until the connection closes. Every refusal is a connection-scoped `error` frame to
+ * lasts until the connection closes. Only `emitter` and `both` connections emit sequenced
+ * events, and an acknowledgement (`control.accepted`/`rejected`) never claims: a forged ack
+ * from a connection other than the live owner is refused `unauthorized` (socket.ts). Every refusal is a connection-scoped `error` frame to
  * the sender, never an event.
  */
 import type { AepEvent } from '../core/event.js';
@@ -23,6 +25,11 @@ export interface Claimant {
 export type Route<T> =
   | { readonly ok: true; readonly target: T }
   | { readonly ok: false; readonly code: RefusalCode; readonly detail: string };
+
+/** Whether an event type is a command acknowledgement (`control.accepted`, `control.rejected`, AEP-0004 §3). */
+export function isAck(type: string): boolean {
+  return type === 'control.accepted' || type === 'control.rejected';
+}
 
 /**
  * Whether an event type is a command: `control.{verb}` other than the two acknowledgements,

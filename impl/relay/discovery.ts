@@ -23,7 +23,10 @@ export function capabilities(config: Pick<RelayConfig, 'buffer'>): Record<string
     capture: [...CAPTURE_ORDER],
     control: { accepts: [] },
     roster: {},
-    experimental: {},
+    // `pong-acks`: this relay handles a connection's frames in order, so its `pong` to a `ping`
+    // means every frame sent before that ping was processed (each event admitted or refused).
+    // Emitters use it to know which events to resend after a lost connection.
+    experimental: { 'pong-acks': {} },
   };
 }
 

@@ -10,7 +10,7 @@
  * repeated hello, a roster without id), `invalid-event` (an event that fails validation,
  * `cause` = its id) and `internal` (the relay failed on the frame; the connection stays).
  */
-import { validateFilter } from '../core/filter.js';
+import { MAX_FILTER_TERMS, compileFilter, filterTerms, validateFilter, type FilterMatch } from '../core/filter.js';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import { isFromProblem, parseFrom, type ReplayRequest } from './positions.js';
 import { isCaptureLevel } from './render.js';
@@ -94,6 +94,8 @@ export interface SubscribeRequest {
   /** The subscriber's id, echoed in `subscribed` and `replay-exhausted`; undefined when it sent none. */
   readonly id: string | number | undefined;
   readonly filter: Readonly<Record<string, unknown>>;
+  /** `filter` compiled once, here. */
+  readonly match: FilterMatch;
   readonly ceiling: CaptureLevel | undefined;
   readonly replay: ReplayRequest;
 }
@@ -110,6 +112,8 @@ export function parseSubscribe(f: Frame, maxFrom: number): { ok: true; sub: Subs
   if (f.id !== undefined && !isId(f.id)) return { ok: false, code: 'invalid-filter', detail: 'a subscribe id must be a non-empty string or a number' };
   let filter: Record<string, unknown> = {};
   if (f.filter !== undefined) {
+    const terms = filterTerms(f.filter);
+    if (terms > MAX_FILTER_TERMS) return { ok: false, code: 'limit-exceeded', detail: `the filter holds more than ${MAX_FILTER_TERMS} terms (members plus list entries); this relay's limit is ${MAX_FILTER_TERMS}: split it across subscriptions or filter on a broader attribute` };
     const problem = validateFilter(f.filter);
     if (problem !== null) return { ok: false, code: 'invalid-filter', detail: problem };
     filter = f.filter as Record<string, unknown>;
@@ -125,7 +129,7 @@ export function parseSubscribe(f: Frame, maxFrom: number): { ok: true; sub: Subs
     if (isFromProblem(from)) return { ok: false, code: from.code, detail: from.detail };
     replay = from;
   }
-  return { ok: true, sub: { id: f.id as string | number | undefined, filter, ceiling, replay } };
+  return { ok: true, sub: { id: f.id as string | number | undefined, filter, match: compileFilter(filter), ceiling, replay } };
 }
 
 export { isId };

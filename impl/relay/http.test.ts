@@ -123,7 +123,7 @@ describe('discovery, health, auth', () => {
           capture: ['none', 'metadata', 'redacted', 'full'],
           control: { accepts: [] },
           roster: {},
-          experimental: {},
+          experimental: { 'pong-acks': {} },
         },
       });
     }
@@ -136,11 +136,17 @@ describe('discovery, health, auth', () => {
     expect(Object.keys(authed).sort()).toEqual(['connections', 'events', 'ok', 'sessions', 'subscribers', 'uptime_s']);
   });
 
-  it('requires the token on ingest and stream: 401 missing, 403 wrong, query token accepted', async () => {
+  it('requires the token on ingest and stream: 401 missing, 401 invalid_token wrong (RFC 6750 §3.1), query token accepted', async () => {
     const base = await start({ token: 'sekrit' });
     const line = JSON.stringify(makeEvent());
-    expect((await post(base, line)).status).toBe(401);
-    expect((await post(base, line, { token: 'nope' })).status).toBe(403);
+    const missing = await post(base, line);
+    expect([missing.status, missing.headers['www-authenticate']]).toEqual([401, 'Bearer realm="aep"']);
+    const wrong = await post(base, line, { token: 'nope' });
+    expect([wrong.status, wrong.headers['www-authenticate'], wrong.body.error]).toEqual([401, 'Bearer realm="aep", error="invalid_token"', 'invalid-token']);
+    expect(JSON.stringify(wrong.body)).not.toContain('sekrit');
+    const stream = await fetch(`${base}/stream?live=0&access_token=nope`);
+    expect([stream.status, stream.headers.get('www-authenticate')]).toEqual([401, 'Bearer realm="aep", error="invalid_token"']);
+    await stream.text();
     expect((await post(base, line, { token: 'sekrit' })).status).toBe(202);
     expect((await fetch(`${base}/stream?live=0`)).status).toBe(401);
     const ok = await fetch(`${base}/stream?live=0&access_token=sekrit`);

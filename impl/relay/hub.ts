@@ -3,15 +3,20 @@
  * subscriptions (SSE streams and WS subscriptions), and the live WS connections that may
  * own sessions. No sockets here: sinks and peers are interfaces the bindings implement.
  */
-import { attrMatch } from '../core/filter.js';
+import { compileFilter, type FilterMatch } from '../core/filter.js';
 import type { CaptureLevel } from '../core/event.js';
 import { ReplayBuffer, type Received } from './buffer.js';
 import type { Claimant } from './control.js';
-import type { Position, ReplayRequest } from './positions.js';
+import type { Position, ReplayRequest, ResumePoint } from './positions.js';
 
 /** A live subscription. */
 export interface Sink {
   readonly filter: Readonly<Record<string, unknown>>;
+  /**
+   * `filter` compiled once at subscribe time (`compileFilter`). Optional: the hub compiles
+   * `filter` once per sink when it is absent, never once per event.
+   */
+  readonly match?: FilterMatch;
   readonly ceiling: CaptureLevel | undefined;
   /**
    * Called synchronously during fan-out, once per matching event, in arrival order. A sink
@@ -38,6 +43,11 @@ export interface ReplayPlan {
   readonly exhausted: ReadonlyArray<{ readonly session: string; readonly earliest: Position }>;
   /** Matching held events, in delivery order. */
   readonly events: readonly Received[];
+  /**
+   * Requested positions of sessions the relay holds nothing of and never evicted (e.g. after a
+   * restart): the subscriber checks the first event it delivers of each (`GapWatch`).
+   */
+  readonly unanchored: readonly ResumePoint[];
 }
 
 export class Hub {
@@ -66,8 +76,7 @@ export class Hub {
     // No sink can be added while the batch fans out (fan-out is synchronous and sinks are
     // added by request handlers), so one snapshot serves the batch; removals are checked per event.
     const sinks = [...this.sinks];
-    // An empty filter matches every event (attrMatch), so most sinks skip the per-event match.
-    const matchAll = sinks.map((sink) => Object.keys(sink.filter).length === 0);
+    const matchers = sinks.map((sink) => this.#matcher(sink));
     let fresh = 0;
     try {
       for (const rec of recs) {
@@ -76,7 +85,7 @@ export class Hub {
           const sink = sinks[i]!;
           if (!this.sinks.has(sink)) continue;
           try {
-            if (matchAll[i] || attrMatch(sink.filter, rec.event)) sink.deliver(rec);
+            if (matchers[i]!(rec.event)) sink.deliver(rec);
           } catch (err) {
             this.log(`delivery of ${JSON.stringify(rec.event.id)} to one subscriber failed: ${describe(err)}`);
           }
@@ -94,21 +103,34 @@ export class Hub {
     return fresh;
   }
 
+  readonly #compiled = new WeakMap<Sink, FilterMatch>();
+
+  /** The sink's compiled filter: its own `match`, else `filter` compiled once and kept. */
+  #matcher(sink: Sink): FilterMatch {
+    if (sink.match) return sink.match;
+    let m = this.#compiled.get(sink);
+    if (!m) this.#compiled.set(sink, (m = compileFilter(sink.filter)));
+    return m;
+  }
+
   /**
    * Compute the replay for a new subscription. The caller writes the markers, then the
    * events, then adds the sink, all in the same tick, so nothing falls between replay and live.
    */
-  plan(request: ReplayRequest, filter: Readonly<Record<string, unknown>>): ReplayPlan {
-    if (request.kind === 'none') return { exhausted: [], events: [] };
-    if (request.kind === 'all') return { exhausted: [], events: this.buffer.replayAll().filter((h) => attrMatch(filter, h.event)) };
+  plan(request: ReplayRequest, filter: Readonly<Record<string, unknown>> | FilterMatch): ReplayPlan {
+    if (request.kind === 'none') return { exhausted: [], events: [], unanchored: [] };
+    const match = typeof filter === 'function' ? filter : compileFilter(filter);
+    if (request.kind === 'all') return { exhausted: [], events: this.buffer.replayAll().filter((h) => match(h.event)), unanchored: [] };
     const exhausted: Array<{ session: string; earliest: Position }> = [];
     const events: Received[] = [];
+    const unanchored: ResumePoint[] = [];
     for (const point of request.points) {
       const replay = this.buffer.replay(point);
       if (replay.exhausted) exhausted.push({ session: point.session, earliest: replay.exhausted });
-      for (const h of replay.events) if (attrMatch(filter, h.event)) events.push(h);
+      if (replay.unanchored) unanchored.push(point);
+      for (const h of replay.events) if (match(h.event)) events.push(h);
     }
-    return { exhausted, events };
+    return { exhausted, events, unanchored };
   }
 }
 

@@ -4,7 +4,8 @@
  *
  * Check order: `AEP-Version` (missing: 400 `version-required`; anything but `0.1`: 426 with
  * exactly the body AEP-0003 §3.2 names, `{"versions":["0.1"]}`, so a strict client can compare it),
- * media type (415), body size (413 `payload-too-large`), batch size (413 `too-many-events`),
+ * media type (415), body size (413 `payload-too-large`), UTF-8 (400 `invalid-event`, rule
+ * `stream.line.encoding`: never decoded with U+FFFD), batch size (413 `too-many-events`),
  * every event valid and none a command (400 `invalid-event`, 403 `control-requires-duplex`),
  * then 202 `{accepted, duplicates}`. Authentication is checked by the router before this.
  */
@@ -42,6 +43,13 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, co
   const body = await readBody(req, config.maxBody);
   if (!body.ok) {
     if (body.reason === 'too-large') refuseTooLarge(req, res, config.maxBody);
+    if (body.reason === 'encoding') {
+      sendJson(res, 400, {
+        error: 'invalid-event',
+        detail: `the body is not valid UTF-8 (first bad byte at offset ${body.offset}); AEP events are UTF-8 JSON, and the relay never substitutes U+FFFD; nothing was ingested`,
+        issues: [{ rule: 'stream.line.encoding', section: 'AEP-0001 §5', path: '$', message: `invalid UTF-8 at byte ${body.offset}` }],
+      });
+    }
     return;
   }
   const verdict = parseBatch(body.text, kind, config.maxBatch);

@@ -1,7 +1,7 @@
 /**
  * The relay's plain-HTTP surface: which endpoint answers which method, and where
  * authentication applies. With AEP_TOKEN set, ingest and stream require the token (401 when
- * missing, 403 when wrong); discovery, `/healthz` and CORS preflight stay public, and
+ * missing, 401 with `WWW-Authenticate: Bearer error="invalid_token"` when wrong, RFC 6750 §3.1); discovery, `/healthz` and CORS preflight stay public, and
  * `/healthz` shows counts only to authorized callers (everyone, without AEP_TOKEN).
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -86,5 +86,5 @@ export async function route(req: IncomingMessage, res: ServerResponse, ctx: Rout
 
 function refuse(res: ServerResponse, auth: 'missing' | 'wrong'): void {
   const r = authRefusal(auth);
-  sendJson(res, r.status, r.body, auth === 'missing' ? { 'www-authenticate': 'Bearer realm="aep"' } : {});
+  sendJson(res, r.status, r.body, { 'www-authenticate': r.challenge });
 }

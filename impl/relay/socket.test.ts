@@ -22,7 +22,7 @@ describe('hello', () => {
     expect(c.frames[0]).toBe(
       '{"type":"hello","versions":["0.1"],"role":"both","identity":{"agent":"aep-relay","instance":"test/1"},' +
         '"capabilities":{"filters":["attr-match"],"replay":{"buffer":8,"all":true},"capture":["none","metadata","redacted","full"],' +
-        '"control":{"accepts":[]},"roster":{},"experimental":{}}}',
+        '"control":{"accepts":[]},"roster":{},"experimental":{"pong-acks":{}}}}',
     );
   });
 
@@ -67,7 +67,7 @@ describe('hello', () => {
   it('refuses the upgrade without the token when AEP_TOKEN is set', async () => {
     const base = await start({ token: 'tok' });
     await expect(openWs(`${base.replace('http', 'ws')}/socket`)).rejects.toThrow(/401/);
-    await expect(openWs(`${base.replace('http', 'ws')}/socket?access_token=bad`)).rejects.toThrow(/403/);
+    await expect(openWs(`${base.replace('http', 'ws')}/socket?access_token=bad`)).rejects.toThrow(/401/);
     const ok = await hello(base, {}, { authorization: 'Bearer tok' });
     expect(JSON.parse(ok.frames[0]!).type).toBe('hello');
   });

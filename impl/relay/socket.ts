@@ -10,15 +10,17 @@ import type { WebSocket, RawData } from 'ws';
 import { isPlainObject, type AepEvent } from '../core/event.js';
 import { renderIssue } from '../core/issue.js';
 import { admitEvent } from './admission.js';
-import { oneLine } from './batch.js';
+import { oneLine, shapeIssue } from './batch.js';
+import { MAX_DEPTH, scanJsonText } from '../core/json-shape.js';
 import type { Received } from './buffer.js';
 import type { RelayConfig } from './config.js';
-import { isCommand, routeCommand } from './control.js';
+import { isAck, isCommand, routeCommand } from './control.js';
 import { relayHello } from './discovery.js';
 import { acceptHello, declaredAccepts, errorFrame, frame, parseSubscribe, type Frame, type PeerHello } from './frames.js';
 import type { Hub, Peer, Sink } from './hub.js';
 import type { Position } from './positions.js';
 import { renderAt } from './render.js';
+import { GapWatch } from './gap-watch.js';
 
 
 /** What a connection needs from the relay around it. */
@@ -32,9 +34,10 @@ export interface SocketContext {
   /** Operational log line (never carries a token). */
   readonly log: (line: string) => void;
   /**
-   * Backpressure (AEP-0003 §8.4): while more than this many bytes wait unsent, `debug`/`info`
-   * events are dropped for this connection and a `notice`-or-above one closes it (a `closing`
-   * frame with delivered positions, then 1013) so the consumer resumes exactly.
+   * Backpressure (AEP-0003 §8.4): while more than this many bytes wait unsent (or queue behind a
+   * replay), the next event closes the connection (a `closing` frame with reason `slow-consumer`
+   * and the delivered positions, then 1013) so the consumer resumes exactly. Nothing is dropped
+   * silently.
    */
   readonly slowBytes: number;
 }
@@ -43,9 +46,19 @@ interface Subscription extends Sink {
   readonly id: string | number | undefined;
   /** Last delivered position per session, for the `closing` frame. */
   readonly delivered: Map<string, Position>;
+  /** The late `replay-exhausted` judgement for sessions held nowhere. */
+  readonly gaps: GapWatch;
+  /** True until the replay and the live events that arrived meanwhile are sent. */
+  replaying: boolean;
+  /** Live events that arrived during the replay, in order, and their size in characters. */
+  readonly queue: Received[];
+  queued: number;
+  /** Set once the subscription is replaced, unsubscribed or closed: its replay stops. */
+  ended: boolean;
 }
 
-const droppable = (e: AepEvent): boolean => e.severity === undefined || e.severity === 'debug' || e.severity === 'info';
+/** While more than this many bytes wait unsent, a replay waits for them to go out. */
+const REPLAY_HIGH_WATER = 1024 * 1024;
 
 export class SocketSession implements Peer {
   #hello: PeerHello | undefined;
@@ -89,7 +102,10 @@ export class SocketSession implements Peer {
 
   #detach(): void {
     this.#closed = true;
-    for (const sub of this.#subs.values()) this.ctx.hub.sinks.delete(sub);
+    for (const sub of this.#subs.values()) {
+      sub.ended = true;
+      this.ctx.hub.sinks.delete(sub);
+    }
     this.#subs.clear();
     this.ctx.hub.peers.delete(this);
   }
@@ -110,6 +126,16 @@ export class SocketSession implements Peer {
       value = JSON.parse(text);
     } catch {
       value = undefined;
+    }
+    // A member named twice, or nesting past MAX_DEPTH, is refused before anything reads the value.
+    const shape = value === undefined ? null : scanJsonText(text, MAX_DEPTH);
+    if (shape !== null) {
+      if (!this.#hello) return this.#refuseFirst(errorFrame('hello-required', 'the first frame on /socket must be a hello (AEP-0003 §3.5), one JSON object naming each member once'));
+      const found = shapeIssue(shape);
+      const eventLike = isPlainObject(value) && ((typeof value.type === 'string' && value.type.includes('.')) || 'aep' in value);
+      if (!eventLike) return this.send(errorFrame('invalid-frame', renderIssue(found)));
+      const cause = isPlainObject(value) && typeof value.id === 'string' ? value.id : undefined;
+      return this.send(frame({ type: 'error', ...(cause === undefined ? {} : { cause }), code: 'invalid-event', detail: renderIssue(found), issues: [found] }));
     }
     if (!this.#hello) {
       const verdict = acceptHello(value);
@@ -156,7 +182,22 @@ export class SocketSession implements Peer {
     const rec = admitted.rec;
     const event = rec.event;
     if (isCommand(event.type)) return this.#command(rec);
-    if (typeof event.session === 'string' && typeof event.seq === 'number') this.claims.add(event.session);
+    const session = typeof event.session === 'string' ? event.session : undefined;
+    const sequenced = session !== undefined && typeof event.seq === 'number';
+    // Roles (AEP-0003 §4, AEP-0004 §4): a consumer watches and commands; only an emitter (or
+    // both) numbers session events, and so only it can own, and claim, a session.
+    if (sequenced && this.#hello?.role === 'consumer') {
+      return this.send(errorFrame('unauthorized', `this connection said role "consumer" in its hello: it may send commands, not sequenced session events; reconnect with role "emitter" or "both" to emit into session ${JSON.stringify(session)} (AEP-0003 §4)`, { cause: event.id }));
+    }
+    if (isAck(event.type)) {
+      // An ack answers a command routed to the session's owner (AEP-0004 §3): it never makes its
+      // sender a claimant, and one from a connection other than the live claimant is a forgery.
+      const owner = session === undefined ? undefined : [...this.ctx.hub.peers].find((p) => p !== this && p.claims.has(session));
+      if (owner && !this.claims.has(session!)) {
+        this.ctx.log(`refused a ${event.type} for session ${JSON.stringify(session)} from a connection that does not own it`);
+        return this.send(errorFrame('unauthorized', `session ${JSON.stringify(session)} is owned by another live connection; only its owner acknowledges commands routed to it (AEP-0004 §4)`, { cause: event.id }));
+      }
+    } else if (sequenced) this.claims.add(session!);
     this.ctx.hub.publish(rec);
   }
 
@@ -173,44 +214,91 @@ export class SocketSession implements Peer {
   #subscribe(f: Frame): void {
     const verdict = parseSubscribe(f, this.ctx.config.maxFrom);
     if (!verdict.ok) return this.send(errorFrame(verdict.code, verdict.detail, { id: f.id }));
-    const { id, filter, ceiling, replay } = verdict.sub;
+    const { id, filter, match, ceiling, replay } = verdict.sub;
     // An id-less subscription gets a key no id can collide with.
     const key = id === undefined ? `anonymous ${++this.#anonymous}` : JSON.stringify(id);
     // A subscribe reusing an active id replaces that subscription (the spec leaves this open;
     // replacing is the reading that never refuses a well-formed request).
     const replaced = this.#subs.get(key);
     if (replaced) {
+      replaced.ended = true;
       this.#subs.delete(key);
       this.ctx.hub.sinks.delete(replaced);
     }
     if (this.#subs.size >= this.ctx.config.maxSubscriptions) {
       return this.send(errorFrame('limit-exceeded', `this connection already holds ${this.#subs.size} subscriptions; the limit is ${this.ctx.config.maxSubscriptions} (AEP_MAX_SUBS)`, { id }));
     }
+    const plan = this.ctx.hub.plan(replay, match);
     const sub: Subscription = {
       id,
       filter,
+      match,
       ceiling,
       delivered: new Map(),
-      deliver: (rec) => this.#deliver(sub, rec),
+      gaps: new GapWatch(plan.unanchored),
+      replaying: true,
+      queue: [],
+      queued: 0,
+      ended: false,
+      deliver: (rec) => this.#deliverLive(sub, rec),
     };
     this.send(frame(id === undefined ? { type: 'subscribed' } : { type: 'subscribed', id }));
-    const plan = this.ctx.hub.plan(replay, filter);
-    for (const m of plan.exhausted) {
-      this.send(frame({ type: 'replay-exhausted', ...(id === undefined ? {} : { sub: id }), session: m.session, earliest: { epoch: m.earliest.epoch, seq: m.earliest.seq } }));
-    }
-    for (const rec of plan.events) this.#deliver(sub, rec);
-    if (this.#closed) return;
+    for (const m of plan.exhausted) this.send(this.#exhaustedFrame(sub, m.session, m.earliest));
+    // Live from now on (queued behind the replay), so nothing falls between replay and live.
     this.#subs.set(key, sub);
     this.ctx.hub.sinks.add(sub);
+    this.#replay(sub, plan.events).catch((err: unknown) => {
+      this.ctx.log(`replay failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.shutdown('internal', 1011);
+    });
   }
 
-  #deliver(sub: Subscription, rec: Received): void {
-    if (this.#closed) return;
-    if (this.ws.bufferedAmount > this.ctx.slowBytes) {
-      if (droppable(rec.event)) return;
-      return this.shutdown('slow-consumer', 1013);
+  #exhaustedFrame(sub: Subscription, session: string, earliest: Position): string {
+    return frame({ type: 'replay-exhausted', ...(sub.id === undefined ? {} : { sub: sub.id }), session, earliest: { epoch: earliest.epoch, seq: earliest.seq } });
+  }
+
+  /**
+   * Send the replay, then what arrived meanwhile, with backpressure: while more than
+   * `REPLAY_HIGH_WATER` bytes wait unsent, the next frame is awaited until it went out. A
+   * replay of any size is delivered whole, or the connection ends with a stated reason.
+   */
+  async #replay(sub: Subscription, events: readonly Received[]): Promise<void> {
+    const high = Math.min(REPLAY_HIGH_WATER, this.ctx.slowBytes);
+    let i = 0;
+    for (;;) {
+      if (this.#closed || sub.ended) return;
+      let rec: Received | undefined;
+      if (i < events.length) rec = events[i++];
+      else {
+        rec = sub.queue.shift();
+        if (rec) sub.queued -= rec.raw.length;
+      }
+      if (!rec) break;
+      if (this.ws.bufferedAmount > high) await new Promise<void>((resolve) => this.#write(sub, rec, () => resolve()));
+      else this.#write(sub, rec);
     }
-    this.send(renderAt(rec, sub.ceiling));
+    sub.replaying = false;
+  }
+
+  #deliverLive(sub: Subscription, rec: Received): void {
+    if (this.#closed) return;
+    if (sub.replaying) {
+      sub.queue.push(rec);
+      sub.queued += rec.raw.length;
+      if (sub.queued > this.ctx.slowBytes) this.shutdown('slow-consumer', 1013);
+      return;
+    }
+    // Over the bound the consumer is told why (a `closing` frame with its positions) and
+    // dropped, never silently skipped (AEP-0003 §8.4).
+    if (this.ws.bufferedAmount > this.ctx.slowBytes) return this.shutdown('slow-consumer', 1013);
+    this.#write(sub, rec);
+  }
+
+  #write(sub: Subscription, rec: Received, sent?: () => void): void {
+    if (this.#closed || this.ws.readyState !== this.ws.OPEN) return sent?.();
+    const gap = sub.gaps.check(rec);
+    if (gap && typeof rec.event.session === 'string') this.ws.send(this.#exhaustedFrame(sub, rec.event.session, gap));
+    this.ws.send(renderAt(rec, sub.ceiling), sent && (() => sent()));
     const { session, seq } = rec.event;
     if (typeof session === 'string' && typeof seq === 'number') sub.delivered.set(session, { epoch: rec.event.epoch ?? 0, seq });
   }
@@ -219,6 +307,7 @@ export class SocketSession implements Peer {
     const key = JSON.stringify(f.id);
     const sub = this.#subs.get(key);
     if (sub) {
+      sub.ended = true;
       this.#subs.delete(key);
       this.ctx.hub.sinks.delete(sub);
     }

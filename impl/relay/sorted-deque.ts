@@ -35,6 +35,11 @@ export class SortedDeque<T, K> {
     return this.#items[this.#head];
   }
 
+  /** The item at `index` in order (0 is the first), or undefined past the end. */
+  at(index: number): T | undefined {
+    return index < 0 ? undefined : this.#items[this.#head + index];
+  }
+
   /** Insert `item` after every held item whose key is at or below its own. */
   insert(item: T): void {
     const items = this.#items;

@@ -27,3 +27,5 @@ export function sseExhausted(session: string, earliest: Position): string {
 export const SSE_PING = sseComment('ping');
 export const SSE_REPLAY_COMPLETE = sseComment('replay-complete');
 export const SSE_SHUTTING_DOWN = sseComment('shutting-down');
+/** The stated end of a stream whose consumer fell too far behind: resume from Last-Event-ID. */
+export const SSE_SLOW_CONSUMER = sseComment('slow-consumer: resume from your Last-Event-ID');

@@ -6,25 +6,28 @@
  * Live messages of one fan-out (a whole `POST /events` batch) are held and written as one
  * chunk when the hub flushes the sink; the bytes of each message are unchanged.
  *
- * Backpressure (AEP-0003 §8.4): while more than `slowBytes` (default `SLOW_BYTES`) wait unsent
- * (queued on the response plus held for the current batch), `debug`/`info` events are dropped
- * for this consumer; a `notice`-or-above event ends the stream instead, so the consumer
+ * Replay (AEP-0003 §5) is streamed in chunks of about `REPLAY_CHUNK` characters, each written
+ * after the previous one drained, so a replay of any size goes out; live events that arrive
+ * meanwhile wait in order and follow it. A resume into a session held nowhere gets its
+ * `replay-exhausted` marker before the first event delivered, unless that event follows it.
+ *
+ * Backpressure (AEP-0003 §8.4): nothing is dropped silently. While more than `slowBytes` (default
+ * `SLOW_BYTES`) wait unsent (queued on the response plus held for the current batch, or queued
+ * behind a replay), the next event ends the stream with `: slow-consumer`, so the consumer
  * resumes exactly from its `Last-Event-ID`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import type { AepEvent } from '../core/event.js';
 import type { Received } from './buffer.js';
 import type { RelayConfig } from './config.js';
 import { CORS_HEADERS, sendJson } from './http-util.js';
 import type { Hub, Sink } from './hub.js';
 import { renderAt } from './render.js';
-import { SSE_PING, SSE_REPLAY_COMPLETE, SSE_SHUTTING_DOWN, sseEvent, sseExhausted } from './sse-format.js';
+import { GapWatch } from './gap-watch.js';
+import { SSE_PING, SSE_REPLAY_COMPLETE, SSE_SHUTTING_DOWN, SSE_SLOW_CONSUMER, sseEvent, sseExhausted } from './sse-format.js';
 import { parseStreamQuery, type StreamRequest } from './stream-query.js';
 
 /** Default unsent bytes above which a consumer counts as slow. */
 export const SLOW_BYTES = 8 * 1024 * 1024;
-
-const droppable = (e: AepEvent): boolean => e.severity === undefined || e.severity === 'debug' || e.severity === 'info';
 
 /** The open SSE streams, so shutdown can say goodbye to each. */
 export class SseStreams {
@@ -53,6 +56,9 @@ export function handleStream(req: IncomingMessage, res: ServerResponse, url: URL
   openStream(req, res, query.request, config, hub, streams, slowBytes);
 }
 
+/** Replay text is written in chunks of about this many characters, each waiting for the previous to drain. */
+export const REPLAY_CHUNK = 64 * 1024;
+
 function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRequest, config: RelayConfig, hub: Hub, streams: SseStreams, slowBytes: number): void {
   res.writeHead(200, {
     ...CORS_HEADERS,
@@ -65,8 +71,19 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
   req.socket.setNoDelay(true);
 
   let closed = false;
+  /** True until the replay and everything that arrived meanwhile are written. */
+  let replaying = true;
+  /** Live events that arrived during the replay, in order, and their size. */
+  const queue: Received[] = [];
+  let queued = 0;
   /** Messages of the current fan-out, written as one chunk by `flush`. */
   let held = '';
+  const plan = hub.plan(request.replay, request.match);
+  const gaps = new GapWatch(plan.unanchored);
+  const message = (rec: Received): string => {
+    const gap = gaps.check(rec);
+    return `${gap && typeof rec.event.session === 'string' ? sseExhausted(rec.event.session, gap) : ''}${sseEvent(rec.event, renderAt(rec, request.ceiling))}`;
+  };
   const flush = (): void => {
     if (held === '') return;
     const text = held;
@@ -75,18 +92,20 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
   };
   const sink: Sink = {
     filter: request.filter,
+    match: request.match,
     ceiling: request.ceiling,
     deliver(rec: Received) {
       if (closed) return;
-      // What would be queued had every held message been written already.
-      if (res.writableLength + held.length > slowBytes) {
-        if (droppable(rec.event)) return;
-        flush();
-        close();
-        res.destroy(); // a stalled reader would never drain what is queued
+      if (replaying) {
+        queue.push(rec);
+        queued += rec.raw.length;
+        if (queued > slowBytes) slowClose();
         return;
       }
-      held += sseEvent(rec.event, renderAt(rec, request.ceiling));
+      // What would be queued had every held message been written already. Over the bound the
+      // consumer is told why and dropped, never silently skipped (AEP-0003 §8.4).
+      if (res.writableLength + held.length > slowBytes) return slowClose();
+      held += message(rec);
     },
     flush,
   };
@@ -105,18 +124,68 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
     unregister();
     res.end();
   }
+  /** The stated end for a consumer too slow to keep up: it resumes from its Last-Event-ID. */
+  function slowClose(): void {
+    if (closed) return;
+    flush();
+    res.write(SSE_SLOW_CONSUMER);
+    close();
+    // A stalled reader never drains what is queued: cut it off shortly after.
+    const timer = setTimeout(() => res.destroy(), 2_000);
+    timer.unref();
+    res.once('close', () => clearTimeout(timer));
+  }
   res.once('close', close);
   res.on('error', close);
 
-  const plan = hub.plan(request.replay, request.filter);
   let text = '';
   for (const m of plan.exhausted) text += sseExhausted(m.session, m.earliest);
-  for (const rec of plan.events) text += sseEvent(rec.event, renderAt(rec, request.ceiling));
   if (text !== '') res.write(text);
-  if (!request.live) {
-    res.write(SSE_REPLAY_COMPLETE);
-    close();
-    return;
-  }
-  hub.sinks.add(sink);
+  if (request.live) hub.sinks.add(sink);
+  // Written in bounded chunks, each after the previous drained: a replay of any size streams.
+  void (async () => {
+    let chunk = '';
+    const write = async (): Promise<void> => {
+      if (chunk === '' || closed) return;
+      const ok = res.write(chunk);
+      chunk = '';
+      if (!ok) await drained(res);
+    };
+    for (const rec of plan.events) {
+      if (closed) return;
+      chunk += message(rec);
+      if (chunk.length >= REPLAY_CHUNK) await write();
+    }
+    // Whatever arrived meanwhile follows, until nothing is left after the last write: only then
+    // does delivery go live (no await between the empty check and the switch).
+    for (;;) {
+      while (queue.length > 0 && !closed) {
+        const rec = queue.shift()!;
+        queued -= rec.raw.length;
+        chunk += message(rec);
+        if (chunk.length >= REPLAY_CHUNK) await write();
+      }
+      await write();
+      if (queue.length === 0 || closed) break;
+    }
+    replaying = false;
+    if (closed) return;
+    if (!request.live) {
+      res.write(SSE_REPLAY_COMPLETE);
+      close();
+    }
+  })().catch(() => close());
+}
+
+/** Resolves once `res` drained or closed. */
+function drained(res: ServerResponse): Promise<void> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
 }

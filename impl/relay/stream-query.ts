@@ -8,13 +8,15 @@
  * `from` takes precedence over `Last-Event-ID`; a `Last-Event-ID` that is not
  * `{session}:{epoch}:{seq}` is ignored (it may come from another server).
  */
-import { validateFilter } from '../core/filter.js';
+import { MAX_FILTER_TERMS, compileFilter, filterTerms, validateFilter, type FilterMatch } from '../core/filter.js';
 import type { CaptureLevel } from '../core/event.js';
 import { isFromProblem, parseEventId, parseFrom, type ReplayRequest } from './positions.js';
 import { isCaptureLevel } from './render.js';
 
 export interface StreamRequest {
   readonly filter: Readonly<Record<string, unknown>>;
+  /** `filter` compiled once, here. */
+  readonly match: FilterMatch;
   readonly ceiling: CaptureLevel | undefined;
   readonly replay: ReplayRequest;
   /** False for `live=0`: replay, then `: replay-complete`, then the stream ends. */
@@ -37,6 +39,9 @@ export function parseStreamQuery(params: URLSearchParams, lastEventId: string | 
   if (rawFilter !== null && rawFilter.trim() !== '') {
     const parsed = parseJsonParam('filter', rawFilter);
     if (!parsed.ok) return { ok: false, code: 'invalid-filter', detail: parsed.detail };
+    if (filterTerms(parsed.value) > MAX_FILTER_TERMS) {
+      return { ok: false, code: 'limit-exceeded', detail: `the filter holds more than ${MAX_FILTER_TERMS} terms (members plus list entries); this relay's limit is ${MAX_FILTER_TERMS}` };
+    }
     const problem = validateFilter(parsed.value);
     if (problem !== null) return { ok: false, code: 'invalid-filter', detail: problem };
     filter = parsed.value as Record<string, unknown>;
@@ -72,5 +77,5 @@ export function parseStreamQuery(params: URLSearchParams, lastEventId: string | 
     const point = parseEventId(lastEventId);
     if (point) replay = { kind: 'positions', points: [point] };
   }
-  return { ok: true, request: { filter, ceiling, replay, live } };
+  return { ok: true, request: { filter, match: compileFilter(filter), ceiling, replay, live } };
 }

@@ -1,6 +1,6 @@
 /**
  * The `/socket` upgrade: path and token checks on the raw HTTP upgrade (refusals are plain
- * HTTP responses: 401/403 for auth, 404 elsewhere, 503 while stopping), then one
+ * HTTP responses: 401 for auth (RFC 6750), 404 elsewhere, 503 while stopping), then one
  * SocketSession per connection, plus protocol-level liveness pings.
  */
 import { STATUS_CODES, type IncomingMessage, type Server } from 'node:http';
@@ -32,9 +32,10 @@ export interface Sockets {
   stopLiveness(): void;
 }
 
-function rejectUpgrade(socket: Duplex, status: number, body: unknown): void {
+function rejectUpgrade(socket: Duplex, status: number, body: unknown, challenge?: string): void {
   const text = `${JSON.stringify(body)}\n`;
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
+  const auth = challenge === undefined ? '' : `WWW-Authenticate: ${challenge}\r\n`;
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status] ?? 'Error'}\r\n${auth}Content-Type: application/json\r\nContent-Length: ${Buffer.byteLength(text)}\r\nConnection: close\r\n\r\n${text}`);
 }
 
 export function attachSockets(server: Server, ctx: UpgradeContext): Sockets {
@@ -51,7 +52,7 @@ export function attachSockets(server: Server, ctx: UpgradeContext): Sockets {
     const auth = authenticate(config.token, req.headers, url);
     if (auth === 'missing' || auth === 'wrong') {
       const r = authRefusal(auth);
-      return rejectUpgrade(socket, r.status, r.body);
+      return rejectUpgrade(socket, r.status, r.body, r.challenge);
     }
     wss.handleUpgrade(req, socket, head, (ws) => {
       alive.set(ws, true);

@@ -38,6 +38,14 @@ export interface StubBreakage {
   mergedRoster?: boolean;
   /** `from: "all"` replays, but announces replay-exhausted anyway. */
   replayAllMarker?: boolean;
+  /** SSE delivers every event with its `time` rewritten (same id, altered in flight). */
+  alterInFlight?: boolean;
+  /** SSE spreads each event's JSON over several `data:` lines (pretty-printed). */
+  multiLineData?: boolean;
+  /** SSE names every message `event: message` instead of the AEP type. */
+  wrongEventField?: boolean;
+  /** SSE writes `id: {session}:{seq}`, without the epoch. */
+  wrongSseId?: boolean;
 }
 
 export interface StubOptions {
@@ -220,8 +228,12 @@ export async function startStubRelay(opts: StubOptions = {}): Promise<{ url: str
       res.writeHead(200, { 'content-type': 'text/event-stream', 'cache-control': 'no-store' });
       res.write(': ok\n\n');
       const ceiling = url.searchParams.get('capture') ?? undefined;
-      const frame = (raw: string, e: Json): string =>
-        `event: ${String(e.type)}\n${typeof e.seq === 'number' ? `id: ${String(e.session)}:${pos(e)[0]}:${String(e.seq)}\n` : ''}data: ${raw}\n\n`;
+      const frame = (raw: string, e: Json): string => {
+        const body = broken.alterInFlight ? JSON.stringify({ ...(JSON.parse(raw) as Json), time: '2000-01-01T00:00:00Z' }) : raw;
+        const data = broken.multiLineData ? JSON.stringify(JSON.parse(body), null, 1).split('\n').map((l) => `data: ${l}`).join('\n') : `data: ${body}`;
+        const id = broken.wrongSseId ? `${String(e.session)}:${String(e.seq)}` : `${String(e.session)}:${pos(e)[0]}:${String(e.seq)}`;
+        return `event: ${broken.wrongEventField ? 'message' : String(e.type)}\n${typeof e.seq === 'number' ? `id: ${id}\n` : ''}${data}\n\n`;
+      };
       for (const p of positions(from)) {
         const [events, found] = replay(p.session as string, [Number(p.epoch ?? 0), p.seq as number]);
         const exhausted = found ?? (p.all && broken.replayAllMarker ? [0, 0] : undefined);

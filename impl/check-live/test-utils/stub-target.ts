@@ -16,7 +16,9 @@ export type BrokenTargetMode =
   /** Accepts even the types it did not declare. */
   | 'accept-undeclared'
   /** Acks correctly but never emits an outcome (no run.cancelled). */
-  | 'no-outcome';
+  | 'no-outcome'
+  /** Re-emits the recorded ack on a retransmission, then decides again with a second, distinct ack. */
+  | 'extra-decision';
 
 export async function startBrokenTarget(relay: string, token: string, session: string, mode: BrokenTargetMode): Promise<{ close(): void }> {
   const ws = new WebSocket(`${relay.replace(/^http/, 'ws')}/socket`, { headers: { authorization: `Bearer ${token}` } });
@@ -54,6 +56,7 @@ export async function startBrokenTarget(relay: string, token: string, session: s
     });
   });
   ws.on('error', () => {});
+  const ledger = new Map<string, string>();
   ws.on('message', (data) => {
     const m = JSON.parse(data.toString()) as Record<string, unknown>;
     if (typeof m.type !== 'string' || !m.type.startsWith('control.') || m.type === 'control.accepted' || m.type === 'control.rejected') return;
@@ -61,6 +64,18 @@ export async function startBrokenTarget(relay: string, token: string, session: s
     const ack = (): string =>
       declared ? event('control.accepted', { cause: m.id }) : event('control.rejected', { cause: m.id, data: { reason: 'unsupported' } });
     if (mode === 'silent') return;
+    if (mode === 'extra-decision') {
+      const recorded = ledger.get(m.id as string);
+      if (recorded !== undefined) {
+        ws.send(recorded);
+        ws.send(event('control.rejected', { cause: m.id, data: { reason: 'busy' } }));
+        return;
+      }
+      const first = ack();
+      ledger.set(m.id as string, first);
+      ws.send(first);
+      return;
+    }
     ws.send(ack());
     if (mode === 'double-ack') ws.send(ack());
   });

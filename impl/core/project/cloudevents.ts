@@ -3,6 +3,7 @@
  * Pure functions; inputs are never mutated and outputs share no structure with them
  * (`data` is copied verbatim, B2, as a deep copy).
  */
+import { cloneJson } from '../json-shape.js';
 import { CORE_ATTRIBUTES, isPlainObject, type AepEvent } from '../event.js';
 import { childPath, issue, type Issue } from '../issue.js';
 import { BRIDGE_RULES, type BridgeRule } from './rules.js';
@@ -60,7 +61,7 @@ export function toCloudEvent(event: AepEvent): CloudEvent {
     // An extension never overwrites a CE attribute the mapping itself owns.
     if (!CORE.has(name) && name !== 'data' && !(name in ce) && !CE_CONSTANTS.has(name) && !FROM_CE.has(name)) put(name, value);
   }
-  put('data', event.data === undefined ? undefined : structuredClone(event.data));
+  put('data', event.data === undefined ? undefined : cloneJson(event.data));
   return ce;
 }
 
@@ -104,7 +105,7 @@ export function fromCloudEventDetailed(ce: unknown): InboundResult {
     if (problem === null) take(name, value);
     else issues.push(issue(problem.rule, BRIDGE_RULES[problem.rule][0], childPath('$', name), problem.message));
   }
-  take('data', ce.data === undefined ? undefined : structuredClone(ce.data));
+  take('data', ce.data === undefined ? undefined : cloneJson(ce.data));
   return { event: event as AepEvent, issues };
 }
 

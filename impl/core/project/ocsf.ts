@@ -3,6 +3,7 @@
  * become Authentication (3002), Process Activity (1007) and Detection Finding (2004)
  * records; every other Event projects to `null`. Pure; the input is never mutated.
  */
+import { cloneJson } from '../json-shape.js';
 import { SEVERITY_OCSF } from '../../../spec/registry.js';
 import { CORE_ATTRIBUTES, isPlainObject, type AepEvent, type CaptureLevel } from '../event.js';
 import { DEFAULT_MAX_CAPTURE, survivingData } from './ceiling.js';
@@ -74,7 +75,7 @@ export function toOcsf(event: AepEvent, opts: OcsfOptions = {}): OcsfRecord | nu
   if (dispositionId !== undefined) metadata.profiles = ['security_control'];
 
   const unmapped: Record<string, unknown> = { aep: envelopeOf(event) };
-  if (data !== undefined && Object.keys(data).length > 0) unmapped.data = structuredClone(data);
+  if (data !== undefined && Object.keys(data).length > 0) unmapped.data = cloneJson(data);
 
   const record: OcsfRecord = {
     class_uid: row.classUid,

@@ -2,6 +2,7 @@
  * AEP → OTLP LogRecord export (AEP-0005 §3): the JSON encoding of the OTel Events
  * model (LogRecord + `event_name`). Pure; the input is never mutated.
  */
+import { cloneJson, defineMember } from '../json-shape.js';
 import { SEVERITY_OTLP } from '../../../spec/registry.js';
 import type { AepEvent, CaptureLevel, Severity } from '../event.js';
 import { CE_TYPE_PREFIX } from './cloudevents.js';
@@ -89,8 +90,8 @@ export function toOtlp(event: AepEvent, opts: OtlpOptions = {}): OtlpLogRecord {
   if (data !== undefined) {
     const body: Record<string, unknown> = {};
     for (const [key, value] of Object.entries(data)) {
-      if (key.startsWith(GEN_AI)) record.attributes[key] = structuredClone(value);
-      else body[key] = structuredClone(value);
+      if (key.startsWith(GEN_AI)) record.attributes[key] = cloneJson(value);
+      else defineMember(body, key, cloneJson(value));
     }
     if (Object.keys(body).length > 0) record.body = body;
   }

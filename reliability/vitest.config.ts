@@ -1,0 +1,13 @@
+import { defineConfig } from 'vitest/config';
+
+// `npm run test:reliability`: the reliability suite (issue 14). AEP_RELIABILITY=ci runs the
+// bounded version CI uses (fewer generated cases, a 10 s soak); the default is the full run.
+export default defineConfig({
+  test: {
+    include: ['reliability/**/*.test.ts'],
+    testTimeout: 180_000,
+    hookTimeout: 30_000,
+    pool: 'forks',
+    fileParallelism: false,
+  },
+});

@@ -2,6 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { fetchReplay } from '../operator/stream.js';
 import { TOKEN, aep, useStack, waitUntil } from '../operator/test-utils/stack.js';
 import { validateJsonl } from './validate.js';
+import { deadPort } from '../test-utils/dead-port.js';
 
 const stack = useStack();
 const flags = (url: string) => ['--relay', url, '--token', TOKEN];
@@ -98,10 +99,10 @@ describe('aep respond / aep cancel against aep demo-agent on a real relay', () =
     expect(bad.code).toBe(1);
     expect(bad.err).toContain('refused the token');
     expect(bad.err).not.toContain('wrong-token-value-xyz');
-    const dead = await aep(['cancel', 's', '--relay', 'http://127.0.0.1:9', '--token', 'x']);
+    const dead = await aep(['cancel', 's', '--relay', `http://127.0.0.1:${await deadPort()}`, '--token', 'x']);
     expect(dead.code).toBe(1);
-    expect(dead.err).toContain('cannot reach the relay at http://127.0.0.1:9');
-    expect(dead.err).toContain("aep doctor --relay http://127.0.0.1:9");
+    expect(dead.err).toContain('cannot reach the relay at http://127.0.0.1:');
+    expect(dead.err).toContain('aep doctor --relay http://127.0.0.1:');
   });
 
   it('usage errors exit 2: no answer, two answers, bad JSON, bad --ack-window', async () => {

@@ -2,6 +2,8 @@
  * An operator-side SSE subscription to `{relay}/stream` (I/O): events and comments are handed
  * to callbacks in stream order; `done` settles when the stream ends, fails or is closed.
  */
+import { get as httpGet, type ClientRequest } from 'node:http';
+import { get as httpsGet } from 'node:https';
 import { createSseParser } from '../check-live/sse.js';
 import { authHeaders, describeNetError, refused, unreachable, type RelayTarget } from './relay-opts.js';
 
@@ -39,57 +41,57 @@ export interface OpenStream {
 }
 
 export function openStream(t: RelayTarget, q: StreamQuery, h: StreamHandlers): OpenStream {
-  const abort = new AbortController();
   let closed = false;
-  const done = (async (): Promise<StreamEnd> => {
-    let res: Response;
-    try {
-      res = await fetch(streamUrl(t, q), { headers: { accept: 'text/event-stream', ...authHeaders(t) }, signal: abort.signal });
-    } catch (err) {
-      if (closed) return { ok: true, reason: 'closed' };
-      return { ok: false, error: unreachable(t, describeNetError(err)) };
-    }
-    if (!res.ok || !res.body) {
-      const body = await res.text().catch(() => '');
-      const detail = res.status === 400 ? `: ${body.slice(0, 300)}` : '';
-      return { ok: false, status: res.status, error: `${refused(t, res.status, 'GET /stream')}${detail}` };
-    }
-    h.open?.();
-    const parser = createSseParser();
-    const reader = res.body.getReader();
-    const dispatch = (items: ReturnType<typeof parser.push>): void => {
-      for (const item of items) {
-        if (item.kind === 'comment') h.comment?.(item.text);
-        else {
-          let json: Record<string, unknown> | undefined;
-          try {
-            const v: unknown = JSON.parse(item.data);
-            if (typeof v === 'object' && v !== null && !Array.isArray(v)) json = v as Record<string, unknown>;
-          } catch {
-            json = undefined;
+  let req: ClientRequest | undefined;
+  const done = new Promise<StreamEnd>((resolve) => {
+    const url = new URL(streamUrl(t, q));
+    const get = url.protocol === 'https:' ? httpsGet : httpGet;
+    // agent:false = one connection per stream, torn down when the stream ends or is closed:
+    // no pooled keep-alive socket outlives it (a relay draining for shutdown waits for those).
+    req = get(url, { agent: false, headers: { accept: 'text/event-stream', ...authHeaders(t) } }, (res) => {
+      const status = res.statusCode ?? 0;
+      if (status !== 200) {
+        let body = '';
+        res.setEncoding('utf8');
+        res.on('data', (c: string) => (body += c.slice(0, 300)));
+        res.on('end', () => resolve({ ok: false, status, error: `${refused(t, status, 'GET /stream')}${status === 400 ? `: ${body.slice(0, 300)}` : ''}` }));
+        res.on('error', () => resolve({ ok: false, status, error: refused(t, status, 'GET /stream') }));
+        return;
+      }
+      h.open?.();
+      const parser = createSseParser();
+      const dispatch = (items: ReturnType<typeof parser.push>): void => {
+        for (const item of items) {
+          if (item.kind === 'comment') h.comment?.(item.text);
+          else {
+            let json: Record<string, unknown> | undefined;
+            try {
+              const v: unknown = JSON.parse(item.data);
+              if (typeof v === 'object' && v !== null && !Array.isArray(v)) json = v as Record<string, unknown>;
+            } catch {
+              json = undefined;
+            }
+            h.event(item.data, json);
           }
-          h.event(item.data, json);
         }
-      }
-    };
-    try {
-      for (;;) {
-        const { done: end, value } = await reader.read();
-        if (end) break;
-        dispatch(parser.push(value));
-      }
-      dispatch(parser.end());
-      return { ok: true, reason: 'ended' };
-    } catch (err) {
-      if (closed) return { ok: true, reason: 'closed' };
-      return { ok: false, error: `the stream from ${t.relay} broke (${describeNetError(err)})` };
-    }
-  })();
+      };
+      res.on('data', (chunk: Buffer) => {
+        if (!closed) dispatch(parser.push(chunk));
+      });
+      res.on('end', () => {
+        if (!closed) dispatch(parser.end());
+        resolve({ ok: true, reason: closed ? 'closed' : 'ended' });
+      });
+      res.on('error', (err) => resolve(closed ? { ok: true, reason: 'closed' } : { ok: false, error: `the stream from ${t.relay} broke (${describeNetError(err)})` }));
+      res.on('close', () => resolve(closed ? { ok: true, reason: 'closed' } : { ok: true, reason: 'ended' }));
+    });
+    req.on('error', (err) => resolve(closed ? { ok: true, reason: 'closed' } : { ok: false, error: unreachable(t, describeNetError(err)) }));
+  });
   return {
     done,
     close() {
       closed = true;
-      abort.abort();
+      req?.destroy();
     },
   };
 }

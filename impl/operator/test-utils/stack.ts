@@ -23,7 +23,7 @@ export function useStack(): Stack {
   const stops: Array<() => Promise<void> | void> = [];
   let current: RunningRelay | undefined;
   afterEach(async () => {
-    for (const s of stops.splice(0).reverse()) await s();
+    for (const s of stops.splice(0).reverse()) { const t = Date.now(); await s(); if (process.env.STACK_DEBUG) console.log("stop", Date.now() - t); }
     current = undefined;
   });
   return {
@@ -93,4 +93,68 @@ export async function aep(argv: string[], env: Record<string, string> = {}, cwd?
   const io = fakeIo({ env, ...(cwd ? { cwd } : {}) });
   const code = await main(argv, io);
   return { code, out: io.out, err: io.err };
+}
+
+/** A recording io whose stop signal the test fires. */
+export function liveIo(env: Record<string, string> = {}, cwd?: string) {
+  let stop: (s: string) => void = () => {};
+  const lines: string[] = [];
+  const waiters: Array<() => void> = [];
+  const io = {
+    out: '',
+    err: '',
+    stdout: (t: string) => {
+      io.out += t;
+      lines.push(...t.split('\n').filter((l) => l !== ''));
+      for (const w of waiters.splice(0)) w();
+    },
+    stderr: (t: string) => void (io.err += t),
+    readStdin: async () => Buffer.alloc(0),
+    env,
+    cwd: cwd ?? process.cwd(),
+    stopSignal: new Promise<string>((r) => (stop = r)),
+    lines,
+    stop: (s = 'SIGTERM') => stop(s),
+    /** Resolves once stdout holds at least n lines. */
+    async waitLines(n: number, ms = 5000) {
+      const deadline = Date.now() + ms;
+      while (lines.length < n) {
+        if (Date.now() > deadline) throw new Error(`only ${lines.length} of ${n} lines: ${io.out}${io.err}`);
+        await new Promise<void>((r) => {
+          waiters.push(r);
+          setTimeout(r, 50);
+        });
+      }
+    },
+  };
+  return io;
+}
+
+let counter = 0;
+/** A sequenced event of `session` (valid per the project's validator). */
+export function ev(session: string, seq: number, type = 'session.started', extra: Json = {}): Json {
+  return {
+    aep: '0.1',
+    id: `ev-${process.pid}-${++counter}-${seq}`,
+    type,
+    time: new Date(Date.UTC(2026, 0, 1, 0, 0, seq)).toISOString(),
+    source: `aep://test/agent/${session}`,
+    agent: 'test-agent',
+    session,
+    epoch: 1,
+    seq,
+    capture: 'metadata',
+    data: type === 'session.started' ? {} : {},
+    ...extra,
+  };
+}
+
+/** POSTs events as NDJSON with the token. */
+export async function post(url: string, events: Json[], token: string = TOKEN): Promise<void> {
+  const res = await fetch(`${url}/events`, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-ndjson', 'aep-version': '0.1', authorization: `Bearer ${token}` },
+    body: events.map((e) => JSON.stringify(e)).join('\n') + '\n',
+  });
+  if (res.status !== 202) throw new Error(`POST /events: ${res.status} ${await res.text()}`);
 }

@@ -14,5 +14,6 @@ export const VERBS: Record<string, { summary: string; load: () => Promise<Verb> 
   relay: { summary: 'run the collector/relay (HTTP ingest, SSE, WebSocket, control routing)', load: async () => (await import('./relay.js')).verb },
   respond: { summary: 'answer an attention request over control (exit 0 accepted, 3 nacked, 4 timeout)', load: async () => (await import('./respond.js')).verb },
   tail: { summary: 'follow the relay, one readable line per event; --attention lists open requests', load: async () => (await import('./tail.js')).verb },
+  sink: { summary: 'durable JSONL capture per session (fsync before state, crash repair, rotation)', load: async () => (await import('./sink.js')).verb },
   cancel: { summary: 'cancel a run or a session over control (exit 0 accepted, 3 nacked, 4 timeout)', load: async () => (await import('./cancel.js')).verb },
 };

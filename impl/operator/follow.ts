@@ -16,6 +16,8 @@ export interface FollowOptions {
   positions: Positions;
   /** With no positions: replay everything the relay holds (`from=all`) instead of live only. */
   fromAll: boolean;
+  /** Always `from=all`, also on reconnects (the caller dedupes against what it holds: the sink). */
+  alwaysAll?: boolean;
   seen?: SeenIds;
   /** A first-seen event: its exact data line and its parse. */
   onEvent(raw: string, event: Json): void;
@@ -40,7 +42,7 @@ export async function follow(o: FollowOptions): Promise<{ ok: true } | { ok: fal
   let delay = min;
   let connected = false;
   while (!stopping) {
-    const from = toFrom(o.positions);
+    const from = o.alwaysAll ? [] : toFrom(o.positions);
     const s = openStream(
       o.target,
       { ...(o.filter === undefined ? {} : { filter: o.filter }), ...(from.length > 0 ? { from } : o.fromAll ? { from: 'all' as const } : {}) },

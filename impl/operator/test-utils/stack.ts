@@ -158,3 +158,12 @@ export async function post(url: string, events: Json[], token: string = TOKEN): 
   });
   if (res.status !== 202) throw new Error(`POST /events: ${res.status} ${await res.text()}`);
 }
+
+/** Event `i` of a valid synthetic session: session.started, run.started, then tool call pairs. */
+export function flowEvent(session: string, i: number, epoch = 1): Json {
+  const base = { aep: '0.1', id: `${session}-e${epoch}-${i}`, time: new Date(Date.UTC(2026, 0, 1) + i * 1000).toISOString(), source: `aep://test/agent/${session}`, agent: 'test-agent', session, epoch, seq: i, capture: 'metadata' };
+  if (i === 0) return { ...base, type: 'session.started', data: {} };
+  if (i === 1) return { ...base, type: 'run.started', run: 'r1', data: { trigger: 'user' } };
+  const call = Math.floor((i - 2) / 2);
+  return { ...base, type: (i - 2) % 2 === 0 ? 'tool.requested' : 'tool.completed', run: 'r1', data: { tool: { name: 'Bash', call_id: `c${call}` } } };
+}

@@ -15,5 +15,6 @@ export const VERBS: Record<string, { summary: string; load: () => Promise<Verb> 
   respond: { summary: 'answer an attention request over control (exit 0 accepted, 3 nacked, 4 timeout)', load: async () => (await import('./respond.js')).verb },
   tail: { summary: 'follow the relay, one readable line per event; --attention lists open requests', load: async () => (await import('./tail.js')).verb },
   sink: { summary: 'durable JSONL capture per session (fsync before state, crash repair, rotation)', load: async () => (await import('./sink.js')).verb },
+  timeline: { summary: "one session's history from a file or the relay's replay; --dag draws the causal tree", load: async () => (await import('./timeline.js')).verb },
   cancel: { summary: 'cancel a run or a session over control (exit 0 accepted, 3 nacked, 4 timeout)', load: async () => (await import('./cancel.js')).verb },
 };

@@ -126,6 +126,10 @@ done
 stop_last
 passed
 
+stage "the demo: five beats through real processes (npm run demo)"
+npm run demo
+passed
+
 # One closing line for the whole run: vitest's test counts plus every check of every report.
 node -e '
   const fs = require("fs"), path = require("path");

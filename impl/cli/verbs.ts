@@ -17,5 +17,6 @@ export const VERBS: Record<string, { summary: string; load: () => Promise<Verb> 
   sink: { summary: 'durable JSONL capture per session (fsync before state, crash repair, rotation)', load: async () => (await import('./sink.js')).verb },
   timeline: { summary: "one session's history from a file or the relay's replay; --dag draws the causal tree", load: async () => (await import('./timeline.js')).verb },
   demo: { summary: 'play the five-beat demo (relay, adapter daemon, demo agent, tail, respond, cancel)', load: async () => (await import('./demo.js')).verb },
+  replay: { summary: 'replay a capture as new sessions (fresh identity, cause links rewritten, commands skipped)', load: async () => (await import('./replay.js')).verb },
   cancel: { summary: 'cancel a run or a session over control (exit 0 accepted, 3 nacked, 4 timeout)', load: async () => (await import('./cancel.js')).verb },
 };

@@ -19,5 +19,6 @@ export const VERBS: Record<string, { summary: string; load: () => Promise<Verb> 
   demo: { summary: 'play the five-beat demo (relay, adapter daemon, demo agent, tail, respond, cancel)', load: async () => (await import('./demo.js')).verb },
   replay: { summary: 'replay a capture as new sessions (fresh identity, cause links rewritten, commands skipped)', load: async () => (await import('./replay.js')).verb },
   doctor: { summary: 'diagnose reachability, auth, CORS and the managed daemons (exit 0 clean, 1 findings)', load: async () => (await import('./doctor.js')).verb },
+  setup: { summary: 'start/stop the managed daemons (pid files, port catalog) and write vendor hook wiring', load: async () => (await import('./setup.js')).verb },
   cancel: { summary: 'cancel a run or a session over control (exit 0 accepted, 3 nacked, 4 timeout)', load: async () => (await import('./cancel.js')).verb },
 };

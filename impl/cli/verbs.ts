@@ -20,5 +20,6 @@ export const VERBS: Record<string, { summary: string; load: () => Promise<Verb> 
   replay: { summary: 'replay a capture as new sessions (fresh identity, cause links rewritten, commands skipped)', load: async () => (await import('./replay.js')).verb },
   doctor: { summary: 'diagnose reachability, auth, CORS and the managed daemons (exit 0 clean, 1 findings)', load: async () => (await import('./doctor.js')).verb },
   setup: { summary: 'start/stop the managed daemons (pid files, port catalog) and write vendor hook wiring', load: async () => (await import('./setup.js')).verb },
+  mcp: { summary: "MCP stdio server: emit_event and ask_human on the adapters' emission path", load: async () => (await import('./mcp.js')).verb },
   cancel: { summary: 'cancel a run or a session over control (exit 0 accepted, 3 nacked, 4 timeout)', load: async () => (await import('./cancel.js')).verb },
 };

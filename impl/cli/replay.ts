@@ -4,6 +4,7 @@ import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
+import { fsReason } from '../operator/fs-errors.js';
 import { monotonicUlid } from '../core/ulid.js';
 import { target } from '../operator/control-verb.js';
 import { planReplay } from '../operator/replay-plan.js';
@@ -49,7 +50,7 @@ export const verb: Verb = {
     try {
       text = file === '-' ? (await io.readStdin()).toString('utf8') : await readFile(resolve(io.cwd, file), 'utf8');
     } catch (err) {
-      io.stderr(`aep replay: cannot read ${file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+      io.stderr(`aep replay: cannot read ${file}: ${fsReason(err)}\n`);
       return EXIT.usage;
     }
     const parsed: unknown[] = [];

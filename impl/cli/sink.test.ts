@@ -126,3 +126,14 @@ describe('aep sink on a real relay', () => {
     }
   }, 30_000);
 });
+
+describe('aep sink: an unusable --out', () => {
+  it('says what failed and what to do (exit 1)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'aep-sink-bad-'));
+    const file = join(dir, 'a-file');
+    appendFileSync(file, 'x');
+    const r = await aep(['sink', '--out', join(file, 'sub'), '--relay', 'http://127.0.0.1:1', '--token', 't']);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain('a part of the path is not a directory; check the path');
+  });
+});

@@ -2,6 +2,7 @@
 import { resolve } from 'node:path';
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
+import { fsReason } from '../operator/fs-errors.js';
 import { target } from '../operator/control-verb.js';
 import { FILTER_FLAGS, FILTER_HELP, buildFilter } from '../operator/filter-flags.js';
 import { follow } from '../operator/follow.js';
@@ -66,7 +67,7 @@ export const verb: Verb = {
       if (report.sessions > 0) say(`recovered ${report.sessions} session${report.sessions === 1 ? '' : 's'} from ${dir}`);
       for (const torn of report.torn) say(`repaired ${torn.file}: cut a torn final line (${torn.bytes} bytes)`);
     } catch (err) {
-      io.stderr(`aep sink: cannot use ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}; check the path and its permissions\n`);
+      io.stderr(`aep sink: cannot use ${dir}: ${fsReason(err)}\n`);
       return EXIT.failed;
     }
     let failed: string | undefined;
@@ -83,7 +84,7 @@ export const verb: Verb = {
         try {
           writer.accept(raw, e);
         } catch (err) {
-          failed = `cannot write to ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`;
+          failed = `cannot write to ${dir}: ${fsReason(err)}`;
         }
       },
     });

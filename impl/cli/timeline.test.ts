@@ -44,7 +44,7 @@ describe('aep timeline', () => {
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.err).toContain('holds 2 sessions (x, y)');
     expect((await aep(['timeline', 'nope', '--file', f])).code).toBe(1);
-    expect((await aep(['timeline', 'x', '--file', join(dir, 'missing')])).err).toContain('ENOENT');
+    expect((await aep(['timeline', 'x', '--file', join(dir, 'missing')])).err).toContain('no such file or directory; check the path');
   });
 
   it('an evicted or unknown session on the relay says where else to look', async () => {

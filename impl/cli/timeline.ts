@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
+import { fsReason } from '../operator/fs-errors.js';
 import { target } from '../operator/control-verb.js';
 import { formatEvent } from '../operator/format.js';
 import { RELAY_FLAGS, RELAY_HELP } from '../operator/relay-opts.js';
@@ -50,7 +51,7 @@ export const verb: Verb = {
       try {
         bytes = values.file === '-' ? await io.readStdin() : await readFile(resolve(io.cwd, values.file));
       } catch (err) {
-        io.stderr(`aep timeline: cannot read ${values.file}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}\n`);
+        io.stderr(`aep timeline: cannot read ${values.file}: ${fsReason(err)}\n`);
         return EXIT.failed;
       }
       const all: Json[] = [];

@@ -153,6 +153,10 @@ stop_last
 stop_last
 passed
 
+stage "the demo: five beats through real processes (npm run demo)"
+npm run demo
+passed
+
 stage "real vendors in the loop: the pinned Claude Code, Codex and Gemini CLIs against scripted model servers"
 if [ "${AEP_SKIP_VENDORS:-}" = "1" ]; then
   echo "skipped (AEP_SKIP_VENDORS=1)"

@@ -1,0 +1,50 @@
+/** `aep doctor`: a read-only diagnosis of the relay and the managed daemons, a remedy on every finding. */
+import type { Verb } from './verb.js';
+import { target } from '../operator/control-verb.js';
+import { judge, renderReport } from '../operator/doctor-findings.js';
+import { runProbes } from '../operator/doctor-probe.js';
+import { aepHome } from '../operator/home.js';
+import { RELAY_FLAGS, RELAY_HELP } from '../operator/relay-opts.js';
+
+const HELP = `usage: aep doctor [--relay URL] [--token T] [--json]
+
+One read-only pass over the environment; prints ok / info / warning / FINDING lines per lane,
+each finding with its remedy:
+  reachability  the URL's port probed on IPv4 127.0.0.1 and IPv6 [::1] separately: a relay
+                answering only on the family the URL does not name is a finding
+  auth          is a token required (an unauthenticated /healthz with counts means no), is one
+                given here, is it accepted (the token is never printed)
+  cors          the preflight OPTIONS /stream and a refused request both carry
+                access-control-allow-origin (a browser can only explain what it may read)
+  stats         sessions, events, subscribers, connections (informational)
+  daemons       every adapter daemon of the port catalog shared with 'aep setup' (claude-code
+                8377, codex 8378; AEP_CLAUDE_CODE_PORT / AEP_CODEX_PORT override), with
+                $AEP_HOME/run/<id>.pid: up, not running (info), stale pid file (warning),
+                wedged = pid alive but /healthz dead (finding)
+The probes run from this machine: run it again where a consumer is refused, and compare.
+
+flags:
+${RELAY_HELP}
+                 (--json: {"ok", "lines": [{level, lane, message, remedy?}]})
+
+environment:
+  AEP_TOKEN, AEP_RELAY, AEP_HOME (pid files under $AEP_HOME/run, default ~/.aep)
+
+exit codes: 0 no findings (warnings allowed) · 1 findings · 2 usage
+`;
+
+export const verb: Verb = {
+  name: 'doctor',
+  summary: 'diagnose reachability, auth, CORS and the managed daemons (exit 0 clean, 1 findings)',
+  help: HELP,
+  allowPositionals: false,
+  options: { ...RELAY_FLAGS },
+  async run({ values }, io) {
+    const t = target(values, io);
+    if (!values.json) io.stderr(`aep doctor: probing ${t.relay} and the managed daemons (read-only)\n`);
+    const lines = judge(await runProbes(t, aepHome(io.env, io.cwd), io.env));
+    const findings = lines.filter((l) => l.level === 'finding').length;
+    io.stdout(values.json ? `${JSON.stringify({ ok: findings === 0, lines })}\n` : renderReport(lines, t.relay));
+    return findings === 0 ? 0 : 1;
+  },
+};

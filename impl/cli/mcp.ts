@@ -1,0 +1,94 @@
+/** `aep mcp`: an MCP stdio server (emit_event, ask_human) that emits like an adapter. */
+import { randomBytes } from 'node:crypto';
+import { hostname } from 'node:os';
+import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
+import type { Verb } from './verb.js';
+import { UsageError } from './io.js';
+import { RelayLink } from '../adapter-kit/relay-link.js';
+import { nextEpoch } from '../adapter-kit/store.js';
+import { ulid } from '../core/ulid.js';
+import { McpAgent, MCP_AGENT } from '../mcp/agent.js';
+import { createMcpServer } from '../mcp/server.js';
+import { aepHome } from '../operator/home.js';
+import { DEFAULT_RELAY } from '../operator/relay-opts.js';
+
+const HELP = `usage: aep mcp [--relay URL|none] [--token T] [--session S] [--ask-timeout S]
+
+An MCP server on stdio (the official MCP TypeScript SDK; JSON-RPC on stdout, logs on stderr)
+exposing two tools to a model:
+  emit_event  {type, data?, subject?, severity?, session?, run?}: emits one AEP event. Refuses a
+              malformed type, every control.* (and x.<vendor>.control.*), attention.* (use
+              ask_human) and session.started/ended (the server owns its sessions).
+  ask_human   {prompt, options?, timeout_s?, session?, run?}: emits attention.requested
+              (respond_via control) and holds the tool result until an operator answers it
+              ('aep respond <session> <request-id> --option ID | --text S') or the timeout
+              passes (attention.timeout; the result is an error saying nobody answered).
+Events go out on the adapters' path: one (epoch, seq) sequencer (the epoch persisted in
+$AEP_HOME and bumped per start), the session log $AEP_HOME/logs/aep-mcp/<session>.jsonl, and
+the relay's /socket with hello (control.accepts ["control.attention.respond"]), an outbox while
+the relay is away, reconnects with backoff. The session opens with session.started on first
+use and ends with session.ended when stdin closes.
+
+Register it with an MCP client, e.g. Claude Code:
+  claude mcp add aep -- aep mcp --relay http://127.0.0.1:8787
+
+flags:
+  --relay URL      relay base URL (default AEP_RELAY_URL, then ${DEFAULT_RELAY}; 'none' = log only)
+  --token T        bearer token (default AEP_TOKEN; needed for answers to arrive)
+  --session S      the session (default mcp-<ulid>)
+  --ask-timeout S  default ask_human wait in seconds (default 300)
+  --json           accepted for symmetry; the protocol output is already JSON
+
+exit codes: 0 stdin closed or SIGINT/SIGTERM · 2 usage
+`;
+
+export const verb: Verb = {
+  name: 'mcp',
+  summary: 'MCP stdio server: emit_event and ask_human on the adapters\' emission path',
+  help: HELP,
+  allowPositionals: false,
+  options: { relay: { type: 'string' }, token: { type: 'string' }, session: { type: 'string' }, 'ask-timeout': { type: 'string' }, json: { type: 'boolean' } },
+  async run({ values }, io) {
+    const relay = typeof values.relay === 'string' ? values.relay : io.env.AEP_RELAY_URL || DEFAULT_RELAY;
+    if (relay !== 'none') {
+      try {
+        new URL(relay);
+      } catch {
+        throw new UsageError(`--relay '${relay}' is not a URL (or 'none')`);
+      }
+    }
+    const askS = values['ask-timeout'] === undefined ? 300 : Number(values['ask-timeout']);
+    if (!Number.isFinite(askS) || askS <= 0) throw new UsageError(`--ask-timeout must be a positive number of seconds, got '${String(values['ask-timeout'])}'`);
+    const token = typeof values.token === 'string' && values.token !== '' ? values.token : io.env.AEP_TOKEN || undefined;
+    const home = aepHome(io.env, io.cwd);
+    const log = (l: string): void => io.stderr(`aep mcp: ${l}\n`);
+    const session = typeof values.session === 'string' && values.session !== '' ? values.session : `mcp-${ulid()}`;
+    let link: RelayLink | undefined;
+    const agent: McpAgent = new McpAgent({
+      host: hostname(),
+      epoch: nextEpoch(home, MCP_AGENT),
+      session,
+      home,
+      askTimeoutMs: Math.round(askS * 1000),
+      send: (line) => link?.send(line),
+      log,
+    });
+    if (relay !== 'none') {
+      link = new RelayLink({ url: relay, ...(token ? { token } : {}), hello: agent.hello(`${hostname()}/${process.pid}/${randomBytes(2).toString('hex')}`), onCommand: (raw, v) => agent.onCommand(raw, v), log });
+    }
+    const server = createMcpServer(agent);
+    const transport = new StdioServerTransport();
+    const closed = new Promise<void>((r) => {
+      transport.onclose = () => r();
+      process.stdin.once('end', () => r());
+    });
+    await server.connect(transport);
+    log(`serving on stdio; session ${session}; relay ${relay === 'none' ? 'none (log only)' : relay}${token ? '' : relay === 'none' ? '' : ' (no token: answers cannot be routed to this server)'}`);
+    await Promise.race([closed, io.stopSignal]);
+    agent.close();
+    await new Promise((r) => setTimeout(r, 200)); // let the closing events leave the outbox
+    await link?.close();
+    await server.close().catch(() => undefined);
+    return 0;
+  },
+};

@@ -1,0 +1,23 @@
+import { describe, expect, it } from 'vitest';
+import { VERBS } from './verbs.js';
+import { aep } from '../operator/test-utils/stack.js';
+
+const OPERATOR = ['tail', 'sink', 'timeline', 'respond', 'cancel', 'doctor', 'replay', 'setup', 'mcp', 'demo'];
+
+describe('the operator verbs are listed and documented', () => {
+  it('aep --help lists every one', async () => {
+    const r = await aep(['--help']);
+    for (const v of OPERATOR) expect(r.out).toMatch(new RegExp(`^  ${v} +\\S`, 'm'));
+    expect(Object.keys(VERBS)).toEqual(expect.arrayContaining(OPERATOR));
+  });
+  it.each(OPERATOR)('aep %s --help: usage, --json, exit codes', async (v) => {
+    const r = await aep([v, '--help']);
+    expect(r.code).toBe(0);
+    expect(r.out).toMatch(new RegExp(`^usage: aep ${v}`));
+    expect(r.out).toContain('--json');
+    expect(r.out).toMatch(/exit codes: 0/);
+  });
+  it('an unknown flag is a usage error (exit 2) for each', async () => {
+    for (const v of OPERATOR) expect((await aep([v, '--no-such-flag'])).code, v).toBe(2);
+  });
+});

@@ -1,0 +1,215 @@
+/**
+ * `npm run demo` / `aep demo`: the whole loop on one machine, with real processes. A tokened
+ * relay, the Claude Code adapter daemon fed synthetic hooks, the demo agent, an `aep tail`
+ * consumer, and the operator verbs, playing five beats; each beat is checked against what the
+ * relay actually holds. Everything is torn down at the end, and when interrupted.
+ */
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fetchReplay } from '../operator/stream.js';
+import type { RelayTarget } from '../operator/relay-opts.js';
+import { ALLOW_REPLY, healthz, postHook } from './hooks.js';
+import { Procs, type Proc } from './procs.js';
+
+type Json = Record<string, unknown>;
+
+export interface Beat {
+  name: string;
+  ok: boolean;
+  detail: string;
+}
+
+export interface DemoIo {
+  /** The narrative and the timeline. */
+  out(line: string): void;
+  /** Progress. */
+  progress(line: string): void;
+  stop: Promise<string>;
+}
+
+class Interrupted extends Error {}
+
+/** The five beats, in the order the README tells them (the demo plays 2, 3, 5, 4, then closes 1). */
+export const BEATS = [
+  'a session and run lifecycle',
+  'tools, including a failure',
+  'an attention request answered over control',
+  'a cancel with its ack and outcome',
+  'a consumer killed and reattached receives exactly the tail',
+];
+const rank = (name: string): number => (BEATS.includes(name) ? BEATS.indexOf(name) : BEATS.length);
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+export async function runDemo(io: DemoIo, opts: { keepWork?: boolean } = {}): Promise<{ beats: Beat[]; interrupted?: string }> {
+  const work = mkdtempSync(join(tmpdir(), 'aep-demo-'));
+  const token = `demo-${randomBytes(8).toString('hex')}`;
+  const procs = new Procs({ ...process.env, AEP_TOKEN: token, AEP_HOME: join(work, 'home'), AEP_CLAUDE_CODE_HOLD_MS: '30000' });
+  const beats: Beat[] = [];
+  let interrupted: string | undefined;
+  void io.stop.then((s) => {
+    interrupted = s;
+    io.progress(`${s}: tearing everything down`);
+    void procs.stopAll();
+  });
+  abortWaits = () => interrupted;
+  const check = (): void => {
+    if (interrupted) throw new Interrupted(interrupted);
+  };
+  const beat = (name: string, ok: boolean, detail: string): void => {
+    beats.push({ name, ok, detail });
+    const n = BEATS.indexOf(name) + 1;
+    io.out(`${ok ? '✔' : '✘'} ${n > 0 ? `beat ${n}` : 'demo'}: ${name}: ${detail}`);
+  };
+  try {
+    io.progress('starting a relay (AEP_TOKEN set, port 0)');
+    const relayProc = procs.start('relay', ['relay', '--port', '0']);
+    const url = (await relayProc.line(/listening on http:/)).split(' ').at(-1)!;
+    const t: RelayTarget = { relay: url, token };
+    const ops = ['--relay', url];
+    check();
+    io.progress(`relay at ${url}; starting the Claude Code adapter daemon`);
+    const adapter = procs.start('adapter', ['adapter', 'claude-code', '--port', '0', '--relay', url]);
+    const adapterUrl = /(http:\/\/[0-9.]+:\d+)/.exec(await adapter.line(/listening on http:/))![1]!;
+    await until(async () => (await healthz(adapterUrl))?.relay === true, 10_000, 'the adapter to say hello to the relay');
+    check();
+
+    const state = join(work, 'tail-state.json');
+    io.progress('starting a consumer: aep tail --json --all --state FILE');
+    let consumer: Proc = procs.start('tail', ['tail', '--json', '--all', '--state', state, ...ops]);
+    await consumer.line(/connected to/);
+
+    const S = `demo-cc-${randomBytes(3).toString('hex')}`;
+    const P = `prompt-${randomBytes(3).toString('hex')}`;
+    const base = { session_id: S, cwd: work, transcript_path: join(work, `${S}.jsonl`) };
+    const turn = { ...base, prompt_id: P, permission_mode: 'default' };
+    const history = async (session: string): Promise<Json[]> => {
+      const r = await fetchReplay(t, { session });
+      if (!r.ok) throw new Error(r.error);
+      return r.events;
+    };
+    const types = (events: Json[]) => events.map((e) => e.type as string);
+
+    // Beat 1 and 2: a session, a run, tools (one fails).
+    io.progress(`synthetic Claude Code session ${S}: SessionStart, a prompt, two tool calls (one fails)`);
+    await postHook(adapterUrl, 'SessionStart', { ...base, source: 'startup' });
+    await postHook(adapterUrl, 'UserPromptSubmit', { ...turn, prompt: 'run the tests and fix what fails' });
+    await postHook(adapterUrl, 'PreToolUse', { ...turn, tool_name: 'Bash', tool_input: { command: 'ls' }, tool_use_id: 'toolu_1' });
+    await postHook(adapterUrl, 'PostToolUse', { ...turn, tool_name: 'Bash', tool_input: { command: 'ls' }, tool_response: { stdout: 'src', stderr: '' }, tool_use_id: 'toolu_1' });
+    await postHook(adapterUrl, 'PreToolUse', { ...turn, tool_name: 'Edit', tool_input: { file_path: 'src/a.ts' }, tool_use_id: 'toolu_2' });
+    await postHook(adapterUrl, 'PostToolUseFailure', { ...turn, tool_name: 'Edit', tool_input: { file_path: 'src/a.ts' }, tool_use_id: 'toolu_2', error: 'old_string not found' });
+    await until(async () => types(await history(S)).includes('tool.failed'), 5000, 'the tool events to reach the relay');
+    check();
+    {
+      const h = types(await history(S));
+      const ok = ['session.started', 'run.started', 'tool.requested', 'tool.completed', 'tool.failed'].every((x) => h.includes(x));
+      beat('tools, including a failure', ok, `${h.filter((x) => x.startsWith('tool.')).join(', ')}`);
+    }
+
+    // Beat 5, first half: the consumer saw everything so far, saved its position once quiet, and is killed.
+    const seqsOf = (events: Json[]) => events.filter((e) => e.session === S && typeof e.seq === 'number').map((e) => e.seq as number);
+    const consumed = (p: Proc) => p.out.filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Json);
+    const lastSeq = Math.max(...seqsOf(await history(S)));
+    await until(() => seqsOf(consumed(consumer)).includes(lastSeq), 5000, 'the consumer to print the events');
+    await until(() => {
+      try {
+        return JSON.parse(readFileSync(state, 'utf8')).positions[S].seq === lastSeq;
+      } catch {
+        return false;
+      }
+    }, 5000, 'the consumer to save its position');
+    const firstRun = seqsOf(consumed(consumer));
+    io.progress(`killing the consumer (SIGKILL) after seq ${lastSeq}; its state file says ${lastSeq}`);
+    consumer.child.kill('SIGKILL');
+    await consumer.exited;
+
+    // Beat 3: a permission prompt held by the adapter, answered from a terminal.
+    io.progress('the agent asks permission for `npm test` (PermissionRequest, held by the adapter)');
+    await postHook(adapterUrl, 'PreToolUse', { ...turn, tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 'toolu_3' });
+    const held = postHook(adapterUrl, 'PermissionRequest', { ...turn, tool_name: 'Bash', tool_input: { command: 'npm test' } });
+    let inbox: Array<{ session: string; id: string; commands: string[] }> = [];
+    await until(async () => {
+      const r = await procs.run(['tail', '--attention', '--json', '--session', S, ...ops]);
+      inbox = r.code === 0 ? JSON.parse(r.out || '[]') : [];
+      return inbox.length > 0;
+    }, 10_000, 'the request to show in aep tail --attention');
+    const command = inbox[0]!.commands.find((c) => c.includes('--option allow')) ?? `aep respond ${S} ${inbox[0]!.id} --option allow`;
+    io.out(`  aep tail --attention lists it; the operator types: ${command}`);
+    const answered = await procs.run(['respond', S, inbox[0]!.id, '--option', 'allow', ...ops]);
+    const reply = await held;
+    await postHook(adapterUrl, 'PostToolUse', { ...turn, tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_response: { stdout: 'ok', stderr: '' }, tool_use_id: 'toolu_3' });
+    await postHook(adapterUrl, 'Stop', { ...turn, stop_hook_active: false });
+    await until(async () => types(await history(S)).includes('run.finished'), 5000, 'run.finished');
+    {
+      const h = await history(S);
+      const ok = answered.code === 0 && reply.body === ALLOW_REPLY && ['attention.requested', 'control.attention.respond', 'control.accepted', 'attention.answered', 'attention.resolved'].every((x) => types(h).includes(x));
+      beat('an attention request answered over control', ok, `aep respond exit ${answered.code}; the held hook replied ${reply.body === ALLOW_REPLY ? 'allow' : JSON.stringify(reply.body)}`);
+    }
+    check();
+
+    // Beat 5, second half: the consumer comes back and receives exactly the tail.
+    io.progress('reattaching the consumer with the same state file');
+    consumer = procs.start('tail', ['tail', '--json', '--state', state, ...ops]);
+    const all = seqsOf(await history(S));
+    await until(() => seqsOf(consumed(consumer)).includes(Math.max(...all)), 10_000, 'the reattached consumer to catch up');
+    await sleep(300);
+    {
+      const second = seqsOf(consumed(consumer));
+      const joined = [...firstRun, ...second];
+      const exact = JSON.stringify(joined) === JSON.stringify(all);
+      beat('a consumer killed and reattached receives exactly the tail', exact && second[0] === lastSeq + 1, `first run ${firstRun[0]}..${firstRun.at(-1)}, after the restart ${second[0]}..${second.at(-1)}; relay ${all[0]}..${all.at(-1)}: ${exact ? 'no gap, no duplicate' : 'MISMATCH'}`);
+    }
+    check();
+
+    // Beat 4: a cancel, its ack and its outcome (the demo agent: a vendor hook cannot be cancelled).
+    const D = `demo-agent-${randomBytes(3).toString('hex')}`;
+    io.progress(`starting aep demo-agent (session ${D}, run demo-run) and cancelling its run`);
+    procs.start('demo-agent', ['demo-agent', '--session', D, '--run', 'demo-run', ...ops]);
+    await until(async () => types(await history(D)).includes('attention.requested'), 10_000, 'the demo agent');
+    const cancel = await procs.run(['cancel', D, '--run', 'demo-run', '--reason', 'demo: wrong branch', '--json', ...ops]);
+    const cmdId = cancel.code === 0 ? (JSON.parse(cancel.out) as Json).command : undefined;
+    await until(async () => types(await history(D)).includes('run.cancelled'), 5000, 'run.cancelled').catch(() => undefined);
+    {
+      const h = await history(D);
+      const ack = h.find((e) => e.type === 'control.accepted' && e.cause === cmdId);
+      const outcome = h.find((e) => e.type === 'run.cancelled' && e.cause === cmdId);
+      beat('a cancel with its ack and outcome', cancel.code === 0 && !!ack && !!outcome, `aep cancel exit ${cancel.code}; control.accepted ${ack ? 'and run.cancelled both' : 'or run.cancelled NOT'} cause-linked to ${String(cmdId)}`);
+    }
+
+    await postHook(adapterUrl, 'SessionEnd', { ...base, reason: 'logout' });
+    await until(async () => types(await history(S)).includes('session.ended'), 5000, 'session.ended');
+    {
+      const h = types(await history(S));
+      const lifecycle = ['session.started', 'run.started', 'run.finished', 'session.ended'];
+      const ok = lifecycle.every((x) => h.includes(x)) && h.indexOf('session.started') < h.indexOf('run.started') && h.indexOf('run.finished') < h.indexOf('session.ended');
+      beat(BEATS[0]!, ok, lifecycle.join(' → '));
+    }
+
+    io.out('');
+    io.out(`aep timeline ${S} --dag`);
+    const dag = await procs.run(['timeline', S, '--dag', ...ops]);
+    for (const l of dag.out.split('\n')) if (l !== '') io.out(`  ${l}`);
+  } catch (err) {
+    if (!(err instanceof Interrupted) && !interrupted) beat('the demo ran to the end', false, (err as Error).message);
+  } finally {
+    await procs.stopAll();
+    if (!opts.keepWork) rmSync(work, { recursive: true, force: true });
+  }
+  beats.sort((a, b) => rank(a.name) - rank(b.name));
+  return { beats, ...(interrupted ? { interrupted } : {}) };
+}
+
+let abortWaits: () => string | undefined = () => undefined;
+
+async function until(pred: () => Promise<boolean> | boolean, ms: number, what: string): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    const stop = abortWaits();
+    if (stop) throw new Interrupted(stop);
+    if (await pred()) return;
+    if (Date.now() > deadline) throw new Error(`timed out after ${ms} ms waiting for ${what}`);
+    await sleep(100);
+  }
+}

@@ -1,0 +1,67 @@
+/**
+ * The sink's on-disk layout and crash repair, pure: file names per session, the torn-line cut,
+ * and what the durable lines of a file say (the last position, the ids already written).
+ *
+ * Layout in DIR: `<enc>.jsonl` is a session's live file, `<enc>.<unix-ms>.jsonl` a rotated
+ * segment (never reopened), `.sink-state.json` the committed positions. `<enc>` is the session
+ * id with every byte outside [A-Za-z0-9_-] percent-encoded (dots too), so the two never clash.
+ */
+import { positionOf, type Position } from './positions.js';
+
+export const STATE_FILE = '.sink-state.json';
+
+export function encodeSession(session: string): string {
+  return [...Buffer.from(session, 'utf8')].map((b) => (/[A-Za-z0-9_-]/.test(String.fromCharCode(b)) ? String.fromCharCode(b) : `%${b.toString(16).toUpperCase().padStart(2, '0')}`)).join('');
+}
+
+export function decodeSession(enc: string): string {
+  return decodeURIComponent(enc);
+}
+
+/** A file name of the layout, parsed; undefined for anything else in DIR. */
+export function parseName(name: string): { session: string; rotated?: number } | undefined {
+  const m = /^([A-Za-z0-9_%-]+?)(?:\.(\d+))?\.jsonl$/.exec(name);
+  if (!m) return undefined;
+  try {
+    return { session: decodeSession(m[1]!), ...(m[2] ? { rotated: Number(m[2]) } : {}) };
+  } catch {
+    return undefined;
+  }
+}
+
+/** How many leading bytes to keep: everything up to the last newline (a torn final line is cut). */
+export function durableLength(bytes: Uint8Array): number {
+  for (let i = bytes.length - 1; i >= 0; i--) if (bytes[i] === 0x0a) return i + 1;
+  return 0;
+}
+
+export interface FileSummary {
+  /** The highest position among the durable lines, when any is sequenced. */
+  last?: Position;
+  /** (source, id) keys of the durable lines. */
+  keys: string[];
+  lines: number;
+}
+
+export const eventKey = (e: Record<string, unknown>): string => `${String(e.source)}\u0000${String(e.id)}`;
+
+/** Reads the durable part of a file (call after the torn-line cut). Unparseable lines are skipped. */
+export function summarize(text: string): FileSummary {
+  const out: FileSummary = { keys: [], lines: 0 };
+  for (const line of text.split('\n')) {
+    if (line === '') continue;
+    out.lines++;
+    let e: unknown;
+    try {
+      e = JSON.parse(line);
+    } catch {
+      continue;
+    }
+    if (typeof e !== 'object' || e === null) continue;
+    const ev = e as Record<string, unknown>;
+    out.keys.push(eventKey(ev));
+    const p = positionOf(ev);
+    if (p && (!out.last || p.pos.epoch > out.last.epoch || (p.pos.epoch === out.last.epoch && p.pos.seq > out.last.seq))) out.last = p.pos;
+  }
+  return out;
+}

@@ -26,7 +26,6 @@ export { Sequencer, defaultSeverity } from './envelope.js';
 export { aepHome, nextEpoch, appendLog, sessionFileName } from './store.js';
 export { RelayLink, socketUrl } from './relay-link.js';
 export { num, putContent, stepOf, vendorFallbackType, withStep } from './multi-map.js';
-export { ObservedCards, perContext, type ObservedCard } from './observed-cards.js';
+export { ObservedCards, oobPermissionData, perContext, type ObservedCard, type ObservedCardsOptions } from './observed-cards.js';
 export { GATE_DENY_REASON, GATE_MARGIN_MS, gateDecision, gateKey, gates, holdGate, readGate, type GateConfig, type GateDecision, type GateHold, type GateVars } from './gate.js';
-export { OobCards, oob, oobPermissionData, type OobCard } from './oob.js';
 export { SynthesizedRuns } from './synth-run.js';

@@ -34,7 +34,7 @@ import { parseAnswer } from '../adapter-kit/held-loop.js';
 import { ALLOW_DENY_OPTIONS, str } from '../adapter-kit/mapping.js';
 import { levelFor, red } from '../adapter-kit/capture.js';
 import { ObservedCards, perContext } from '../adapter-kit/observed-cards.js';
-import { toolKey } from '../adapter-kit/define.js';
+import { toolCallKey } from '../adapter-kit/tool-calls.js';
 import { AGENT, extraOf, hookOf, mapHook, schemaDrift } from './map-hooks.js';
 import { NEUTRAL, contextReply, gateReply } from './replies.js';
 
@@ -138,7 +138,7 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
         const toolEvent = emit(requested!);
         const tool = str(input.tool_name) ?? 'unknown';
         const held = gate && gate.test(tool)
-          ? ctx.hold({ session, ...(run ? { run } : {}), mapped: gateRequest(input, ctx), options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })), refusing: 'deny', key: toolKey(session, tool) })
+          ? ctx.hold({ session, ...(run ? { run } : {}), mapped: gateRequest(input, ctx), options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })), refusing: 'deny', key: toolCallKey(session, tool, input.tool_input) })
           : undefined;
         // Without a tool_call_id the card cannot be paired; it is still filed, so the session-end sweep closes it.
         const call = str(extra.tool_call_id) ?? toolEvent.id;

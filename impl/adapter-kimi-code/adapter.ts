@@ -30,7 +30,7 @@ import type { AepEvent } from '../core/event.js';
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
 import { ALLOW_DENY_OPTIONS, str } from '../adapter-kit/mapping.js';
 import { defineAdapter } from '../adapter-kit/define.js';
-import { gateKey, gates, holdGate, readGate, type GateConfig } from '../adapter-kit/gate.js';
+import { dismissGateRequests, gates, holdGate, readGate, type GateConfig } from '../adapter-kit/gate.js';
 import { ObservedCards, oobPermissionData } from '../adapter-kit/observed-cards.js';
 import { levelFor } from '../adapter-kit/capture.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
@@ -112,6 +112,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
           },
           options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })),
           tool,
+          input: input.tool_input,
         });
         if (decision.kind !== 'deny') return NEUTRAL;
         denied.add(callKey(session, input));
@@ -122,7 +123,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
         const key = str(input.tool_call_id) ?? str(input.tool_name) ?? 'unknown';
         const open = cards.take(session, key);
         if (open) cards.dismissed(ctx, open);
-        for (const p of ctx.pending(session, gateKey(session, str(input.tool_name) ?? 'unknown'))) ctx.settle(p.id, { kind: 'dismissed' });
+        dismissGateRequests(input, session, ctx);
         requested.delete(callKey(session, input));
         // The vendor reports a denied call's failure too; the denial already is that call's terminal.
         if (denied.delete(callKey(session, input))) return NEUTRAL;

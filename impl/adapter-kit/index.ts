@@ -17,7 +17,8 @@ export { daemonOptions, portEnvName, resolvePort, attentionTimeout } from './con
 export { forwardHook, SHIM_CONNECT_TIMEOUT_MS, type ShimOptions } from './shim.js';
 export { ALLOW_DENY_OPTIONS, content, mapCommonHook, mapUnknownHook, put, snakeCase, str, toolRef } from './mapping.js';
 export { DENY_MESSAGE, allowReply, contextReply, denyReply, hookOutput, permissionReply } from './replies.js';
-export { defineAdapter, dismissToolRequests, toolKey, type AdapterSpec } from './define.js';
+export { defineAdapter, type AdapterSpec } from './define.js';
+export { callKey, callMatch, dismissCallRequest, dismissCallRequests, dismissToolRequests, toolCallKey, type Ignored } from './tool-calls.js';
 export { applyTextRule, type TextDecision } from './text-rule.js';
 export { HeldLoop, parseAnswer, type PendingRequest, type RespondOutcome } from './held-loop.js';
 export { CommandLedger } from './ledger.js';
@@ -27,5 +28,5 @@ export { aepHome, nextEpoch, appendLog, sessionFileName } from './store.js';
 export { RelayLink, socketUrl } from './relay-link.js';
 export { num, putContent, stepOf, vendorFallbackType, withStep } from './multi-map.js';
 export { ObservedCards, oobPermissionData, perContext, type ObservedCard, type ObservedCardsOptions } from './observed-cards.js';
-export { GATE_DENY_REASON, GATE_MARGIN_MS, gateDecision, gateKey, gates, holdGate, readGate, type GateConfig, type GateDecision, type GateHold, type GateVars } from './gate.js';
+export { GATE_DENY_REASON, GATE_MARGIN_MS, dismissGateRequests, gateDecision, gateKey, gates, holdGate, readGate, type GateConfig, type GateDecision, type GateHold, type GateVars } from './gate.js';
 export { SynthesizedRuns } from './synth-run.js';

@@ -5,7 +5,7 @@
  * (remote-allow / remote-deny). Every hook must land on a core type (never the x.codex fallback),
  * and the adapter's session log must pass stream validation.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { parseJsonl, validateStream } from '../core/stream.js';
@@ -14,9 +14,9 @@ import { sessionFileName } from '../adapter-kit/store.js';
 import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { adapter } from './adapter.js';
+import { vendorCapturesDir } from '../test-utils/standard.js';
 
-/** `../shared` beside the checkout (a git worktree one level deeper finds it at `../../shared`). */
-const DIR = ['../shared', '../../shared'].map((d) => `${d}/vendor-captures/codex-0.171.0`).find((d) => existsSync(d)) ?? '../shared/vendor-captures/codex-0.171.0';
+const DIR = vendorCapturesDir('codex-0.171.0');
 
 /** What each recorded session must become, by folder name (folders not listed: checked generically). */
 const EXPECTED: Record<string, string[]> = {

@@ -7,7 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { validateStream } from '../core/stream.js';
 import { startAdapter, type AdapterOptions, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { command, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
-import { sessionLog, shimHook } from '../test-utils/hook-session.js';
+import { sessionLog, shimHook } from '../test-utils/hook-command.js';
 import { adapter, fromEnv, hermesAdapter } from './adapter.js';
 import type { AdapterDef } from '../adapter-kit/types.js';
 
@@ -99,7 +99,7 @@ describe('hermes adapter daemon', () => {
     expect(ofType(mine, 'x.hermes.api.error')[0]).toMatchObject({ severity: 'error' });
     // The gateway-keyed approval never minted a lane: it rides `unknown`.
     expect(events.filter((e) => e.session === 'unknown').map((e) => e.type)).toEqual(['attention.requested']);
-    expect(validateStream(sessionLog(home, 'hermes', S))).toEqual([]);
+    expect(validateStream((await sessionLog(home, 'hermes', S)).events)).toEqual([]);
     expect(validateStream(events)).toEqual([]);
   });
 

@@ -30,7 +30,7 @@ import type { AepEvent } from '../core/event.js';
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
 import { ALLOW_DENY_OPTIONS, str } from '../adapter-kit/mapping.js';
 import { defineAdapter } from '../adapter-kit/define.js';
-import { dismissGateRequests, gates, holdGate, readGate, type GateConfig } from '../adapter-kit/gate.js';
+import { dismissGateRequests, gatedDef, gates, holdGate, type GateConfig } from '../adapter-kit/gate.js';
 import { ObservedCards, oobPermissionData } from '../adapter-kit/observed-cards.js';
 import { levelFor } from '../adapter-kit/capture.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
@@ -171,12 +171,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
       handle,
     }),
     steeringReply,
-    accepts: gate.enabled ? ['control.attention.respond'] : [],
-    holdMs: gate.holdMs,
-    configure(env) {
-      const config = readGate(env, GATE_VARS);
-      return typeof config === 'string' ? config : createAdapter(config);
-    },
+    ...gatedDef(gate, GATE_VARS, createAdapter),
   };
 }
 

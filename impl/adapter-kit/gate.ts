@@ -18,7 +18,7 @@
  * kills it.
  */
 import { callKey, dismissCallRequests } from './tool-calls.js';
-import type { HookContext, HookInput, Mapped, RequestOption, Settlement } from './types.js';
+import type { AdapterDef, HookContext, HookInput, Mapped, RequestOption, Settlement } from './types.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -64,6 +64,22 @@ export function readGate(env: Env, vars: GateVars): GateConfig | string {
   }
   const wanted = hold ? Number(hold) : vars.defaultHoldMs;
   return { enabled: raw === '1', tools, holdMs: Math.min(wanted, max) };
+}
+
+/**
+ * The gate's part of an adapter definition: `control.attention.respond` accepted only with the
+ * gate on, the gate's hold window, and `configure`, which reads the gate from the environment and
+ * creates a fresh adapter with it (or returns the error naming the variable).
+ */
+export function gatedDef(gate: GateConfig, vars: GateVars, create: (gate: GateConfig) => AdapterDef): Pick<AdapterDef, 'accepts' | 'holdMs' | 'configure'> {
+  return {
+    accepts: gate.enabled ? ['control.attention.respond'] : [],
+    holdMs: gate.holdMs,
+    configure(env) {
+      const config = readGate(env, vars);
+      return typeof config === 'string' ? config : create(config);
+    },
+  };
 }
 
 /** Whether the gate holds a call of `tool`. */

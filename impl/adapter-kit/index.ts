@@ -28,5 +28,5 @@ export { aepHome, nextEpoch, appendLog, sessionFileName } from './store.js';
 export { RelayLink, socketUrl } from './relay-link.js';
 export { num, putContent, stepOf, vendorFallbackType, withStep } from './multi-map.js';
 export { ObservedCards, oobPermissionData, perContext, type ObservedCard, type ObservedCardsOptions } from './observed-cards.js';
-export { GATE_DENY_REASON, GATE_MARGIN_MS, dismissGateRequests, gateDecision, gateKey, gates, holdGate, readGate, type GateConfig, type GateDecision, type GateHold, type GateVars } from './gate.js';
+export { GATE_DENY_REASON, GATE_MARGIN_MS, dismissGateRequests, gatedDef, gateDecision, gateKey, gates, holdGate, readGate, type GateConfig, type GateDecision, type GateHold, type GateVars } from './gate.js';
 export { SynthesizedRuns } from './synth-run.js';

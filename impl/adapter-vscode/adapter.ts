@@ -21,7 +21,7 @@
  */
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
 import { defineAdapter } from '../adapter-kit/define.js';
-import { dismissGateRequests, gates, holdGate, readGate, type GateConfig } from '../adapter-kit/gate.js';
+import { dismissGateRequests, gatedDef, gates, holdGate, type GateConfig } from '../adapter-kit/gate.js';
 import { str, toolRef } from '../adapter-kit/mapping.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
 import { AGENT, GATE_OPTIONS, mapGateRequest, mapHook, sessionOf } from './map-hooks.js';
@@ -88,12 +88,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
       steerable: new Set(),
       handle,
     }),
-    accepts: gate.enabled ? ['control.attention.respond'] : [],
-    holdMs: gate.holdMs,
-    configure(env) {
-      const config = readGate(env, GATE_VARS);
-      return typeof config === 'string' ? config : createAdapter(config);
-    },
+    ...gatedDef(gate, GATE_VARS, createAdapter),
   };
 }
 

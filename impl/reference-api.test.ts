@@ -4,6 +4,7 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { modules } from './reference-api.js';
+import { standardPath } from './test-utils/standard.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -73,7 +74,7 @@ describe('reference-api', () => {
     expect(toOcsf({ ...event, type: 'progress.status' } as never)).toBeNull();
   });
 
-  const standardTypes = join(root, '../shared/aep-standard/schemas/types');
+  const standardTypes = standardPath('schemas', 'types');
   it.skipIf(!existsSync(standardTypes))('loadCaptureAnnotations reads the standard schema folder', () => {
     const annotations = modules['shared/aep'].loadCaptureAnnotations(standardTypes);
     expect(Object.keys(annotations)).toContain('attention.answered');

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { validateStream } from '../core/stream.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
-import { aepOnPath, runCommand, sessionLog, shimHook } from '../test-utils/hook-session.js';
+import { aepOnPath, runCommand, sessionLog, shimHook } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
 import { EMPTY, EMPTY_DECISION } from './replies.js';
 
@@ -79,7 +79,7 @@ describe('antigravity adapter daemon', () => {
     ]);
     expect(events.filter((e) => e.type.startsWith('attention.') || e.type === 'tool.denied' || e.type === 'session.ended')).toEqual([]);
     expect(events.find((e) => e.type === 'tool.failed')!.data).toMatchObject({ tool: { name: 'run_command' }, step_idx: 3 });
-    expect(validateStream(sessionLog(home, 'antigravity', C))).toEqual([]);
+    expect(validateStream((await sessionLog(home, 'antigravity', C)).events)).toEqual([]);
   });
 
   it('a mid-run attach: the first invocation seen opens the run', async () => {

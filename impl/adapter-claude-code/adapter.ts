@@ -35,6 +35,7 @@
  */
 import type { HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
 import { defineAdapter } from '../adapter-kit/define.js';
+import { dismissCallRequest } from '../adapter-kit/tool-calls.js';
 import { mapUnknownHook, put, str } from '../adapter-kit/mapping.js';
 import { onElicitation, onElicitationResult } from './elicitation.js';
 import { callMatch, closeRun, runFor, sessionState, subagentCause, toolCallKey } from './identity.js';
@@ -72,8 +73,7 @@ function onToolTerminal(input: HookInput, session: string, ctx: HookContext): vo
   const tool = str(input.tool_name) ?? 'unknown';
   const call = str(input.tool_use_id);
   if (call) sessionState(ctx, session).calls.delete(call);
-  const [held] = ctx.pending(session, toolCallKey(session, tool, input.tool_input));
-  if (held) ctx.settle(held.id, { kind: 'dismissed' });
+  dismissCallRequest(ctx, session, toolCallKey(session, tool, input.tool_input));
 }
 
 async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {

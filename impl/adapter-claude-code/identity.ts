@@ -13,9 +13,9 @@
  * - Subagents: SubagentStart records `agent_id` → its `delegation.subagent.started` id; hooks
  *   from inside the subagent (payloads with that `agent_id`) are cause-linked to it.
  */
-import { canonicalJson } from '../core/canonical.js';
 import { isPlainObject } from '../core/event.js';
 import { str } from '../adapter-kit/mapping.js';
+import { callMatch as inputMatch, toolCallKey as callKeyOf } from '../adapter-kit/tool-calls.js';
 import type { HookContext, HookInput } from '../adapter-kit/types.js';
 
 export interface OpenCall {
@@ -55,20 +55,20 @@ export function closeRun(ctx: HookContext, session: string, run: string | undefi
 /**
  * The part of a tool input two hooks of the same call agree on: the whole input, except for
  * AskUserQuestion, whose completed call carries the `answers` the person gave (only `questions`
- * identifies it). Canonical JSON (RFC 8785 key order), so key order never matters.
+ * identifies it).
  */
-export function callMatch(tool: string, toolInput: unknown): string {
-  const part = tool === 'AskUserQuestion' && isPlainObject(toolInput) ? { questions: toolInput.questions } : toolInput;
-  try {
-    return canonicalJson(part ?? null);
-  } catch {
-    return '\u0000unmatchable'; // a cycle or a value JSON cannot carry: never equal to another call
-  }
+function matchPart(tool: string, toolInput: unknown): unknown {
+  return tool === 'AskUserQuestion' && isPlainObject(toolInput) ? { questions: toolInput.questions } : toolInput;
 }
 
-/** The key a held tool request is filed under: the session, the tool, and the call's match. */
+/** The call's match: the kit's canonical JSON (RFC 8785 key order) of its identifying part. */
+export function callMatch(tool: string, toolInput: unknown): string {
+  return inputMatch(matchPart(tool, toolInput));
+}
+
+/** The key a held tool request is filed under: the kit's `toolCallKey` of the identifying part. */
 export function toolCallKey(session: string, tool: string, toolInput: unknown): string {
-  return `tool:${session}:${tool}:${callMatch(tool, toolInput)}`;
+  return callKeyOf(session, tool, matchPart(tool, toolInput));
 }
 
 /** The open call (oldest first) a PermissionRequest is about: same tool, same canonical input. */

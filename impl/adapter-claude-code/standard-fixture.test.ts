@@ -8,8 +8,9 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../core/canonical.js';
 import { mapAskUserQuestion } from './map-ask-user-question.js';
 import { mapElicitation } from './map-elicitation.js';
+import { standardPath } from '../test-utils/standard.js';
 
-const file = `${process.env.AEP_STANDARD_DIR ?? '../shared/aep-standard'}/conformance/fixtures/mappings/claude-code.json`;
+const file = standardPath('conformance', 'fixtures', 'mappings', 'claude-code.json');
 
 describe.skipIf(!existsSync(file))('standard mappings/claude-code.json', () => {
   const fixture = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>) : {};

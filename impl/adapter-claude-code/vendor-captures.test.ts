@@ -16,9 +16,9 @@ import { validateStream } from '../core/stream.js';
 import { DEFAULT_POSTURE } from '../adapter-kit/capture.js';
 import { createEngine } from '../adapter-kit/engine.js';
 import { adapter } from './adapter.js';
+import { vendorCapturesDir } from '../test-utils/standard.js';
 
-const DIR = process.env.AEP_VENDOR_CAPTURES ?? join('..', 'shared', 'vendor-captures');
-const CC = join(DIR, 'claude-code-2.1.197');
+const CC = vendorCapturesDir('claude-code-2.1.197');
 
 function replay(folder: string): Promise<{ events: Record<string, any>[]; replies: Record<string, string>; inputs: Record<string, any>[] }> {
   const files = readdirSync(folder).filter((f) => f.endsWith('.json')).sort();

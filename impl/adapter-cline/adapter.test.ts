@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { validateStream } from '../core/stream.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
-import { aepOnPath, runCommand, sessionLog, shimHook } from '../test-utils/hook-session.js';
+import { aepOnPath, runCommand, sessionLog, shimHook } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
 
 const S = 'task_wren_8';
@@ -75,7 +75,7 @@ describe('cline adapter daemon', () => {
     expect(new Set([root1!.run, sub!.run, root2!.run]).size).toBe(3);
     expect(ofType(events, 'x.cline.prompt.submitted')[0]!.severity).toBe('debug');
     expect(ofType(events, 'run.failed')[0]!.data).toEqual({ reason: 'ToolError', error: { type: 'ToolError' } });
-    expect(validateStream(sessionLog(home, 'cline', S))).toEqual([]);
+    expect(validateStream((await sessionLog(home, 'cline', S)).events)).toEqual([]);
   });
 
   it.skipIf(!existsSync('dist/impl/adapter-cline/adapter.js'))('the example hooks directory runs as Cline runs it: exit 0, {} with no daemon; the event with one', async () => {

@@ -156,6 +156,25 @@ describe('codex adapter daemon', () => {
     expect(Object.keys(denied!.data).sort()).toEqual(['by', 'tool']);
   });
 
+  it('parallel calls of one tool: a PostToolUse dismisses the held request of its own call only (the request adds description)', async () => {
+    const { a, r } = await setup({ attentionTimeoutMs: 60_000 });
+    const bash = { turn_id: 'turn_1', tool_name: 'Bash' };
+    await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_1', prompt: 'test and lint' }));
+    await postHook(a.url, 'PreToolUse', hook('PreToolUse', { ...bash, tool_use_id: 'call_test', tool_input: { command: 'npm test' } }));
+    await postHook(a.url, 'PreToolUse', hook('PreToolUse', { ...bash, tool_use_id: 'call_lint', tool_input: { command: 'npm run lint' } }));
+    const heldTest = postHook(a.url, 'PermissionRequest', hook('PermissionRequest', { ...bash, tool_input: { command: 'npm test', description: 'run the tests' } }));
+    await r.waitFor((es) => ofType(es, 'attention.requested').length === 1);
+    const heldLint = postHook(a.url, 'PermissionRequest', hook('PermissionRequest', { ...bash, tool_input: { command: 'npm run lint', description: 'lint' } }));
+    const [reqTest, reqLint] = ofType(await r.waitFor((es) => ofType(es, 'attention.requested').length === 2), 'attention.requested');
+    expect(await postHook(a.url, 'PostToolUse', hook('PostToolUse', { ...bash, tool_use_id: 'call_lint', tool_input: { command: 'npm run lint' }, tool_response: '' }))).toEqual({ status: 200, body: '' });
+    expect((await heldLint).body).toBe('');
+    const resolved = ofType(await r.waitFor((es) => ofType(es, 'tool.completed').length === 1), 'attention.resolved');
+    expect(resolved.map((e) => [e.subject, e.data.resolution])).toEqual([[reqLint!.id, 'dismissed']]);
+    // the other call's request is still held, and still answerable
+    r.send(command('control.attention.respond', S, { answer: { option: 'allow' } }, { subject: reqTest!.id }));
+    expect((await heldTest).body).toBe(ALLOW);
+  });
+
   it('allow: acked, answered, resolved (cause-linked, on the turn), and the exact allow reply', async () => {
     const { a, r } = await setup();
     const reply = postHook(a.url, 'PermissionRequest', hook('PermissionRequest', shell));

@@ -16,7 +16,8 @@
  * Held loop: PermissionRequest raises `attention.requested` (allow/deny) and holds the hook until
  * `control.attention.respond` answers it (AEP-0008 text rule) or the hold window (`holdMs`,
  * below) frees it with the neutral (empty) reply, so Codex shows its own approval prompt. A
- * PostToolUse for the same tool while its request is pending dismisses it; Interrupt and
+ * PostToolUse of the same call (same tool, same `tool_input` but the request's added
+ * `description`) while its request is pending dismisses it, never a parallel call's request; Interrupt and
  * SessionEnd dismiss every request of the session. After a remote deny Codex fires no post-tool
  * hook, so the adapter closes the denied call itself: `tool.denied{by:"runtime"}` (the runtime
  * enforced the human's answer), with the PreToolUse's `call_id`, cause-linked to the answer (`attention.answered`).
@@ -25,7 +26,8 @@
  * dropped with an audit event at SessionEnd.
  */
 import type { HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
-import { defineAdapter, dismissToolRequests, toolKey } from '../adapter-kit/define.js';
+import { defineAdapter } from '../adapter-kit/define.js';
+import { dismissToolRequests, toolCallKey } from '../adapter-kit/tool-calls.js';
 import { str } from '../adapter-kit/mapping.js';
 import { permissionReply } from '../adapter-kit/replies.js';
 import { CodexLedger } from './ledger.js';
@@ -42,6 +44,12 @@ export const STEERABLE = new Set(['SessionStart', 'SubagentStart', 'PreToolUse',
  * the shim's 5 s slack, inside it).
  */
 export const CODEX_HOLD_MS = 20_000;
+
+/**
+ * The `tool_input` member Codex's PermissionRequest adds to the call's input (PreToolUse and
+ * PostToolUse do not carry it): left out when a held request is paired with its call's PostToolUse.
+ */
+const NOT_IN_CALL = ['description'] as const;
 
 /** One ledger per engine: the kit hands each engine's handler the same context object. */
 const ledgers = new WeakMap<HookContext, CodexLedger>();
@@ -69,7 +77,7 @@ async function onPermissionRequest(input: HookInput, session: string, run: strin
     mapped: mapPermissionRequest(input, ctx.posture),
     options: PERMISSION_OPTIONS.map((o) => ({ ...o })),
     refusing: 'deny',
-    key: toolKey(session, tool),
+    key: toolCallKey(session, tool, input.tool_input, NOT_IN_CALL),
   });
   if (settlement.kind === 'option' && settlement.option === 'deny') {
     const ledger = ledgerOf(ctx);
@@ -123,7 +131,7 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
       break;
     }
     case 'PostToolUse': {
-      dismissToolRequests(input, session, ctx);
+      dismissToolRequests(input, session, ctx, NOT_IN_CALL);
       const call = str(input.tool_use_id);
       if (call && !ledger.closeCall(session, call)) return NEUTRAL; // already terminal (denied): one terminal per call
       break;

@@ -5,18 +5,17 @@
  * (remote-allow / remote-deny). Every hook must land on a core type (never the x.codex fallback),
  * and the adapter's session log must pass stream validation.
  */
-import { existsSync, readdirSync, readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { parseJsonl, validateStream } from '../core/stream.js';
-import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { sessionFileName } from '../adapter-kit/store.js';
-import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { command, daemonHarness, postHook } from '../adapter-kit/test-utils.js';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { adapter } from './adapter.js';
+import { vendorCapturesDir } from '../test-utils/standard.js';
 
-/** `../shared` beside the checkout (a git worktree one level deeper finds it at `../../shared`). */
-const DIR = ['../shared', '../../shared'].map((d) => `${d}/vendor-captures/codex-0.171.0`).find((d) => existsSync(d)) ?? '../shared/vendor-captures/codex-0.171.0';
+const DIR = vendorCapturesDir('codex-0.171.0');
 
 /** What each recorded session must become, by folder name (folders not listed: checked generically). */
 const EXPECTED: Record<string, string[]> = {
@@ -27,14 +26,8 @@ const EXPECTED: Record<string, string[]> = {
   'exec-no-escalation': ['session.started', 'run.started', 'tool.requested', 'tool.completed', 'run.finished', 'session.ended'],
 };
 
-let running: RunningAdapter | null = null;
-let relay: StubRelay | null = null;
-afterEach(async () => {
-  await running?.close();
-  await relay?.close();
-  running = null;
-  relay = null;
-});
+const daemon = daemonHarness();
+afterEach(() => daemon.close());
 
 describeWhenPresent(DIR, 'the recorded Codex 0.171.0 sessions, replayed', () => {
   const sessions = readdirSync(DIR).filter((f) => !f.startsWith('.')).sort();
@@ -44,12 +37,7 @@ describeWhenPresent(DIR, 'the recorded Codex 0.171.0 sessions, replayed', () => 
   });
 
   it.each(sessions)('%s', async (folder) => {
-    relay = await startStubRelay();
-    const home = tempHome();
-    running = await startAdapter(adapter, { port: 0, relay: relay.url, home, hostname: 'capture-box', attentionTimeoutMs: 5000 });
-    const deadline = Date.now() + 3000;
-    while (!running.relayReady() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
-    const r = relay;
+    const { a: running, r, home } = await daemon.start(adapter, { hostname: 'capture-box', attentionTimeoutMs: 5000 });
     const files = readdirSync(join(DIR, folder)).filter((f) => /^\d+-[A-Za-z]+\.json$/.test(f)).sort();
     let session = '';
     for (const file of files) {

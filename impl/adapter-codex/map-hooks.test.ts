@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { canonicalJson } from '../core/canonical.js';
 import { validatePayload } from '../core/payload.js';
 import { mapHook, mapPermissionRequest } from './map-hooks.js';
+import { standardPath } from '../test-utils/standard.js';
 
 const S = 'thr_wren_5';
 
@@ -111,7 +112,7 @@ describe('codex mapHook: the 0.171.0 hook surface', () => {
   });
 });
 
-const STANDARD = ['../shared', '../../shared'].map((d) => `${d}/aep-standard/conformance/fixtures/mappings/codex.json`).find((f) => existsSync(f)) ?? '../shared/aep-standard/conformance/fixtures/mappings/codex.json';
+const STANDARD = standardPath('conformance', 'fixtures', 'mappings', 'codex.json');
 
 describe.skipIf(!existsSync(STANDARD))("the standard's codex.json (read at test time, never copied)", () => {
   const fixture = existsSync(STANDARD) ? (JSON.parse(readFileSync(STANDARD, 'utf8')) as { hooks: Record<string, { input: Record<string, unknown>; expected: unknown }>; fallback: { input: Record<string, unknown>; expected: unknown } }) : null;

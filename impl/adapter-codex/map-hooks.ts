@@ -39,7 +39,7 @@
  */
 import { isPlainObject } from '../core/event.js';
 import { DEFAULT_POSTURE, levelFor, red } from '../adapter-kit/capture.js';
-import { ALLOW_DENY_OPTIONS, mapCommonHook, mapUnknownHook, put, str } from '../adapter-kit/mapping.js';
+import { ALLOW_DENY_OPTIONS, heldPermissionRequest, mapCommonHook, mapUnknownHook, put, str } from '../adapter-kit/mapping.js';
 import type { HookInput, Mapped, Posture } from '../adapter-kit/types.js';
 
 export const AGENT = 'codex';
@@ -66,19 +66,7 @@ function toolSummary(toolInput: unknown): string {
  * redacted and above (through the §9.4 pipeline); at metadata it is synthesized from structure.
  */
 export function mapPermissionRequest(input: HookInput, posture: Posture = DEFAULT_POSTURE): Mapped {
-  const level = levelFor('attention.requested', posture);
-  const tool = str(input.tool_name) ?? 'unknown';
-  const text = red(`Permission requested: ${tool}${toolSummary(input.tool_input)}`, level);
-  return {
-    type: 'attention.requested',
-    data: {
-      kind: 'permission',
-      prompt: text ?? `${AGENT} requests permission: ${tool}`,
-      options: PERMISSION_OPTIONS.map((o) => ({ ...o })),
-      respond_via: ['control'],
-    },
-    subject: tool,
-  };
+  return heldPermissionRequest(AGENT, input, toolSummary(input.tool_input), posture, PERMISSION_OPTIONS);
 }
 
 /** `run.failed` for a StopFailure: the error's kind is metadata, its detail gated like any message. */

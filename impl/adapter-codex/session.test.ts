@@ -9,9 +9,8 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJsonl, validateStream } from '../core/stream.js';
-import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { sessionFileName } from '../adapter-kit/store.js';
-import { command, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { command, daemonHarness } from '../adapter-kit/test-utils.js';
 import { main } from '../cli/main.js';
 import { fakeIo } from '../test-utils/cli-io.js';
 import { adapter } from './adapter.js';
@@ -32,14 +31,8 @@ const BASE = {
   client_build: { channel: 'stable', n: 171 },
 };
 
-let running: RunningAdapter | null = null;
-let relay: StubRelay | null = null;
-afterEach(async () => {
-  await running?.close();
-  await relay?.close();
-  running = null;
-  relay = null;
-});
+const daemon = daemonHarness();
+afterEach(() => daemon.close());
 
 describe('a realistic Codex session through hooks.example.json', () => {
   it('wires all twelve Codex 0.171.0 hooks as `aep hook codex <Event>`, with timeouts Codex accepts', () => {
@@ -57,12 +50,7 @@ describe('a realistic Codex session through hooks.example.json', () => {
   });
 
   it("every hook, extra fields included: the adapter's log passes aep validate", async () => {
-    relay = await startStubRelay();
-    const home = tempHome();
-    running = await startAdapter(adapter, { port: 0, relay: relay.url, home, hostname: 'kestrel-box', attentionTimeoutMs: adapter.holdMs! });
-    const deadline = Date.now() + 3000;
-    while (!running.relayReady() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
-    const r = relay;
+    const { a: running, r, home } = await daemon.start(adapter, { hostname: 'kestrel-box', attentionTimeoutMs: adapter.holdMs! });
     const port = String(running.port);
 
     /** Run the example file's exact command for `event` with this payload on stdin; resolves to its stdout. */

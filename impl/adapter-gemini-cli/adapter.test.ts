@@ -6,8 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { command, daemonHarness, postHook, type Linked } from '../adapter-kit/test-utils.js';
 import { runHookCommand, sessionLog } from '../test-utils/hook-command.js';
 import { adapter, HOOKS } from './adapter.js';
 
@@ -15,22 +14,11 @@ const settings = JSON.parse(readFileSync(new URL('./settings.example.json', impo
 const S = '5e0b-gm-kestrel';
 const base = { session_id: S, transcript_path: '/home/ivo/.gemini/tmp/p/chats/session-5e0b.jsonl', cwd: '/home/ivo/p' };
 
-let running: RunningAdapter | null = null;
-let relay: StubRelay | null = null;
-afterEach(async () => {
-  await running?.close();
-  await relay?.close();
-  running = null;
-  relay = null;
-});
+const daemon = daemonHarness();
+afterEach(() => daemon.close());
 
-async function setup(): Promise<{ a: RunningAdapter; r: StubRelay; home: string }> {
-  relay = await startStubRelay();
-  const home = tempHome();
-  running = await startAdapter(adapter.configure!({}) as typeof adapter, { port: 0, relay: relay.url, home, hostname: 'kestrel', instruct: true });
-  const deadline = Date.now() + 3000;
-  while (!running.relayReady() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
-  return { a: running, r: relay, home };
+function setup(): Promise<Linked> {
+  return daemon.start(adapter.configure!({}) as typeof adapter, { hostname: 'kestrel', instruct: true });
 }
 
 describe('settings.example.json', () => {

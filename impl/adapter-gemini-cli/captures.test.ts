@@ -12,8 +12,9 @@ import { tempHome } from '../adapter-kit/test-utils.js';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { runHookCommand, sessionLog } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
+import { vendorCapturesDir } from '../test-utils/standard.js';
 
-const CAPTURES = join(process.env.AEP_VENDOR_CAPTURES ?? '../shared/vendor-captures', 'gemini-cli-0.61.0');
+const CAPTURES = vendorCapturesDir('gemini-cli-0.61.0');
 const settings = JSON.parse(readFileSync(new URL('./settings.example.json', import.meta.url), 'utf8'));
 
 let running: RunningAdapter | null = null;

@@ -5,6 +5,7 @@ import { validatePayload } from '../core/payload.js';
 import { pinShape } from '../../runners/conformance/families/mappings.js';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { mapHook } from './map-hooks.js';
+import { standardPath } from '../test-utils/standard.js';
 
 const S = 'gm-heron-2';
 const FULL = { ceiling: 'full', attention: 'full' } as const;
@@ -53,7 +54,7 @@ describe('gemini-cli mapHook', () => {
   });
 });
 
-const STANDARD = `${process.env.AEP_STANDARD_DIR ?? '../shared/aep-standard'}/conformance/fixtures/mappings/gemini-cli.json`;
+const STANDARD = standardPath('conformance', 'fixtures', 'mappings', 'gemini-cli.json');
 describeWhenPresent(STANDARD, "the standard's gemini-cli.json (read at test time, never copied)", () => {
   const fixture = JSON.parse(readFileSync(STANDARD, 'utf8')) as { hooks: Record<string, { input: Record<string, unknown>; expected: unknown }>; fallback: { input: Record<string, unknown>; expected: unknown } };
   it.each([...Object.entries(fixture.hooks), ['fallback', fixture.fallback] as const])('%s', (_name, entry) => {

@@ -5,9 +5,9 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateStream } from '../core/stream.js';
-import { startAdapter, type AdapterOptions, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { command, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
-import { sessionLog, shimHook } from '../test-utils/hook-session.js';
+import type { AdapterOptions } from '../adapter-kit/daemon.js';
+import { command, daemonHarness, type Linked } from '../adapter-kit/test-utils.js';
+import { sessionLog, shimHook } from '../test-utils/hook-command.js';
 import { adapter, fromEnv, hermesAdapter } from './adapter.js';
 import type { AdapterDef } from '../adapter-kit/types.js';
 
@@ -15,22 +15,11 @@ const S = 'hs_egret_1';
 const T1 = `${S}:t1:9a9a9a9a`;
 const T2 = `${S}:t2:8b8b8b8b`;
 
-let running: RunningAdapter | null = null;
-let relay: StubRelay | null = null;
-afterEach(async () => {
-  await running?.close();
-  await relay?.close();
-  running = null;
-  relay = null;
-});
+const daemon = daemonHarness();
+afterEach(() => daemon.close());
 
-async function setup(def: AdapterDef, opts: Partial<AdapterOptions> = {}): Promise<{ a: RunningAdapter; r: StubRelay; home: string }> {
-  relay = await startStubRelay();
-  const home = tempHome();
-  running = await startAdapter(def, { port: 0, relay: relay.url, home, hostname: 'egret-host', attentionTimeoutMs: 4000, ...opts });
-  const deadline = Date.now() + 3000;
-  while (!running.relayReady() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
-  return { a: running, r: relay, home };
+function setup(def: AdapterDef, opts: Partial<AdapterOptions> = {}): Promise<Linked> {
+  return daemon.start(def, { hostname: 'egret-host', attentionTimeoutMs: 4000, ...opts });
 }
 
 /** A dispatcher envelope with the fields Hermes really sends (profile, the sentinel, api ids). */
@@ -99,7 +88,7 @@ describe('hermes adapter daemon', () => {
     expect(ofType(mine, 'x.hermes.api.error')[0]).toMatchObject({ severity: 'error' });
     // The gateway-keyed approval never minted a lane: it rides `unknown`.
     expect(events.filter((e) => e.session === 'unknown').map((e) => e.type)).toEqual(['attention.requested']);
-    expect(validateStream(sessionLog(home, 'hermes', S))).toEqual([]);
+    expect(validateStream((await sessionLog(home, 'hermes', S)).events)).toEqual([]);
     expect(validateStream(events)).toEqual([]);
   });
 

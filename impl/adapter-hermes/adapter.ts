@@ -34,7 +34,7 @@ import { parseAnswer } from '../adapter-kit/held-loop.js';
 import { ALLOW_DENY_OPTIONS, str } from '../adapter-kit/mapping.js';
 import { levelFor, red } from '../adapter-kit/capture.js';
 import { ObservedCards, perContext } from '../adapter-kit/observed-cards.js';
-import { toolKey } from '../adapter-kit/define.js';
+import { toolCallKey } from '../adapter-kit/tool-calls.js';
 import { AGENT, extraOf, hookOf, mapHook, schemaDrift } from './map-hooks.js';
 import { NEUTRAL, contextReply, gateReply } from './replies.js';
 
@@ -138,7 +138,7 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
         const toolEvent = emit(requested!);
         const tool = str(input.tool_name) ?? 'unknown';
         const held = gate && gate.test(tool)
-          ? ctx.hold({ session, ...(run ? { run } : {}), mapped: gateRequest(input, ctx), options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })), refusing: 'deny', key: toolKey(session, tool) })
+          ? ctx.hold({ session, ...(run ? { run } : {}), mapped: gateRequest(input, ctx), options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })), refusing: 'deny', key: toolCallKey(session, tool, input.tool_input) })
           : undefined;
         // Without a tool_call_id the card cannot be paired; it is still filed, so the session-end sweep closes it.
         const call = str(extra.tool_call_id) ?? toolEvent.id;
@@ -152,7 +152,7 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
         const [terminal, outcome] = mapped;
         emit(terminal!);
         const call = str(extra.tool_call_id);
-        const card = call ? state.cards.take(clarifyKey(session, call)) : undefined;
+        const card = call ? state.cards.take(session, clarifyKey(session, call)) : undefined;
         if (outcome && card) settleCard(ctx, state.cards, card, outcome);
         else if (outcome) emit(outcome);
         return NEUTRAL;
@@ -161,7 +161,7 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
         state.cards.open(ctx, session, mapped[0]!, { key: approvalKey(session, input), ...(run ? { run } : {}) });
         return NEUTRAL;
       case 'post_approval_response': {
-        const card = state.cards.take(approvalKey(session, input));
+        const card = state.cards.take(session, approvalKey(session, input));
         if (card) settleCard(ctx, state.cards, card, mapped[0]!);
         else emit(mapped[0]!);
         return NEUTRAL;
@@ -213,7 +213,7 @@ function respondGuard(cmd: Record<string, unknown>, ctx: HookContext): Promise<C
 
 /** Settle an observed card with the pure mapping's answer/terminal for it. */
 function settleCard(ctx: HookContext, cards: ObservedCards, card: ReturnType<ObservedCards['take']> & object, outcome: Mapped): void {
-  if (outcome.type === 'attention.answered') cards.answered(ctx, card, (outcome.data.answer as Record<string, unknown>) ?? {});
+  if (outcome.type === 'attention.answered') cards.answered(ctx, card, { answer: (outcome.data.answer as Record<string, unknown>) ?? {} });
   else if (outcome.type === 'attention.timeout') cards.timedOut(ctx, card, outcome.data);
   else cards.dismissed(ctx, card);
 }

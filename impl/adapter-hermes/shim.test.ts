@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { tempHome } from '../adapter-kit/test-utils.js';
-import { aepOnPath, runCommand } from '../test-utils/hook-session.js';
+import { aepOnPath, runCommand } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
 
 const yaml = readFileSync('impl/adapter-hermes/config.example.yaml', 'utf8');

@@ -6,8 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { command, daemonHarness, postHook, type Linked } from '../adapter-kit/test-utils.js';
 import type { AdapterDef } from '../adapter-kit/types.js';
 import { runHookCommand, sessionLog } from '../test-utils/hook-command.js';
 import { adapter, HOOKS } from './adapter.js';
@@ -19,22 +18,11 @@ const S = 'ks-bo-33';
 const base = { session_id: S, session_title: 'rollout', client_type: 'kimi_code_cli', cwd: '/home/bo/infra' };
 const DENY = '{"hookSpecificOutput":{"permissionDecision":"deny","permissionDecisionReason":"wait for the freeze to end"}}';
 
-let running: RunningAdapter | null = null;
-let relay: StubRelay | null = null;
-afterEach(async () => {
-  await running?.close();
-  await relay?.close();
-  running = null;
-  relay = null;
-});
+const daemon = daemonHarness();
+afterEach(() => daemon.close());
 
-async function setup(env: Record<string, string>, instruct = false): Promise<{ a: RunningAdapter; r: StubRelay; home: string }> {
-  relay = await startStubRelay();
-  const home = tempHome();
-  running = await startAdapter(adapter.configure!(env) as AdapterDef, { port: 0, relay: relay.url, home, hostname: 'bo', instruct });
-  const deadline = Date.now() + 3000;
-  while (!running.relayReady() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
-  return { a: running, r: relay, home };
+function setup(env: Record<string, string>, instruct = false): Promise<Linked> {
+  return daemon.start(adapter.configure!(env) as AdapterDef, { hostname: 'bo', instruct });
 }
 
 describe('kimi-code adapter daemon', () => {

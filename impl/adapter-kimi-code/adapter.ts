@@ -30,8 +30,8 @@ import type { AepEvent } from '../core/event.js';
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
 import { ALLOW_DENY_OPTIONS, str } from '../adapter-kit/mapping.js';
 import { defineAdapter } from '../adapter-kit/define.js';
-import { gateKey, gates, holdGate, readGate, type GateConfig } from '../adapter-kit/gate.js';
-import { OobCards, oob, oobPermissionData } from '../adapter-kit/oob.js';
+import { dismissGateRequests, gatedDef, gates, holdGate, type GateConfig } from '../adapter-kit/gate.js';
+import { ObservedCards, oobPermissionData } from '../adapter-kit/observed-cards.js';
 import { levelFor } from '../adapter-kit/capture.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
 import { AGENT, kimiToolRef, mapHook, permissionPrompt } from './map-hooks.js';
@@ -55,7 +55,7 @@ const OFF: GateConfig = { enabled: false, tools: null, holdMs: GATE_VARS.default
 /** A fresh adapter instance: its own run table, open oob cards and gate configuration. */
 export function createAdapter(gate: GateConfig = OFF): AdapterDef {
   const runs = new SynthesizedRuns();
-  const cards = new OobCards();
+  const cards = new ObservedCards({ reopen: 'supersede' });
   /** The `tool.requested` id of each call, so its permission card can be cause-linked to it. */
   const requested = new Map<string, string>();
   /** Calls that already reached their terminal as `tool.denied` (a tool call has exactly one terminal). */
@@ -72,7 +72,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
     const run = ctx.run(session);
     const tool = str(input.tool_name) ?? 'unknown';
     const mapped = { type: 'attention.requested', data: oobPermissionData(`${AGENT} requests permission: ${tool}`), subject: tool };
-    oob.open(ctx, cards, { session, key, ...(run ? { run } : {}), mapped });
+    cards.open(ctx, session, mapped, { key, ...(run ? { run } : {}) });
     return cards.take(session, key)!;
   }
 
@@ -92,7 +92,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
         runs.close(ctx, session, mapped);
         return NEUTRAL;
       case 'SessionEnd':
-        for (const card of cards.drain(session)) oob.dismiss(ctx, card);
+        cards.sweep(ctx, session);
         for (const p of ctx.pending(session)) ctx.settle(p.id, { kind: 'dismissed' });
         runs.drain(ctx, session);
         ctx.dropSteering(session);
@@ -112,6 +112,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
           },
           options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })),
           tool,
+          input: input.tool_input,
         });
         if (decision.kind !== 'deny') return NEUTRAL;
         denied.add(callKey(session, input));
@@ -121,8 +122,8 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
       case 'PostToolUseFailure': {
         const key = str(input.tool_call_id) ?? str(input.tool_name) ?? 'unknown';
         const open = cards.take(session, key);
-        if (open) oob.dismiss(ctx, open);
-        for (const p of ctx.pending(session, gateKey(session, str(input.tool_name) ?? 'unknown'))) ctx.settle(p.id, { kind: 'dismissed' });
+        if (open) cards.dismissed(ctx, open);
+        dismissGateRequests(input, session, ctx);
         requested.delete(callKey(session, input));
         // The vendor reports a denied call's failure too; the denial already is that call's terminal.
         if (denied.delete(callKey(session, input))) return NEUTRAL;
@@ -132,7 +133,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
       case 'PermissionRequest': {
         const run = ctx.run(session);
         const cause = requested.get(callKey(session, input));
-        oob.open(ctx, cards, { session, key: str(input.tool_call_id) ?? str(input.tool_name) ?? 'unknown', ...(run ? { run } : {}), mapped, ...(cause ? { cause } : {}) });
+        cards.open(ctx, session, mapped, { key: str(input.tool_call_id) ?? str(input.tool_name) ?? 'unknown', ...(run ? { run } : {}), ...(cause ? { cause } : {}) });
         return NEUTRAL;
       }
       case 'PermissionResult': {
@@ -143,10 +144,10 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
         // before the answer, and every answer still follows the request it answers.
         const card = cards.take(session, key) ?? reconstruct(ctx, session, input, key);
         if (mapped.type === 'attention.resolved') {
-          oob.dismiss(ctx, card);
+          cards.dismissed(ctx, card);
           return NEUTRAL;
         }
-        const answered = oob.answer(ctx, card, mapped);
+        const answered = cards.answered(ctx, card, mapped.data);
         if (input.decision === 'rejected') {
           const tool = kimiToolRef(input);
           ctx.emit(session, { type: 'tool.denied', data: { tool, by: 'runtime' }, subject: tool.name }, { ...(card.run ? { run: card.run } : {}), cause: answered.id });
@@ -170,12 +171,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
       handle,
     }),
     steeringReply,
-    accepts: gate.enabled ? ['control.attention.respond'] : [],
-    holdMs: gate.holdMs,
-    configure(env) {
-      const config = readGate(env, GATE_VARS);
-      return typeof config === 'string' ? config : createAdapter(config);
-    },
+    ...gatedDef(gate, GATE_VARS, createAdapter),
   };
 }
 

@@ -5,6 +5,7 @@ import { validatePayload } from '../core/payload.js';
 import { pinShape } from '../../runners/conformance/families/mappings.js';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { mapHook, promptText } from './map-hooks.js';
+import { standardPath } from '../test-utils/standard.js';
 
 const S = 'ks-ilse-2';
 const FULL = { ceiling: 'full', attention: 'full' } as const;
@@ -47,7 +48,7 @@ describe('kimi-code mapHook', () => {
   });
 });
 
-const STANDARD = `${process.env.AEP_STANDARD_DIR ?? '../shared/aep-standard'}/conformance/fixtures/mappings/kimi-code.json`;
+const STANDARD = standardPath('conformance', 'fixtures', 'mappings', 'kimi-code.json');
 describeWhenPresent(STANDARD, "the standard's kimi-code.json hooks (read at test time, never copied; ws_modes belongs to the web bridge)", () => {
   const fixture = JSON.parse(readFileSync(STANDARD, 'utf8')) as { hooks: Record<string, { input: Record<string, unknown>; expected: unknown }>; fallback: { input: Record<string, unknown>; expected: unknown } };
   it.each([...Object.entries(fixture.hooks), ['fallback', fixture.fallback] as const])('%s', (_name, entry) => {

@@ -34,7 +34,7 @@
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import { DEFAULT_POSTURE, levelFor, red } from '../adapter-kit/capture.js';
 import { mapCommonHook, mapUnknownHook, put, str } from '../adapter-kit/mapping.js';
-import { oobPermissionData } from '../adapter-kit/oob.js';
+import { oobPermissionData } from '../adapter-kit/observed-cards.js';
 import type { HookInput, Mapped, Posture } from '../adapter-kit/types.js';
 
 export const AGENT = 'kimi-code';

@@ -3,8 +3,7 @@
  * keeps only what is its own: identity rules, held loops and the `handle` switch.
  */
 import { contextReply } from './replies.js';
-import type { AdapterDef, HookContext, HookInput } from './types.js';
-import { str } from './mapping.js';
+import type { AdapterDef } from './types.js';
 
 /** What a vendor states; `defineAdapter` fills in the rest. */
 export interface AdapterSpec {
@@ -44,14 +43,4 @@ export function defineAdapter(spec: AdapterSpec): AdapterDef {
   if (spec.steeringCap !== undefined) def.steeringCap = spec.steeringCap;
   if (spec.holdMs !== undefined) def.holdMs = spec.holdMs;
   return def;
-}
-
-/** The key a held tool request is filed under, so a later hook for the same tool can find it. */
-export function toolKey(session: string, tool: string): string {
-  return `tool:${session}:${tool}`;
-}
-
-/** Dismiss the session's pending requests for the hook's tool (it ran, so nobody is asked any more). */
-export function dismissToolRequests(input: HookInput, session: string, ctx: HookContext): void {
-  for (const p of ctx.pending(session, toolKey(session, str(input.tool_name) ?? 'unknown'))) ctx.settle(p.id, { kind: 'dismissed' });
 }

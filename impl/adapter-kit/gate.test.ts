@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { GATE_DENY_REASON, gateDecision, gates, readGate } from './gate.js';
+import { GATE_DENY_REASON, gateDecision, gatedDef, gates, readGate, type GateConfig } from './gate.js';
+import type { AdapterDef } from './types.js';
 
 const VARS = { control: 'AEP_X_CONTROL', tools: 'AEP_X_GATE_TOOLS', defaultHoldMs: 25_000, vendorTimeoutMs: 30_000 };
 
@@ -39,5 +40,17 @@ describe('gateDecision', () => {
     for (const s of [{ kind: 'timeout' }, { kind: 'dismissed' }, { kind: 'option', option: 'deny', via: 'oob' }] as const) {
       expect(gateDecision(s)).toEqual({ kind: 'none', allowed: false });
     }
+  });
+});
+
+describe('gatedDef', () => {
+  const vars = { control: 'AEP_ACME_CONTROL', tools: 'AEP_ACME_GATE_TOOLS', defaultHoldMs: 20_000, vendorTimeoutMs: 30_000 };
+  const off: GateConfig = { enabled: false, tools: null, holdMs: 20_000 };
+  const create = (gate: GateConfig): AdapterDef => ({ agent: 'acme', gate, ...gatedDef(gate, vars, create) }) as unknown as AdapterDef;
+  it('accepts control only with the gate on; configure re-creates from the environment or names the bad variable', () => {
+    expect(gatedDef(off, vars, create)).toMatchObject({ accepts: [], holdMs: 20_000 });
+    const on = gatedDef(off, vars, create).configure!({ AEP_ACME_CONTROL: '1', AEP_ATTENTION_TIMEOUT_MS: '40000' }) as AdapterDef & { gate: GateConfig };
+    expect([on.accepts, on.holdMs, on.gate.enabled]).toEqual([['control.attention.respond'], 25_000, true]);
+    expect(gatedDef(off, vars, create).configure!({ AEP_ACME_CONTROL: 'yes' })).toMatch(/^AEP_ACME_CONTROL must be 1/);
   });
 });

@@ -17,7 +17,8 @@
  * vendor's hook timeout minus a 5 s margin, so the daemon always frees the hook before the vendor
  * kills it.
  */
-import type { HookContext, Mapped, RequestOption, Settlement } from './types.js';
+import { callKey, dismissCallRequests } from './tool-calls.js';
+import type { AdapterDef, HookContext, HookInput, Mapped, RequestOption, Settlement } from './types.js';
 
 export type Env = Record<string, string | undefined>;
 
@@ -65,6 +66,22 @@ export function readGate(env: Env, vars: GateVars): GateConfig | string {
   return { enabled: raw === '1', tools, holdMs: Math.min(wanted, max) };
 }
 
+/**
+ * The gate's part of an adapter definition: `control.attention.respond` accepted only with the
+ * gate on, the gate's hold window, and `configure`, which reads the gate from the environment and
+ * creates a fresh adapter with it (or returns the error naming the variable).
+ */
+export function gatedDef(gate: GateConfig, vars: GateVars, create: (gate: GateConfig) => AdapterDef): Pick<AdapterDef, 'accepts' | 'holdMs' | 'configure'> {
+  return {
+    accepts: gate.enabled ? ['control.attention.respond'] : [],
+    holdMs: gate.holdMs,
+    configure(env) {
+      const config = readGate(env, vars);
+      return typeof config === 'string' ? config : create(config);
+    },
+  };
+}
+
 /** Whether the gate holds a call of `tool`. */
 export function gates(config: GateConfig, tool: string): boolean {
   return config.enabled && (config.tools === null || config.tools.test(tool));
@@ -99,6 +116,8 @@ export interface GateHold {
   mapped: Mapped;
   options: RequestOption[];
   tool: { name: string; call_id?: string };
+  /** The call's `tool_input` (the gate request is filed under the call, see tool-calls.ts). */
+  input: unknown;
 }
 
 /**
@@ -106,7 +125,7 @@ export interface GateHold {
  * lands `tool.denied{by:"policy"}` for the tool, cause-linked to the `attention.answered` event.
  */
 export async function holdGate(ctx: HookContext, spec: GateHold): Promise<GateDecision> {
-  const { settlement } = await ctx.hold({ session: spec.session, mapped: spec.mapped, options: spec.options, refusing: 'deny', key: gateKey(spec.session, spec.tool.name) });
+  const { settlement } = await ctx.hold({ session: spec.session, mapped: spec.mapped, options: spec.options, refusing: 'deny', key: gateKey(spec.session, spec.tool.name, spec.input) });
   const decision = gateDecision(settlement);
   if (decision.kind === 'deny') {
     const run = ctx.run(spec.session);
@@ -115,5 +134,10 @@ export async function holdGate(ctx: HookContext, spec: GateHold): Promise<GateDe
   return decision;
 }
 
-/** The gate key of a tool, for dismissing a session's pending gate requests. */
-export const gateKey = (session: string, tool: string): string => `gate:${session}:${tool}`;
+/** The key a gate request is filed under: the session, the tool and the call's input. */
+export const gateKey = (session: string, tool: string, toolInput: unknown): string => callKey('gate', session, tool, toolInput);
+
+/** The hook's call ran: dismiss the pending gate request of that very call (not a parallel call of the same tool). */
+export function dismissGateRequests(input: HookInput, session: string, ctx: HookContext): void {
+  dismissCallRequests('gate', input, session, ctx);
+}

@@ -1,6 +1,6 @@
 /** The vendor-neutral mapping helpers: each one pinned, including the capture gates. */
 import { describe, expect, it } from 'vitest';
-import { content, mapCommonHook, mapUnknownHook, put, snakeCase, str, toolRef } from './mapping.js';
+import { ALLOW_DENY_OPTIONS, content, heldPermissionRequest, mapCommonHook, mapUnknownHook, put, snakeCase, str, toolRef } from './mapping.js';
 
 const META = { ceiling: 'metadata' as const, attention: 'redacted' as const };
 const FULL = { ceiling: 'full' as const, attention: 'full' as const };
@@ -64,5 +64,20 @@ describe('mapCommonHook', () => {
 describe('mapUnknownHook', () => {
   it('is the x.{agent}.session.* fallback', () => {
     expect(mapUnknownHook('WorktreeCreate', 'acme')).toEqual({ type: 'x.acme.session.worktree_create', data: {} });
+  });
+});
+
+describe('heldPermissionRequest', () => {
+  const input = { tool_name: 'Bash', tool_input: { command: 'cat ~/.ssh/id_rsa' } };
+  it('the prompt through the redaction pipeline at redacted, structure only at metadata; options copied', () => {
+    const held = heldPermissionRequest('acme', input, ' — cat /home/ada/.ssh/id_rsa', { ceiling: 'full', attention: 'redacted' }, ALLOW_DENY_OPTIONS);
+    expect(held).toEqual({
+      type: 'attention.requested',
+      data: { kind: 'permission', prompt: 'Permission requested: Bash — cat ~/.ssh/id_rsa', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['control'] },
+      subject: 'Bash',
+    });
+    expect(Object.isFrozen((held.data.options as object[])[0])).toBe(false);
+    const bare = heldPermissionRequest('acme', {}, ' — x', { ceiling: 'metadata', attention: 'metadata' }, ALLOW_DENY_OPTIONS);
+    expect([bare.data.prompt, bare.subject]).toEqual(['acme requests permission: unknown', 'unknown']);
   });
 });

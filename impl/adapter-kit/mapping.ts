@@ -15,6 +15,22 @@ export const ALLOW_DENY_OPTIONS = Object.freeze([
   Object.freeze({ id: 'deny', label: 'Deny' }),
 ]);
 
+/**
+ * `attention.requested{kind:"permission", respond_via:["control"]}` for a held permission moment
+ * (a PermissionRequest, a gated PreToolUse): the prompt `Permission requested: <tool><summary>`
+ * through the §9.4 pipeline at redacted and above, `<agent> requests permission: <tool>` (structure
+ * only) below; `summary` is the vendor's own rendering of the call (e.g. ` — <command>`).
+ */
+export function heldPermissionRequest(agent: string, input: HookInput, summary: string, posture: Posture, options: readonly { id: string; label: string }[]): Mapped {
+  const tool = str(input.tool_name) ?? 'unknown';
+  const text = red(`Permission requested: ${tool}${summary}`, levelFor('attention.requested', posture));
+  return {
+    type: 'attention.requested',
+    data: { kind: 'permission', prompt: text ?? `${agent} requests permission: ${tool}`, options: options.map((o) => ({ ...o })), respond_via: ['control'] },
+    subject: tool,
+  };
+}
+
 /** `v` when it is a non-empty string, else undefined. */
 export const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 

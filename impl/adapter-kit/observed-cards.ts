@@ -1,13 +1,19 @@
 /**
- * Observed-only attention cards (AEP-0008 `respond_via: ["oob"]`): the vendor asks its own user,
- * the adapter only sees the ask and, later, the answer. Unlike a held request (held-loop.ts) no
- * hook is held, no timer runs and no bus answer is accepted (a `control.attention.respond` naming
- * an observed card finds no pending held request and is nacked `invalid`). The vendor side settles
- * the card: an answer (`attention.answered{via:"oob"}` + `attention.resolved{answered}`), its own
- * timeout (`attention.timeout`), or a dismissal; a session end sweeps what is left as dismissed.
+ * Observed-only attention cards (AEP-0008 `respond_via: ["oob"]`), pure: the vendor asks its own
+ * user (its UI owns the choice), the adapter only sees the ask and, later, what was chosen. Unlike
+ * a held request (held-loop.ts) no hook is held, no timer runs and no bus answer is accepted (a
+ * `control.attention.respond` naming an observed card finds no pending held request and is nacked
+ * `invalid`). The vendor side settles the card: an answer (`attention.answered{via:"oob"}` +
+ * `attention.resolved{answered}`), its own timeout (`attention.timeout`), or a dismissal
+ * (`attention.resolved{dismissed}`); a session end sweeps what is left as dismissed, so every
+ * request the adapter opened is closed on every path.
  *
- * One `ObservedCards` per engine (use `perContext`); cards are filed under an adapter-chosen
- * pairing key (e.g. `approval:<session>|<pattern_key>`), first in first out per key.
+ * One `ObservedCards` per engine (use `perContext`, or one per adapter instance); cards are filed
+ * under `(session, key)` with an adapter-chosen pairing key (Kimi: the `tool_call_id`; Hermes:
+ * `approval:<session>|<pattern_key>`). Per key, cards queue first in first out; with
+ * `{ reopen: 'supersede' }` a card reopened under a key still open dismisses the older one.
+ * Latencies are computed on the events' own times (the engine's clock, so fake clocks hold).
+ * No method throws or does I/O of its own.
  */
 import type { AepEvent } from '../core/event.js';
 import type { HookContext, Mapped } from './types.js';
@@ -18,8 +24,13 @@ export interface ObservedCard {
   session: string;
   run?: string;
   key: string;
-  /** The request's event time (latencies are computed on event times, so fake clocks hold). */
+  /** The request's event time. */
   time: string;
+}
+
+/** What a second card under a key still open means: queue behind it (default), or dismiss it. */
+export interface ObservedCardsOptions {
+  reopen?: 'queue' | 'supersede';
 }
 
 /** Per-engine state for an adapter: one `T` per `HookContext` (one context per engine). */
@@ -32,64 +43,76 @@ export function perContext<T>(make: () => T): (ctx: HookContext) => T {
   };
 }
 
+/** The `attention.requested` data of an observed permission prompt: no options claimed, answered out of band. */
+export function oobPermissionData(prompt: string): Record<string, unknown> {
+  return { kind: 'permission', prompt, respond_via: ['oob'] };
+}
+
 const runOf = (card: { run?: string }): { run?: string } => (card.run ? { run: card.run } : {});
 
 export class ObservedCards {
-  private readonly byKey = new Map<string, ObservedCard[]>();
+  /** Open cards in the order they were opened (oldest first). */
+  private cards: ObservedCard[] = [];
+  private readonly reopen: 'queue' | 'supersede';
 
-  /** Emit `attention.requested` (data as mapped; `respond_via` is the mapper's) and file the card under `key`. */
+  constructor(options: ObservedCardsOptions = {}) {
+    this.reopen = options.reopen ?? 'queue';
+  }
+
+  /**
+   * Emit `attention.requested` (data as mapped; `respond_via` is the mapper's) and file the card
+   * under `(session, key)`. In `supersede` mode a card already open there is dismissed after it.
+   */
   open(ctx: HookContext, session: string, mapped: Mapped, opts: { key: string; run?: string; cause?: string }): AepEvent {
     const event = ctx.emit(session, mapped, { ...runOf(opts), ...(opts.cause ? { cause: opts.cause } : {}) });
-    const card: ObservedCard = { id: event.id, session, key: opts.key, time: event.time, ...runOf(opts) };
-    const list = this.byKey.get(opts.key) ?? [];
-    list.push(card);
-    this.byKey.set(opts.key, list);
+    const previous = this.reopen === 'supersede' ? this.take(session, opts.key) : undefined;
+    this.cards.push({ id: event.id, session, key: opts.key, time: event.time, ...runOf(opts) });
+    if (previous) this.dismissed(ctx, previous);
     return event;
   }
 
-  /** Remove and return the oldest card filed under `key`, if any. */
-  take(key: string): ObservedCard | undefined {
-    const list = this.byKey.get(key);
-    const card = list?.shift();
-    if (list && list.length === 0) this.byKey.delete(key);
-    return card;
+  /** Remove and return the oldest card filed under `(session, key)`, if any. */
+  take(session: string, key: string): ObservedCard | undefined {
+    const at = this.cards.findIndex((c) => c.session === session && c.key === key);
+    return at < 0 ? undefined : this.cards.splice(at, 1)[0];
   }
 
   /** Whether `id` is the request id of a card still open. */
   isOpen(id: string): boolean {
-    for (const list of this.byKey.values()) if (list.some((c) => c.id === id)) return true;
-    return false;
+    return this.cards.some((c) => c.id === id);
   }
 
   /** Cards still open for a session, oldest first. */
   openFor(session: string): ObservedCard[] {
-    return [...this.byKey.values()].flat().filter((c) => c.session === session);
+    return this.cards.filter((c) => c.session === session);
   }
 
-  /** The vendor's user answered: `attention.answered{answer, via:"oob"}` then `attention.resolved{answered}`. */
-  answered(ctx: HookContext, card: ObservedCard, answer: Record<string, unknown>): void {
-    const answeredEv = ctx.emit(card.session, { type: 'attention.answered', data: { answer, via: 'oob' }, subject: card.id }, { ...runOf(card), cause: card.id });
-    const latency = Math.max(0, Date.parse(answeredEv.time) - Date.parse(card.time));
-    ctx.emit(card.session, { type: 'attention.resolved', data: { resolution: 'answered', latency_ms: latency }, subject: card.id }, { ...runOf(card), cause: answeredEv.id });
+  /**
+   * The vendor's user answered: `attention.answered` (the given data, e.g. `{answer, label}`, with
+   * `via:"oob"`) then `attention.resolved{answered, latency_ms}`, cause-linked. Returns the answer event.
+   */
+  answered(ctx: HookContext, card: ObservedCard, data: Record<string, unknown>): AepEvent {
+    const answered = ctx.emit(card.session, { type: 'attention.answered', data: { ...data, via: 'oob' }, subject: card.id }, { ...runOf(card), cause: card.id });
+    const ms = Date.parse(answered.time) - Date.parse(card.time);
+    const latency = Number.isFinite(ms) ? { latency_ms: Math.max(0, ms) } : {};
+    ctx.emit(card.session, { type: 'attention.resolved', data: { resolution: 'answered', ...latency }, subject: card.id }, { ...runOf(card), cause: answered.id });
+    return answered;
   }
 
   /** The vendor's own timeout ended the ask. */
-  timedOut(ctx: HookContext, card: ObservedCard, data: Record<string, unknown> = {}): void {
-    ctx.emit(card.session, { type: 'attention.timeout', data, subject: card.id }, { ...runOf(card), cause: card.id });
+  timedOut(ctx: HookContext, card: ObservedCard, data: Record<string, unknown> = {}): AepEvent {
+    return ctx.emit(card.session, { type: 'attention.timeout', data, subject: card.id }, { ...runOf(card), cause: card.id });
   }
 
-  /** The ask ended without an answer (cancelled, undeliverable, blocked, session end). */
-  dismissed(ctx: HookContext, card: ObservedCard): void {
-    ctx.emit(card.session, { type: 'attention.resolved', data: { resolution: 'dismissed' }, subject: card.id }, { ...runOf(card), cause: card.id });
+  /** The ask ended without an answer (cancelled, undeliverable, blocked, session end); no latency. */
+  dismissed(ctx: HookContext, card: ObservedCard): AepEvent {
+    return ctx.emit(card.session, { type: 'attention.resolved', data: { resolution: 'dismissed' }, subject: card.id }, { ...runOf(card), cause: card.id });
   }
 
-  /** Dismiss every card of a session (before its `session.ended`). */
+  /** Dismiss every card of a session, oldest first (before its `session.ended`). */
   sweep(ctx: HookContext, session: string): void {
-    for (const [key, list] of [...this.byKey.entries()]) {
-      const keep = list.filter((c) => c.session !== session);
-      for (const card of list.filter((c) => c.session === session)) this.dismissed(ctx, card);
-      if (keep.length > 0) this.byKey.set(key, keep);
-      else this.byKey.delete(key);
-    }
+    const closing = this.openFor(session);
+    this.cards = this.cards.filter((c) => c.session !== session);
+    for (const card of closing) this.dismissed(ctx, card);
   }
 }

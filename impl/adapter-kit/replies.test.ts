@@ -1,7 +1,7 @@
 /** The shared hook reply bytes and the common AdapterDef parts, pinned exactly. */
 import { describe, expect, it } from 'vitest';
 import { allowReply, contextReply, denyReply, permissionReply } from './replies.js';
-import { defineAdapter, toolKey } from './define.js';
+import { defineAdapter } from './define.js';
 
 describe('shared hook replies', () => {
   it('are exact bytes', () => {
@@ -30,8 +30,5 @@ describe('defineAdapter', () => {
     expect(def.steeringReply('Stop', 't')).toBe(contextReply('Stop', 't'));
     expect('steeringCap' in def).toBe(false);
     expect(defineAdapter({ agent: 'acme', defaultPort: 9001, emits: [], neutral: '', steerable: new Set(), steeringCap: 5, handle }).steeringCap).toBe(5);
-  });
-  it('files tool requests under one key', () => {
-    expect(toolKey('s1', 'Bash')).toBe('tool:s1:Bash');
   });
 });

@@ -8,6 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
+import { startAdapter, type AdapterOptions, type RunningAdapter } from './daemon.js';
+import type { AdapterDef } from './types.js';
 
 export interface StubRelay {
   url: string;
@@ -107,5 +109,38 @@ export function command(type: string, session: string, data: Record<string, unkn
     capture: 'redacted',
     ...extra,
     data,
+  };
+}
+
+/** A started daemon, the stub relay it is linked to (hello exchanged), and its home. */
+export interface Linked {
+  a: RunningAdapter;
+  r: StubRelay;
+  home: string;
+}
+
+/**
+ * One test file's daemon and stub relay: `start` starts a stub relay and the adapter daemon linked
+ * to it (port 0, a fresh home unless given) and waits up to 3 s for the relay link; `close`, for
+ * `afterEach`, stops whatever was started.
+ */
+export function daemonHarness(): { start(def: AdapterDef, opts?: Partial<AdapterOptions>): Promise<Linked>; close(): Promise<void> } {
+  let running: RunningAdapter | null = null;
+  let relay: StubRelay | null = null;
+  return {
+    async start(def, opts = {}) {
+      relay = await startStubRelay();
+      const home = opts.home ?? tempHome();
+      running = await startAdapter(def, { port: 0, relay: relay.url, ...opts, home });
+      const deadline = Date.now() + 3000;
+      while (!running.relayReady() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
+      return { a: running, r: relay, home };
+    },
+    async close() {
+      await running?.close();
+      await relay?.close();
+      running = null;
+      relay = null;
+    },
   };
 }

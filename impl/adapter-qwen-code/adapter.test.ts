@@ -6,8 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { command, daemonHarness, postHook, type Linked } from '../adapter-kit/test-utils.js';
 import { runHookCommand, sessionLog } from '../test-utils/hook-command.js';
 import { adapter, HOOKS } from './adapter.js';
 
@@ -19,22 +18,11 @@ const S = 'qs-tova-12';
 const common = { session_id: S, transcript_path: '/home/tova/.qwen/tmp/qs-tova-12.jsonl', cwd: '/home/tova/api', permission_mode: 'default' };
 const ALLOW = '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}';
 
-let running: RunningAdapter | null = null;
-let relay: StubRelay | null = null;
-afterEach(async () => {
-  await running?.close();
-  await relay?.close();
-  running = null;
-  relay = null;
-});
+const daemon = daemonHarness();
+afterEach(() => daemon.close());
 
-async function setup(instruct = false): Promise<{ a: RunningAdapter; r: StubRelay; home: string }> {
-  relay = await startStubRelay();
-  const home = tempHome();
-  running = await startAdapter(adapter.configure!({}) as typeof adapter, { port: 0, relay: relay.url, home, hostname: 'tova', attentionTimeoutMs: 5000, instruct });
-  const deadline = Date.now() + 3000;
-  while (!running.relayReady() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
-  return { a: running, r: relay, home };
+function setup(instruct = false): Promise<Linked> {
+  return daemon.start(adapter.configure!({}) as typeof adapter, { hostname: 'tova', attentionTimeoutMs: 5000, instruct });
 }
 
 describe('the example configurations', () => {

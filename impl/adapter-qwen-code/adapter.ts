@@ -17,7 +17,8 @@
  * documents; SessionEnd drops what is still queued.
  */
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
-import { defineAdapter, dismissToolRequests, toolKey } from '../adapter-kit/define.js';
+import { defineAdapter } from '../adapter-kit/define.js';
+import { dismissToolRequests, toolCallKey } from '../adapter-kit/tool-calls.js';
 import { str } from '../adapter-kit/mapping.js';
 import { permissionReply } from '../adapter-kit/replies.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
@@ -49,7 +50,7 @@ export function createAdapter(): AdapterDef {
           mapped: mapPermissionRequest(input, ctx.posture),
           options: PERMISSION_OPTIONS.map((o) => ({ ...o })),
           refusing: 'deny',
-          key: toolKey(session, str(input.tool_name) ?? 'unknown'),
+          key: toolCallKey(session, str(input.tool_name) ?? 'unknown', input.tool_input),
         });
         return permissionReply(settlement, NEUTRAL);
       }

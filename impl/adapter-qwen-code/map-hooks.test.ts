@@ -5,6 +5,7 @@ import { validatePayload } from '../core/payload.js';
 import { pinShape } from '../../runners/conformance/families/mappings.js';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { mapHook, mapPermissionRequest } from './map-hooks.js';
+import { standardPath } from '../test-utils/standard.js';
 
 const S = 'qs-lin-8';
 const FULL = { ceiling: 'full', attention: 'full' } as const;
@@ -38,7 +39,7 @@ describe('qwen-code mapHook', () => {
   });
 });
 
-const STANDARD = `${process.env.AEP_STANDARD_DIR ?? '../shared/aep-standard'}/conformance/fixtures/mappings/qwen-code.json`;
+const STANDARD = standardPath('conformance', 'fixtures', 'mappings', 'qwen-code.json');
 describeWhenPresent(STANDARD, "the standard's qwen-code.json (read at test time, never copied)", () => {
   const fixture = JSON.parse(readFileSync(STANDARD, 'utf8')) as { hooks: Record<string, { input: Record<string, unknown>; expected: unknown }>; fallback: { input: Record<string, unknown>; expected: unknown } };
   it.each([...Object.entries(fixture.hooks), ['fallback', fixture.fallback] as const])('%s', (_name, entry) => {

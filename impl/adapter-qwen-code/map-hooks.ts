@@ -31,7 +31,7 @@
  */
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import { DEFAULT_POSTURE, levelFor, red } from '../adapter-kit/capture.js';
-import { ALLOW_DENY_OPTIONS, mapCommonHook, mapUnknownHook, put, str, toolRef } from '../adapter-kit/mapping.js';
+import { ALLOW_DENY_OPTIONS, heldPermissionRequest, mapCommonHook, mapUnknownHook, put, str, toolRef } from '../adapter-kit/mapping.js';
 import type { HookInput, Mapped, Posture } from '../adapter-kit/types.js';
 
 export const AGENT = 'qwen-code';
@@ -51,13 +51,7 @@ function toolSummary(toolInput: unknown): string {
 
 /** `attention.requested` for a PermissionRequest: the hook's text at redacted and above, structure only at metadata. */
 export function mapPermissionRequest(input: HookInput, posture: Posture = DEFAULT_POSTURE): Mapped {
-  const tool = str(input.tool_name) ?? 'unknown';
-  const text = red(`Permission requested: ${tool}${toolSummary(input.tool_input)}`, levelFor('attention.requested', posture));
-  return {
-    type: 'attention.requested',
-    data: { kind: 'permission', prompt: text ?? `${AGENT} requests permission: ${tool}`, options: PERMISSION_OPTIONS.map((o) => ({ ...o })), respond_via: ['control'] },
-    subject: tool,
-  };
+  return heldPermissionRequest(AGENT, input, toolSummary(input.tool_input), posture, PERMISSION_OPTIONS);
 }
 
 /** The pure mapping of one Qwen Code hook payload; null where the adapter deliberately emits nothing. */

@@ -6,8 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { command, daemonHarness, postHook, type Linked } from '../adapter-kit/test-utils.js';
 import type { AdapterDef } from '../adapter-kit/types.js';
 import { runHookCommand, sessionLog } from '../test-utils/hook-command.js';
 import { adapter, HOOKS } from './adapter.js';
@@ -18,22 +17,11 @@ const common = { sessionId: S, timestamp: '2026-11-04T10:00:00.000Z', cwd: '/w/a
 const DENY = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"deny","permissionDecisionReason":"not on main"}}';
 const ASK = '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"ask"}}';
 
-let running: RunningAdapter | null = null;
-let relay: StubRelay | null = null;
-afterEach(async () => {
-  await running?.close();
-  await relay?.close();
-  running = null;
-  relay = null;
-});
+const daemon = daemonHarness();
+afterEach(() => daemon.close());
 
-async function setup(env: Record<string, string>, instruct = false): Promise<{ a: RunningAdapter; r: StubRelay; home: string }> {
-  relay = await startStubRelay();
-  const home = tempHome();
-  running = await startAdapter(adapter.configure!(env) as AdapterDef, { port: 0, relay: relay.url, home, hostname: 'lea', instruct });
-  const deadline = Date.now() + 3000;
-  while (!running.relayReady() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
-  return { a: running, r: relay, home };
+function setup(env: Record<string, string>, instruct = false): Promise<Linked> {
+  return daemon.start(adapter.configure!(env) as AdapterDef, { hostname: 'lea', instruct });
 }
 
 describe('hooks.example.json and configuration', () => {
@@ -113,10 +101,7 @@ describe('vscode adapter daemon', () => {
   });
 
   it('a gated call left unanswered fails open with {} and attention.timeout', async () => {
-    relay = await startStubRelay();
-    running = await startAdapter(adapter.configure!({ AEP_VSCODE_CONTROL: '1' }) as AdapterDef, { port: 0, relay: relay.url, home: tempHome(), attentionTimeoutMs: 60 });
-    const deadline = Date.now() + 3000;
-    while (!running.relayReady() && Date.now() < deadline) await new Promise((res) => setTimeout(res, 10));
+    const { a: running, r: relay } = await daemon.start(adapter.configure!({ AEP_VSCODE_CONTROL: '1' }) as AdapterDef, { attentionTimeoutMs: 60 });
     expect((await postHook(running.url, 'PreToolUse', { ...common, hookEventName: 'PreToolUse', tool_name: 'create_file', tool_input: {} })).body).toBe('{}');
     const events = await relay.waitFor((es) => es.some((e) => e.type === 'attention.timeout'));
     expect(events.map((e) => e.type)).toEqual(['tool.requested', 'attention.requested', 'attention.timeout']);

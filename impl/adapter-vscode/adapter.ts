@@ -21,7 +21,7 @@
  */
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
 import { defineAdapter } from '../adapter-kit/define.js';
-import { gateKey, gates, holdGate, readGate, type GateConfig } from '../adapter-kit/gate.js';
+import { dismissGateRequests, gatedDef, gates, holdGate, type GateConfig } from '../adapter-kit/gate.js';
 import { str, toolRef } from '../adapter-kit/mapping.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
 import { AGENT, GATE_OPTIONS, mapGateRequest, mapHook, sessionOf } from './map-hooks.js';
@@ -56,14 +56,14 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
         runs.close(ctx, session, mapped);
         return NEUTRAL;
       case 'PostToolUse':
-        for (const p of ctx.pending(session, gateKey(session, str(input.tool_name) ?? 'unknown'))) ctx.settle(p.id, { kind: 'dismissed' });
+        dismissGateRequests(input, session, ctx);
         break;
     }
     const run = mapped.type.startsWith('session.') ? undefined : ctx.run(session);
     ctx.emit(session, mapped, run ? { run } : {});
     const tool = str(input.tool_name) ?? 'unknown';
     if (hookEvent === 'PreToolUse' && gates(gate, tool)) {
-      const decision = await holdGate(ctx, { session, mapped: mapGateRequest(input, ctx.posture), options: GATE_OPTIONS.map((o) => ({ ...o })), tool: toolRef(input) });
+      const decision = await holdGate(ctx, { session, mapped: mapGateRequest(input, ctx.posture), options: GATE_OPTIONS.map((o) => ({ ...o })), tool: toolRef(input), input: input.tool_input });
       if (decision.kind === 'deny') return gateDenyReply(decision.reason);
       if (decision.kind === 'other') return gateAskReply();
       return NEUTRAL;
@@ -88,12 +88,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
       steerable: new Set(),
       handle,
     }),
-    accepts: gate.enabled ? ['control.attention.respond'] : [],
-    holdMs: gate.holdMs,
-    configure(env) {
-      const config = readGate(env, GATE_VARS);
-      return typeof config === 'string' ? config : createAdapter(config);
-    },
+    ...gatedDef(gate, GATE_VARS, createAdapter),
   };
 }
 

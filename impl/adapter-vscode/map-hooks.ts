@@ -26,8 +26,8 @@
  * - The Copilot harness's lowerCamel events (`preToolUse`, `agentStop`, ...) are a different
  *   contract; they land on the fallback (`x.vscode.session.pre_tool_use`, ...), never on a core type.
  */
-import { DEFAULT_POSTURE, levelFor, red } from '../adapter-kit/capture.js';
-import { mapCommonHook, mapUnknownHook, put, str } from '../adapter-kit/mapping.js';
+import { DEFAULT_POSTURE } from '../adapter-kit/capture.js';
+import { heldPermissionRequest, mapCommonHook, mapUnknownHook, put, str } from '../adapter-kit/mapping.js';
 import { isPlainObject } from '../core/event.js';
 import type { HookInput, Mapped, Posture } from '../adapter-kit/types.js';
 
@@ -59,13 +59,7 @@ export const GATE_OPTIONS = Object.freeze([
 
 /** `attention.requested` for a gated PreToolUse (runtime only, under `AEP_VSCODE_CONTROL=1`). */
 export function mapGateRequest(input: HookInput, posture: Posture = DEFAULT_POSTURE): Mapped {
-  const tool = str(input.tool_name) ?? 'unknown';
-  const text = red(`Permission requested: ${tool}${toolSummary(input.tool_input)}`, levelFor('attention.requested', posture));
-  return {
-    type: 'attention.requested',
-    data: { kind: 'permission', prompt: text ?? `${AGENT} requests permission: ${tool}`, options: GATE_OPTIONS.map((o) => ({ ...o })), respond_via: ['control'] },
-    subject: tool,
-  };
+  return heldPermissionRequest(AGENT, input, toolSummary(input.tool_input), posture, GATE_OPTIONS);
 }
 
 /** The pure mapping of one VS Code hook payload. */

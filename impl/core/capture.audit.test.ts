@@ -4,13 +4,13 @@
  * placeholders, events without `capture`, and vendor types.
  */
 import { existsSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { CAPTURE_ANNOTATIONS, STARRED_FIELDS, downlevel, loadCaptureAnnotations, projectSchemaTypesDir } from './capture.js';
 import { CAPTURE_ORDER, captureRank, isPlainObject, type AepEvent, type CaptureLevel } from './event.js';
+import { standardPath } from '../test-utils/standard.js';
 
-const standardTypes = fileURLToPath(new URL('../../../shared/aep-standard/schemas/types', import.meta.url));
+const standardTypes = standardPath('schemas', 'types');
 const oursDir = projectSchemaTypesDir();
 
 const envelope = (type: string, capture?: CaptureLevel, extra: Partial<AepEvent> = {}): AepEvent => ({

@@ -6,12 +6,12 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { CAPTURE_ANNOTATIONS, STARRED_FIELDS, annotationsOf, downlevel, loadCaptureAnnotations, projectSchemaTypesDir, type CaptureAnnotations } from './capture.js';
 import type { AepEvent, CaptureLevel } from './event.js';
+import { standardPath } from '../test-utils/standard.js';
 
 interface Case { name: string; ceiling: CaptureLevel; event: AepEvent; expect_capture: CaptureLevel | null; expect_data: unknown }
 
-const standardDir = fileURLToPath(new URL('../../../shared/aep-standard/', import.meta.url));
-const standardTypes = join(standardDir, 'schemas/types');
-const standardCases = join(standardDir, 'conformance/fixtures/downlevel/cases.json');
+const standardTypes = standardPath('schemas', 'types');
+const standardCases = standardPath('conformance', 'fixtures', 'downlevel', 'cases.json');
 const oursDir = projectSchemaTypesDir();
 const ourCases = fileURLToPath(new URL('../../conformance/fixtures/downlevel/cases.json', import.meta.url));
 

@@ -14,6 +14,7 @@ import { CAPTURE_ORDER, captureRank, type CaptureLevel } from './event.js';
 import { renderIssue } from './issue.js';
 import { schemaForType } from './payload.js';
 import { TYPES } from '../../spec/registry.js';
+import { standardPath } from '../test-utils/standard.js';
 
 type Schema = Record<string, unknown>;
 const rank = (level: unknown): number => captureRank((typeof level === 'string' ? level : 'metadata') as CaptureLevel);
@@ -130,7 +131,7 @@ function auditSchemas(label: string, schemaOf: (type: string) => Schema | undefi
 
 auditSchemas('our spec/', (type) => schemaForType(type));
 
-const standard = join('..', 'shared', 'aep-standard', 'schemas', 'types');
+const standard = standardPath('schemas', 'types');
 describe.skipIf(!existsSync(standard))('against the standard schema files', () => {
   auditSchemas('the standard (../shared)', (type) => JSON.parse(readFileSync(join(standard, `${type}.schema.json`), 'utf8')) as Schema);
 });

@@ -3,6 +3,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { attrMatch, filterIssues, validateFilter } from './filter.js';
+import { standardPath } from '../test-utils/standard.js';
 
 interface Corpus {
   match: Array<{ name: string; rule?: string; filter: unknown; event: Record<string, unknown>; match: boolean }>;
@@ -35,7 +36,7 @@ describe('project attr-match corpus', () => {
   runCorpus(corpus);
 });
 
-const standard = fileURLToPath(new URL('../../../shared/aep-standard/conformance/fixtures/attr-match/cases.json', import.meta.url));
+const standard = standardPath('conformance', 'fixtures', 'attr-match', 'cases.json');
 describeWhenPresent(standard, 'standard attr-match corpus', () => {
   runCorpus(JSON.parse(readFileSync(standard, 'utf8')) as Corpus);
 });

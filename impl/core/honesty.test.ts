@@ -6,6 +6,7 @@ import { validateEnvelope, validateEvent } from './envelope.js';
 import { CAPTURE_ORDER, isPlainObject, type AepEvent } from './event.js';
 import { compileGates, findOverCapture, gatesForType, isOverDeclared } from './honesty.js';
 import { schemaForType } from './payload.js';
+import { standardPath } from '../test-utils/standard.js';
 
 /** The two issues `validateEvent` raises for over-declared capture: the reference for isOverDeclared. */
 const OVER_DECLARED = new Set(['capture.field.level', 'capture.none.data']);
@@ -146,7 +147,7 @@ describe('isOverDeclared', () => {
   });
 
   // Ours, and the standard's when it is beside the repo (it is not on a fresh clone).
-  for (const golden of ['conformance/fixtures/golden/golden.jsonl', '../shared/aep-standard/conformance/fixtures/golden/golden.jsonl']) {
+  for (const golden of ['conformance/fixtures/golden/golden.jsonl', standardPath('conformance', 'fixtures', 'golden', 'golden.jsonl')]) {
     it.skipIf(!existsSync(golden))(`agrees with validateEvent on ${golden}, re-declared at every capture level`, () => {
       let checked = 0;
       for (const line of readFileSync(golden, 'utf8').split('\n')) {

@@ -1,8 +1,8 @@
 import { existsSync, readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { TYPES } from '../../spec/registry.js';
 import { PAYLOAD_RULES, schemaForType, validatePayload } from './payload.js';
+import { standardPath } from '../test-utils/standard.js';
 
 /** One valid payload per registered type that has a schema: our own values, exercising nested members. */
 const VALID: Record<string, Record<string, unknown>> = {
@@ -167,7 +167,7 @@ describe('validatePayload: each rule fires with path, section and a fix', () => 
   });
 });
 
-const golden = join('..', 'shared', 'aep-standard', 'conformance', 'fixtures', 'golden', 'golden.jsonl');
+const golden = standardPath('conformance', 'fixtures', 'golden', 'golden.jsonl');
 
 describe.skipIf(!existsSync(golden))('the standard\'s golden stream', () => {
   it('has zero payload issues', () => {

@@ -1,8 +1,8 @@
 import { readFileSync } from 'node:fs';
-import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { PII_MARKER, SECRET_MARKER, isCredentialKey, redactText, redactValue, type RedactOptions } from './redact.js';
+import { standardPath } from '../test-utils/standard.js';
 
 interface TextCase { name: string; input: string; opts?: RedactOptions; must_contain?: string[]; must_not_contain?: string[] }
 interface ValueCase { name: string; input: unknown; opts?: RedactOptions; must_contain?: string[]; must_not_contain?: string[] }
@@ -38,8 +38,8 @@ describe('project redaction corpus', () => {
   checkCorpus(corpus);
 });
 
-const standard = new URL('../../../shared/aep-standard/conformance/fixtures/redaction/cases.json', import.meta.url);
-describeWhenPresent(fileURLToPath(standard), 'standard redaction corpus', () => {
+const standard = standardPath('conformance', 'fixtures', 'redaction', 'cases.json');
+describeWhenPresent(standard, 'standard redaction corpus', () => {
   checkCorpus(JSON.parse(readFileSync(standard, 'utf8')) as Corpus);
 });
 

@@ -6,10 +6,11 @@ import { gateFormValues, validateFormValues } from './forms.js';
 import type { CaptureLevel } from './event.js';
 import { RULES, lookupRule } from './rules.js';
 import { parseJsonl, validateStream } from './stream.js';
+import { standardPath } from '../test-utils/standard.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const OURS = join(ROOT, 'conformance', 'fixtures');
-const STANDARD = join(ROOT, '..', 'shared', 'aep-standard', 'conformance', 'fixtures');
+const STANDARD = standardPath('conformance', 'fixtures');
 
 interface InvalidCase {
   name: string;
@@ -128,7 +129,7 @@ describe('our capture-gating corpus', () => {
   });
 });
 
-describe.skipIf(!existsSync(STANDARD))('the standard corpus (../shared)', () => {
+describe.skipIf(!existsSync(STANDARD))('the standard corpus (AEP_STANDARD_DIR, else ../shared beside the package)', () => {
   it('golden.jsonl validates with zero issues', () => {
     const { events, issues } = parseJsonl(readFileSync(join(STANDARD, 'golden', 'golden.jsonl')));
     expect(issues).toEqual([]);

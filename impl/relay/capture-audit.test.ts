@@ -10,8 +10,9 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderAt } from './render.js';
 import { makeEvent } from './testing.js';
+import { standardPath } from '../test-utils/standard.js';
 
-const dir = '../shared/aep-standard/schemas/types';
+const dir = standardPath('schemas', 'types');
 
 interface Gated {
   readonly type: string;

@@ -1,11 +1,12 @@
-/** The standard's golden events (read from ../shared at test time when present) cross the relay intact. */
+/** The standard's golden events (read from the standard's directory at test time when present) cross the relay intact. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { isCommand } from './control.js';
 import { startRelay, type RunningRelay } from './server.js';
 import { openSse, post } from './testing.js';
+import { standardPath } from '../test-utils/standard.js';
 
-const GOLDEN = new URL('../../../shared/aep-standard/conformance/fixtures/golden/golden.jsonl', import.meta.url);
+const GOLDEN = standardPath('conformance', 'fixtures', 'golden', 'golden.jsonl');
 
 let relay: RunningRelay | undefined;
 afterEach(async () => {

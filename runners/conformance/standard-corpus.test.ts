@@ -5,15 +5,15 @@
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { packageRoot } from './corpus.js';
 import { FAMILIES } from './families/index.js';
 import { referenceImplementation as core } from './implementation.js';
 import { runFamilies } from './runner.js';
 import type { Implementation } from './types.js';
+import { standardPath } from '../../impl/test-utils/standard.js';
 
 /** The families of the core functions (the adapter `mappings` family tests its own mappers). */
 const FIXTURE_FAMILIES = ['golden', 'invalid', 'attr-match', 'ce-roundtrip', 'otlp', 'ocsf', 'redaction', 'capture-gating', 'downlevel'];
-const corpusDir = join(packageRoot(), '..', 'shared', 'aep-standard', 'conformance', 'fixtures');
+const corpusDir = standardPath('conformance', 'fixtures');
 
 async function failures(impl: Implementation): Promise<Map<string, number>> {
   const { checks } = await runFamilies({ corpusDir, families: FAMILIES.filter((f) => FIXTURE_FAMILIES.includes(f.name)), implementation: impl, logger: { info: () => {} } });

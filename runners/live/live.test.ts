@@ -15,8 +15,9 @@ import { defaultCorpusDir } from '../conformance/corpus.js';
 import type { Check, Family } from '../conformance/types.js';
 import { LIVE_FAMILIES, liveControlLoopFamily, liveMappingsFamily } from './families.js';
 import { withStack } from './stack.js';
+import { standardPath } from '../../impl/test-utils/standard.js';
 
-const STANDARD = '../shared/aep-standard/conformance/fixtures';
+const STANDARD = standardPath('conformance', 'fixtures');
 const dirs: string[] = [];
 afterEach(() => {
   for (const d of dirs.splice(0)) rmSync(d, { recursive: true, force: true });

@@ -13,6 +13,7 @@ import { fromCloudEvent, fromCloudEventDetailed, toCloudEvent } from './cloudeve
 import { checkOcsfRecord, type OcsfClassesPin } from './ocsf-classes.js';
 import { toOcsf } from './ocsf.js';
 import { severityFromOtlp, toOtlp } from './otlp.js';
+import { standardDir, standardPath } from '../../test-utils/standard.js';
 
 const minimal: AepEvent = {
   aep: '0.1', id: '01KAUDITBRIDGE000000000001', type: 'session.started', time: '2026-05-06T07:08:09.010Z',
@@ -185,14 +186,14 @@ describe('OCSF projection (§4)', () => {
 
 const classPins = [
   fileURLToPath(new URL('../../../conformance/fixtures/ocsf/ocsf-classes.json', import.meta.url)),
-  fileURLToPath(new URL('../../../../shared/aep-standard/conformance/fixtures/ocsf/ocsf-classes.json', import.meta.url)),
+  standardPath('conformance', 'fixtures', 'ocsf', 'ocsf-classes.json'),
 ].filter((f) => existsSync(f));
 
 describe.skipIf(classPins.length === 0)('§5 item 6: every projected record stays inside the pinned OCSF class subset', () => {
   const types = ['session.started', 'session.ended', 'tool.requested', 'tool.completed', 'tool.failed', 'tool.denied', 'attention.requested', 'attention.answered', 'attention.resolved', 'attention.timeout'];
   const severities: Severity[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical'];
   for (const file of classPins) {
-    it(file.includes('shared') ? "the standard's pin" : 'our pin', () => {
+    it(file.startsWith(standardDir()) ? "the standard's pin" : 'our pin', () => {
       const pin = JSON.parse(readFileSync(file, 'utf8')) as OcsfClassesPin;
       for (const type of types) {
         for (const severity of severities) {

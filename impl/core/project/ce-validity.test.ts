@@ -1,8 +1,10 @@
+import { pathToFileURL } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { validateCloudEvent } from './ce-validity.js';
 import { toCloudEvent } from './cloudevents.js';
 import { parseGolden } from './pin.js';
+import { standardPath } from '../../test-utils/standard.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 
@@ -53,7 +55,7 @@ describe('validateCloudEvent (AEP-0005 §5 item 2)', () => {
 });
 
 for (const [label, dir] of [
-  ['standard', new URL('../shared/aep-standard/conformance/fixtures/golden/golden.jsonl', ROOT)],
+  ['standard', pathToFileURL(standardPath('conformance', 'fixtures', 'golden', 'golden.jsonl'))],
   ['project', new URL('conformance/fixtures/golden/golden.jsonl', ROOT)],
 ] as const) {
   describe.skipIf(!existsSync(dir))(`${label} golden forward validity`, () => {

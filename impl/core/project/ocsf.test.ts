@@ -1,12 +1,14 @@
+import { pathToFileURL } from 'node:url';
 import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AepEvent } from '../event.js';
 import { checkOcsfRecord, type OcsfClassesPin } from './ocsf-classes.js';
 import { ocsfProjects, toOcsf } from './ocsf.js';
 import { parseGolden } from './pin.js';
+import { standardPath } from '../../test-utils/standard.js';
 
 const ROOT = new URL('../../../', import.meta.url);
-const STANDARD = new URL('../shared/aep-standard/conformance/fixtures/', ROOT);
+const STANDARD = pathToFileURL(`${standardPath('conformance', 'fixtures')}/`);
 const OURS = new URL('conformance/fixtures/', ROOT);
 
 const envelope = {

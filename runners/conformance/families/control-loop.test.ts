@@ -100,7 +100,7 @@ describe('control-loop family against deliberately broken adapters', () => {
       },
     };
     const extra = failed((await run(controlLoopFamily({ codex: chattyDef }))).checks);
-    expect(Object.keys(extra).length).toBe(21);
+    expect(Object.keys(extra).length).toBe(22);
     expect(extra['codex/permission: allow']).toMatch(/^step 4 \(command control\.attention\.respond\): event "@req" should be events\[2\] attention\.requested, got run\.started \(stream: progress\.status, session\.started, /);
     expect(extra['codex/interrupt drain: a turn left open without Stop or Interrupt closes at the next prompt, by nobody named']).toMatch(/^expected 5 events \(.*\), got 6 \(progress\.status, session\.started, /);
 

@@ -6,8 +6,9 @@ import { referenceImplementation } from '../implementation.js';
 import { defaultCorpusDir } from '../corpus.js';
 import type { Check, Family } from '../types.js';
 import { ADAPTER_MAPPERS, family, mappingsFamily, type SourceMappers } from './mappings.js';
+import { standardPath } from '../../../impl/test-utils/standard.js';
 
-const STANDARD = '../shared/aep-standard/conformance/fixtures';
+const STANDARD = standardPath('conformance', 'fixtures');
 const dirs: string[] = [];
 
 afterEach(() => {

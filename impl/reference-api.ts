@@ -20,6 +20,7 @@ import { toOcsf as ocsfRecord, type OcsfOptions } from './core/project/ocsf.js';
 import { mapAskUserQuestion } from './adapter-claude-code/map-ask-user-question.js';
 import { mapElicitation } from './adapter-claude-code/map-elicitation.js';
 import { mapHook as mapCodexHook } from './adapter-codex/map-hooks.js';
+import * as bridges from './bridge-api.js';
 
 /**
  * Projection options: an options object, or a bare capture level, which is read as
@@ -117,4 +118,12 @@ export const modules = {
   'adapter-claude-code/map-ask-user-question': claudeCodeAskUserQuestion,
   'adapter-claude-code/map-elicitation': claudeCodeElicitation,
   'adapter-codex/map-hooks': codexHooks,
+  'bridge-otlp-in/map-records': bridges.bridgeOtlpInCodex,
+  'bridge-otlp-in/map-records-vscode': bridges.bridgeOtlpInVscode,
+  'bridge-agui/map-events': bridges.bridgeAgui,
+  'bridge-acp/map-frames': bridges.bridgeAcp,
+  'bridge-openhands/map-events': bridges.bridgeOpenHands,
+  'bridge-opencode-sse/mode-policy': bridges.bridgeOpenCodeSse,
+  'bridge-kilocode-sse/mode-policy': bridges.bridgeKiloCodeSse,
+  'bridge-kimi-code-web/mode-policy': bridges.bridgeKimiCodeWeb,
 } as const;

@@ -25,6 +25,7 @@ import { attempt } from '../check.js';
 import { jsonDiff } from '../compare.js';
 import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
 import type { Check, Family, Logger } from '../types.js';
+import { BRIDGE_SOURCES } from './bridge-sources.js';
 
 /** The pure mappers of one source. Members may be called any number of times, in any order. */
 export interface SourceMappers {
@@ -152,7 +153,7 @@ function formChecks(source: string, agent: string, mappers: SourceMappers, form:
 
 /** One line naming what a corpus holds that this implementation does not run, and why. */
 export function reportUnrun(logger: Logger, sources: string[], implemented: readonly string[]): void {
-  const skipped = sources.filter((s) => !implemented.includes(s));
+  const skipped = sources.filter((s) => !implemented.includes(s) && !BRIDGE_SOURCES.includes(s));
   if (skipped.length > 0) logger.info(`mappings: not run: ${skipped.map((s) => `${s}.json`).join(', ')} (this implementation has no adapter for these sources)`);
 }
 

@@ -1,0 +1,110 @@
+/**
+ * `aep bridge <name> ...`: the AEP-0005 bridges. Outbound sidecars `ce` and `otlp` (offline with
+ * `--from-file`, or live on a relay subscription), and the inbound bridges (each an ordinary
+ * emitter toward the relay). Every bridge is loaded lazily from BRIDGES; adding one is one line.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { renderIssue } from '../core/issue.js';
+import { parseLevel } from '../adapter-kit/capture.js';
+import { EXIT, UsageError, type CliIo } from './io.js';
+import type { Verb } from './verb.js';
+
+/** What one bridge runner receives: parsed flags, the positionals after the bridge name. */
+export interface BridgeArgs {
+  values: Record<string, unknown>;
+  rest: string[];
+}
+export type BridgeRunner = (args: BridgeArgs, io: CliIo) => Promise<number>;
+
+/** Every bridge, loaded lazily. */
+export const BRIDGES: Record<string, { summary: string; load: () => Promise<BridgeRunner> }> = {
+  ce: { summary: 'outbound: AEP events -> CloudEvents (structured mode) to an HTTP sink, or OCSF with --ocsf', load: async () => outbound('ce') },
+  otlp: { summary: 'outbound: AEP events -> OTLP/HTTP JSON LogRecords to <endpoint>/v1/logs', load: async () => outbound('otlp') },
+};
+
+const HELP = `usage: aep bridge <name> [flags]
+
+Runs one AEP-0005 bridge.
+
+bridges:
+${Object.entries(BRIDGES).map(([n, b]) => `  ${n.padEnd(16)} ${b.summary}`).join('\n')}
+
+outbound, offline (ce, otlp):
+  --from-file F    read a JSONL file of AEP events ('-' = stdin) and print one result per valid
+                   line as JSONL on stdout: a CloudEvent (ce), an OTLP LogRecord exactly as toOtlp
+                   returns it (otlp), or an OCSF record via toOcsf (ce --ocsf; 'null' for a type
+                   with no OCSF class). Invalid lines are reported on stderr, exit 1.
+  --ocsf           (ce) project to OCSF instead of CloudEvents
+  --max-capture L  (otlp, --ocsf) exporter capture ceiling: none|metadata|redacted|full
+                   (default metadata)
+
+exit codes: 0 done (or stopped cleanly), 1 invalid input or could not start, 2 usage error
+`;
+
+async function readInput(file: string, io: CliIo): Promise<Uint8Array | string> {
+  if (file === '-') return io.readStdin();
+  try {
+    return await readFile(resolve(io.cwd, file));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? (err as Error).message)}`;
+  }
+}
+
+function outbound(kind: 'ce' | 'otlp'): BridgeRunner {
+  return async ({ values, rest }, io) => {
+    if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
+    const maxCapture = values['max-capture'] === undefined ? undefined : parseLevel(String(values['max-capture']));
+    if (maxCapture === null) throw new UsageError(`--max-capture must be one of none|metadata|redacted|full, got '${String(values['max-capture'])}'`);
+    if (values.ocsf && kind !== 'ce') throw new UsageError('--ocsf is an option of "aep bridge ce"');
+    const projection = values.ocsf ? 'ocsf' : kind;
+    if (typeof values['from-file'] === 'string') {
+      const { projectJsonl } = await import('../bridge-ce/projection.js');
+      const input = await readInput(values['from-file'], io);
+      if (typeof input === 'string') {
+        io.stderr(`aep bridge ${kind}: ${input}\n`);
+        return EXIT.usage;
+      }
+      const out = projectJsonl(input, projection, maxCapture ? { maxCapture } : {});
+      if (out.lines.length > 0) io.stdout(`${out.lines.join('\n')}\n`);
+      for (const i of out.issues) io.stderr(`aep bridge ${kind}: ${renderIssue(i)}\n`);
+      return out.issues.length === 0 ? EXIT.ok : EXIT.failed;
+    }
+    const { runLive } = await import('../bridge-ce/live-cli.js');
+    return runLive(kind, projection, values, io, maxCapture ?? undefined);
+  };
+}
+
+export const verb: Verb = {
+  name: 'bridge',
+  summary: 'run an AEP-0005 bridge: ce / otlp sidecars out, protocol bridges in',
+  help: HELP,
+  options: {
+    'from-file': { type: 'string' },
+    ocsf: { type: 'boolean' },
+    'max-capture': { type: 'string' },
+    relay: { type: 'string' },
+    token: { type: 'string' },
+    filter: { type: 'string' },
+    capture: { type: 'string' },
+    sink: { type: 'string' },
+    endpoint: { type: 'string' },
+    state: { type: 'string' },
+    'batch-size': { type: 'string' },
+    'batch-ms': { type: 'string' },
+    port: { type: 'string' },
+    vendor: { type: 'string' },
+    primary: { type: 'boolean' },
+    upstream: { type: 'string' },
+    server: { type: 'string' },
+  },
+  allowPositionals: true,
+  async run({ values, positionals }, io) {
+    const [name, ...rest] = positionals;
+    if (name === undefined) throw new UsageError(`name a bridge: ${Object.keys(BRIDGES).join(', ')}`);
+    const entry = Object.prototype.hasOwnProperty.call(BRIDGES, name) ? BRIDGES[name] : undefined;
+    if (!entry) throw new UsageError(`unknown bridge '${name}'; known: ${Object.keys(BRIDGES).join(', ')}`);
+    return (await entry.load())({ values, rest }, io);
+  },
+};

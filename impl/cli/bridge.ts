@@ -21,6 +21,7 @@ export type BridgeRunner = (args: BridgeArgs, io: CliIo) => Promise<number>;
 export const BRIDGES: Record<string, { summary: string; load: () => Promise<BridgeRunner> }> = {
   ce: { summary: 'outbound: AEP events -> CloudEvents (structured mode) to an HTTP sink, or OCSF with --ocsf', load: async () => outbound('ce') },
   otlp: { summary: 'outbound: AEP events -> OTLP/HTTP JSON LogRecords to <endpoint>/v1/logs', load: async () => outbound('otlp') },
+  'otlp-in': { summary: 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs, port 4319', load: async () => (await import('../bridge-otlp-in/cli.js')).run },
 };
 
 const HELP = `usage: aep bridge <name> [flags]
@@ -38,6 +39,18 @@ outbound, offline (ce, otlp):
   --ocsf           (ce) project to OCSF instead of CloudEvents
   --max-capture L  (otlp, --ocsf) exporter capture ceiling: none|metadata|redacted|full
                    (default metadata)
+
+inbound, common (otlp-in, acp, opencode-sse, kilocode-sse):
+  --port N         listen port (default: the bridge's reference port; env AEP_<NAME>_PORT)
+  --relay URL      relay base URL (default AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
+  --token T        relay bearer token (default AEP_TOKEN)
+  environment: AEP_HOME (logs, epoch state), AEP_CAPTURE, AEP_CAPTURE_ATTENTION
+
+otlp-in (port 4319, AEP_OTLP_IN_PORT):
+  --vendor V       codex (default; session = conversation.id) or vscode (session = resource
+                   session.id); env AEP_OTLP_IN_VENDOR
+  --primary        emit the profile's core subset (for deployments with no hook adapter);
+                   default companion: only x.<vendor>.otel.* (env AEP_OTLP_IN_MODE=primary)
 
 exit codes: 0 done (or stopped cleanly), 1 invalid input or could not start, 2 usage error
 `;

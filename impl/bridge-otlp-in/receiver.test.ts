@@ -88,11 +88,11 @@ describe('OTel-inbound receiver on a real relay', () => {
     const { receiver, emitter } = await start(codexProfile, 'companion');
     const proto = await fetch(`${receiver.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/x-protobuf' }, body: 'x' });
     expect(proto.status).toBe(415);
-    expect((await proto.json()).detail).toMatch(/transcode protobuf through an OTel Collector/);
+    expect(((await proto.json()) as { detail: string }).detail).toMatch(/transcode protobuf through an OTel Collector/);
     const bad = await fetch(`${receiver.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
-    expect([bad.status, (await bad.json()).error]).toEqual([400, 'invalid-json']);
+    expect([bad.status, ((await bad.json()) as { error: string }).error]).toEqual([400, 'invalid-json']);
     const notExport = await postLogs(receiver.url, { logs: [] });
-    expect([notExport.status, (await notExport.json()).error]).toEqual([400, 'invalid-export']);
+    expect([notExport.status, ((await notExport.json()) as { error: string }).error]).toEqual([400, 'invalid-export']);
     expect((await fetch(`${receiver.url}/v1/traces`, { method: 'POST' })).status).toBe(404);
     for (let i = 0; i < 50 && !emitter.relayReady(); i++) await new Promise((r) => setTimeout(r, 20));
     expect(await (await fetch(`${receiver.url}/healthz`)).json()).toEqual({ ok: true, relay: true });

@@ -21,6 +21,7 @@ export type BridgeRunner = (args: BridgeArgs, io: CliIo) => Promise<number>;
 export const BRIDGES: Record<string, { summary: string; load: () => Promise<BridgeRunner> }> = {
   ce: { summary: 'outbound: AEP events -> CloudEvents (structured mode) to an HTTP sink, or OCSF with --ocsf', load: async () => outbound('ce') },
   otlp: { summary: 'outbound: AEP events -> OTLP/HTTP JSON LogRecords to <endpoint>/v1/logs', load: async () => outbound('otlp') },
+  acp: { summary: 'inbound: byte-transparent ACP stdio tee: aep bridge acp -- <agent> [args...]', load: async () => (await import('../bridge-acp/cli.js')).run },
   'otlp-in': { summary: 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs, port 4319', load: async () => (await import('../bridge-otlp-in/cli.js')).run },
 };
 
@@ -51,6 +52,11 @@ otlp-in (port 4319, AEP_OTLP_IN_PORT):
                    session.id); env AEP_OTLP_IN_VENDOR
   --primary        emit the profile's core subset (for deployments with no hook adapter);
                    default companion: only x.<vendor>.otel.* (env AEP_OTLP_IN_MODE=primary)
+
+acp (-- <agent> [args...]):
+  spawns the real agent, pipes stdin/stdout byte-transparently, tees both directions to the
+  relay; the agent's exit code is the bridge's. AEP_ACP_DELTAS=1 opts message/thought chunks
+  in; AEP_ACP_LOG=1 writes bridge diagnostics to stderr; AEP_AGENT_NAME overrides agent 'acp'.
 
 exit codes: 0 done (or stopped cleanly), 1 invalid input or could not start, 2 usage error
 `;

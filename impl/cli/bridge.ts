@@ -22,6 +22,8 @@ export const BRIDGES: Record<string, { summary: string; load: () => Promise<Brid
   ce: { summary: 'outbound: AEP events -> CloudEvents (structured mode) to an HTTP sink, or OCSF with --ocsf', load: async () => outbound('ce') },
   otlp: { summary: 'outbound: AEP events -> OTLP/HTTP JSON LogRecords to <endpoint>/v1/logs', load: async () => outbound('otlp') },
   acp: { summary: 'inbound: byte-transparent ACP stdio tee: aep bridge acp -- <agent> [args...]', load: async () => (await import('../bridge-acp/cli.js')).run },
+  'opencode-sse': { summary: "inbound: OpenCode server bus (GET /event), companion or --primary, healthz 4320", load: async () => (await import('../bridge-opencode-sse/cli.js')).runner('opencode') },
+  'kilocode-sse': { summary: "inbound: Kilo Code server bus (GET /event), companion or --primary, healthz 4322", load: async () => (await import('../bridge-opencode-sse/cli.js')).runner('kilocode') },
   'otlp-in': { summary: 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs, port 4319', load: async () => (await import('../bridge-otlp-in/cli.js')).run },
 };
 
@@ -57,6 +59,12 @@ acp (-- <agent> [args...]):
   spawns the real agent, pipes stdin/stdout byte-transparently, tees both directions to the
   relay; the agent's exit code is the bridge's. AEP_ACP_DELTAS=1 opts message/thought chunks
   in; AEP_ACP_LOG=1 writes bridge diagnostics to stderr; AEP_AGENT_NAME overrides agent 'acp'.
+
+opencode-sse / kilocode-sse (healthz 4320 / 4322, AEP_OPENCODE_SSE_PORT / AEP_KILOCODE_SSE_PORT):
+  --server URL     the vendor server (default AEP_OPENCODE_SERVER / AEP_KILOCODE_SERVER, then
+                   http://127.0.0.1:4096)
+  --primary        full bus mapping with synthesized runs (SSE-only deployments); default
+                   companion: only x.<vendor>.* (env AEP_OPENCODE_SSE_MODE / AEP_KILOCODE_SSE_MODE)
 
 exit codes: 0 done (or stopped cleanly), 1 invalid input or could not start, 2 usage error
 `;

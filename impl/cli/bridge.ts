@@ -24,6 +24,7 @@ export const BRIDGES: Record<string, { summary: string; load: () => Promise<Brid
   acp: { summary: 'inbound: byte-transparent ACP stdio tee: aep bridge acp -- <agent> [args...]', load: async () => (await import('../bridge-acp/cli.js')).run },
   'opencode-sse': { summary: "inbound: OpenCode server bus (GET /event), companion or --primary, healthz 4320", load: async () => (await import('../bridge-opencode-sse/cli.js')).runner('opencode') },
   'kilocode-sse': { summary: "inbound: Kilo Code server bus (GET /event), companion or --primary, healthz 4322", load: async () => (await import('../bridge-opencode-sse/cli.js')).runner('kilocode') },
+  agui: { summary: 'inbound: AG-UI tee proxy on 4321 toward AEP_AGUI_UPSTREAM (the UI stream passes untouched)', load: async () => (await import('../bridge-agui/cli.js')).run },
   'otlp-in': { summary: 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs, port 4319', load: async () => (await import('../bridge-otlp-in/cli.js')).run },
 };
 
@@ -65,6 +66,10 @@ opencode-sse / kilocode-sse (healthz 4320 / 4322, AEP_OPENCODE_SSE_PORT / AEP_KI
                    http://127.0.0.1:4096)
   --primary        full bus mapping with synthesized runs (SSE-only deployments); default
                    companion: only x.<vendor>.* (env AEP_OPENCODE_SSE_MODE / AEP_KILOCODE_SSE_MODE)
+
+agui (port 4321, AEP_AGUI_PORT):
+  --upstream URL   the AG-UI agent (default AEP_AGUI_UPSTREAM; required). AEP_AGUI_DELTAS=1 opts
+                   token deltas in; AEP_AGENT_NAME overrides agent 'agui'.
 
 exit codes: 0 done (or stopped cleanly), 1 invalid input or could not start, 2 usage error
 `;

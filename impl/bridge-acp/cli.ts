@@ -33,7 +33,8 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
     log(`observation disabled: ${(err as Error).message}`); // the session runs regardless
   }
   const observer = emitter ? new AcpObserver((s, m, e) => emitter!.emit(s, m, e), { epoch: emitter.epoch, deltas: io.env.AEP_ACP_DELTAS === '1', ceiling: opts.posture.ceiling }) : null;
-  const code = await runTee({ argv: rest, stdin: process.stdin, stdout: process.stdout, observer, env: process.env, cwd: io.cwd });
+  const code = await runTee({ argv: rest, stdin: process.stdin, stdout: process.stdout, observer, env: process.env, cwd: io.cwd, stopSignal: io.stopSignal });
+  process.stdin.destroy(); // nothing more to forward; let the process exit
   await emitter?.close().catch(() => undefined);
   return code;
 }

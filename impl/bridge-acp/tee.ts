@@ -4,7 +4,8 @@
  * byte-transparently (stderr is inherited untouched). Every chunk is ALSO handed to the
  * observer, off-path: a parse failure, a mapping bug or a dead relay never delays, reorders or
  * alters the pass-through. The agent's exit code is the tee's (128 + signal number when the
- * agent was killed). Queued observations die with the process: transparency outranks delivery.
+ * agent was killed). A stop signal to the bridge is forwarded to the agent, whose exit then ends
+ * the bridge. Queued observations die with the process: transparency outranks delivery.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
@@ -18,6 +19,8 @@ export interface TeeOptions {
   observer: AcpObserver | null;
   env?: NodeJS.ProcessEnv;
   cwd?: string;
+  /** Resolves with a signal name to forward to the agent (the bridge was asked to stop). */
+  stopSignal?: Promise<string>;
 }
 
 /** Runs the agent to completion; resolves with its exit code (127 when it cannot be spawned). */
@@ -51,6 +54,9 @@ export function runTee(opts: TeeOptions): Promise<number> {
     opts.stdin.pipe(child.stdin);
     child.stdout.on('data', (chunk: Buffer) => observe('agent', chunk));
     child.stdout.pipe(opts.stdout, { end: false });
+    void opts.stopSignal?.then((sig) => {
+      if (!settled) child.kill(sig as NodeJS.Signals);
+    });
     child.on('close', (code, signal) => {
       const signum = signal ? (constants.signals as Record<string, number>)[signal] : undefined;
       done(code ?? (signum !== undefined ? 128 + signum : 1));

@@ -25,6 +25,7 @@ export const BRIDGES: Record<string, { summary: string; load: () => Promise<Brid
   'opencode-sse': { summary: "inbound: OpenCode server bus (GET /event), companion or --primary, healthz 4320", load: async () => (await import('../bridge-opencode-sse/cli.js')).runner('opencode') },
   'kilocode-sse': { summary: "inbound: Kilo Code server bus (GET /event), companion or --primary, healthz 4322", load: async () => (await import('../bridge-opencode-sse/cli.js')).runner('kilocode') },
   agui: { summary: 'inbound: AG-UI tee proxy on 4321 toward AEP_AGUI_UPSTREAM (the UI stream passes untouched)', load: async () => (await import('../bridge-agui/cli.js')).run },
+  openhands: { summary: 'inbound: OpenHands agent server observer (discovery + auth-only sockets), healthz 8397', load: async () => (await import('../bridge-openhands/cli.js')).run },
   'otlp-in': { summary: 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs, port 4319', load: async () => (await import('../bridge-otlp-in/cli.js')).run },
 };
 
@@ -70,6 +71,13 @@ opencode-sse / kilocode-sse (healthz 4320 / 4322, AEP_OPENCODE_SSE_PORT / AEP_KI
 agui (port 4321, AEP_AGUI_PORT):
   --upstream URL   the AG-UI agent (default AEP_AGUI_UPSTREAM; required). AEP_AGUI_DELTAS=1 opts
                    token deltas in; AEP_AGENT_NAME overrides agent 'agui'.
+
+openhands (healthz 8397, AEP_OPENHANDS_PORT):
+  --server URL     the agent server (default AEP_OPENHANDS_SERVER, then http://127.0.0.1:8000);
+                   AEP_OPENHANDS_API_KEY the session key (sent only in the socket's auth frame
+                   and the discovery header), AEP_OPENHANDS_POLL discovery seconds (default 15),
+                   AEP_OPENHANDS_DELTAS=1 streaming deltas. Read-only: AEP_OPENHANDS_CONTROL=1 is
+                   refused (not implemented yet).
 
 exit codes: 0 done (or stopped cleanly), 1 invalid input or could not start, 2 usage error
 `;

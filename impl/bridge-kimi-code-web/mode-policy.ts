@@ -39,10 +39,12 @@ function primary(type: string, p: Record<string, unknown>, attention: CaptureLev
       return { type: 'run.started', data: { trigger: origin === 'user' || origin === undefined ? 'user' : origin === 'schedule' ? 'schedule' : 'agent' } };
     }
     case 'turn.ended': {
+      // completed → finished; cancelled → cancelled with no `by` (the channel does not know who);
+      // any other vendor word is a failure carrying that word.
       const reason = str(p.reason);
-      if (reason === 'cancelled' || reason === 'interrupted') return { type: 'run.cancelled', data: {} };
-      if (reason === 'failed' || reason === 'error') return { type: 'run.failed', data: { reason } };
-      return { type: 'run.finished', data: {} };
+      if (reason === 'completed' || reason === undefined) return { type: 'run.finished', data: {} };
+      if (reason === 'cancelled') return { type: 'run.cancelled', data: {} };
+      return { type: 'run.failed', data: { reason } };
     }
     case 'tool.call.started': {
       const name = str(p.name) ?? 'unknown';
@@ -80,6 +82,7 @@ function primary(type: string, p: Record<string, unknown>, attention: CaptureLev
         }));
         const field: Record<string, unknown> = { id: str(q.id) ?? String(i + 1), type: 'select', label, choices };
         if (q.multi_select === true || q.multiple === true) field.multi = true;
+        if (q.allow_other === true) field.other = true;
         return field;
       });
       const prompt = questions.length === 1 ? (fields[0]!.label as string) : `${AGENT} asks ${questions.length} questions`;

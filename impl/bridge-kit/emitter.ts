@@ -42,6 +42,8 @@ export interface Emitter {
   readonly agent: string;
   /** Build, log and send one event; returns it. */
   emit(session: string, mapped: Mapped, extra?: EnvelopeExtra): AepEvent;
+  /** Send exact bytes already built (a recorded ack on command redelivery). */
+  sendRaw(line: string): void;
   relayReady(): boolean;
   close(): Promise<void>;
 }
@@ -86,6 +88,7 @@ export function createEmitter(opts: EmitterOptions): Emitter {
       opts.onEmit?.(event);
       return event;
     },
+    sendRaw: (line) => link?.send(line),
     relayReady: () => link?.connected ?? false,
     async close() {
       await link?.close();

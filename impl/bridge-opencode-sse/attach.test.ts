@@ -102,7 +102,7 @@ describe('OpenCode SSE bridge against a stubbed server (msw) and a real relay', 
   it('healthz reports the relay link and the bus stream', async () => {
     const { bridge, emitter } = await start('companion');
     for (let i = 0; i < 100 && !emitter.relayReady(); i++) await new Promise((r) => setTimeout(r, 20));
-    expect(await (await fetch(`${bridge.url}/healthz`)).json()).toEqual({ ok: true, relay: true, source: true });
+    expect(await (await fetch(`${bridge.url}/healthz`)).json()).toEqual({ ok: true, relay: true, source: true, control: false });
     expect(connections).toBe(1);
   });
 });

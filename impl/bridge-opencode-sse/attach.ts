@@ -9,7 +9,8 @@
  * - a resolution (`permission.replied`, `question.replied`) names the attention.requested EVENT
  *   in `subject` and `cause` (the pure mapping carries the vendor id);
  * - `todo.updated` stays silent here (a whole-list snapshot; the plugin adapter diffs it).
- * Read-only: the hello declares `control.accepts: []`; nothing is ever written to the server.
+ * Read-only by default: the hello declares `control.accepts: []` and nothing is written to the
+ * server; the opt-in gate (control.ts, primary mode only) adds exactly two REST writes.
  * A dropped stream reconnects with backoff (250 ms doubling to 10 s). `GET /healthz` on the
  * bridge port: `{ok, relay, source}` (`source` = the bus stream is open).
  */
@@ -20,6 +21,7 @@ import type { Emitter } from '../bridge-kit/emitter.js';
 import { SseParser } from '../bridge-ce/sse-client.js';
 import type { BusVendor } from './map-bus.js';
 import { applyModeFor, type SseMode } from './mode-policy.js';
+import type { ControlGate } from './control.js';
 
 export const DEFAULT_PORTS: Record<BusVendor, number> = { opencode: 4320, kilocode: 4322 };
 
@@ -31,12 +33,16 @@ export interface SseBridgeOptions {
   emitter: Emitter;
   /** Healthz port (0 = any; undefined = no healthz listener). */
   port?: number;
+  /** The opt-in control gate (honored in primary mode only). */
+  control?: ControlGate;
   log(line: string): void;
 }
 
 export interface RunningSseBridge {
   /** The healthz URL base, when listening. */
   url?: string;
+  /** The open synthesized run of a session (the control gate asks). */
+  runOf(session: string): string | undefined;
   sourceOpen(): boolean;
   close(): Promise<void>;
 }
@@ -51,6 +57,7 @@ export function busSession(event: Record<string, unknown>): string | undefined {
 
 export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSseBridge> {
   const stop = new AbortController();
+  const control = opts.mode === 'primary' ? opts.control : undefined;
   const runs = new Map<string, string>();
   /** Vendor ask id (permission / question) → the attention.requested event id. */
   const asks = new Map<string, string>();
@@ -70,6 +77,12 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
     if (mapped.type === 'run.finished' || mapped.type === 'run.cancelled' || mapped.type === 'run.failed') {
       if (!run) return; // an idle with no open run closes nothing
       runs.delete(session);
+      const note = control?.pendingCancel.get(session);
+      control?.pendingCancel.delete(session);
+      if (note && mapped.type === 'run.finished' && note.run === run) {
+        opts.emitter.emit(session, { type: 'run.cancelled', data: { by: 'control' } }, { run, cause: note.command });
+        return;
+      }
     }
     if (mapped.type === 'session.ended') runs.delete(session);
     // The pure mapping names the vendor request id; on the wire a resolution names the request EVENT.
@@ -80,8 +93,13 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
       asks.delete(mapped.subject);
       mapped = { ...mapped, subject: cause };
     }
+    if (control && mapped.type === 'attention.requested' && (event.type === 'permission.updated' || event.type === 'permission.asked')) mapped = control.decorate(mapped);
     const emitted = opts.emitter.emit(session, mapped, { ...(run ? { run } : {}), ...(cause ? { cause } : {}) });
-    if (mapped.type === 'attention.requested' && typeof p.id === 'string') asks.set(p.id, emitted.id);
+    if (mapped.type === 'attention.requested' && typeof p.id === 'string') {
+      asks.set(p.id, emitted.id);
+      if (control && mapped.data.kind === 'permission') control.asked(emitted.id, session, p.id);
+    }
+    if (control && event.type === 'permission.replied' && typeof p.permissionID === 'string') control.settled(p.permissionID);
   }
 
   const loop = (async () => {
@@ -131,7 +149,7 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
     server = createServer((req, res) => {
       const ok = req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
       res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: open } : { error: 'not-found', detail: 'GET /healthz' }));
+      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: open, control: control !== undefined } : { error: 'not-found', detail: 'GET /healthz' }));
     });
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
@@ -142,6 +160,7 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
   return {
     ...(url ? { url } : {}),
     sourceOpen: () => open,
+    runOf: (session: string) => runs.get(session),
     async close() {
       stop.abort();
       await loop;

@@ -67,6 +67,8 @@ opencode-sse / kilocode-sse (healthz 4320 / 4322, AEP_OPENCODE_SSE_PORT / AEP_KI
                    http://127.0.0.1:4096)
   --primary        full bus mapping with synthesized runs (SSE-only deployments); default
                    companion: only x.<vendor>.* (env AEP_OPENCODE_SSE_MODE / AEP_KILOCODE_SSE_MODE)
+                   AEP_<VENDOR>_SSE_CONTROL=1 (primary only): the permission reply and the
+                   run-scope abort over REST; AEP_<VENDOR>_SSE_ACK_GUARD_MS (default 8000)
 
 agui (port 4321, AEP_AGUI_PORT):
   --upstream URL   the AG-UI agent (default AEP_AGUI_UPSTREAM; required). AEP_AGUI_DELTAS=1 opts

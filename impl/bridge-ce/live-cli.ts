@@ -12,6 +12,7 @@
  * | OTLP endpoint | `--endpoint URL` | `OTEL_EXPORTER_OTLP_ENDPOINT` | required for `otlp` |
  * | cursor file | `--state FILE` | | `$AEP_HOME/bridges/<name>.cursor.json` |
  * | batch | `--batch-size N`, `--batch-ms N` | | otlp 100 / 1000 ms; ce 1 / 0 |
+ * | first start | `--replay` | | off: with no cursor yet, start live; on: replay what the relay holds |
  */
 import { join } from 'node:path';
 import type { CaptureLevel } from '../core/event.js';
@@ -76,12 +77,12 @@ export async function runLive(kind: 'ce' | 'otlp', projection: Projection, value
   const statePath = typeof values.state === 'string' ? values.state : join(aepHome(io.env), 'bridges', `${kind}${projection === 'ocsf' ? '-ocsf' : ''}.cursor.json`);
   let sidecar;
   try {
-    sidecar = startSidecar({ relay, ...(token ? { token } : {}), ...(filter ? { filter } : {}), ...(capture ? { capture } : {}), statePath, batchSize, batchMs, deliver, log });
+    sidecar = startSidecar({ relay, ...(token ? { token } : {}), ...(filter ? { filter } : {}), ...(capture ? { capture } : {}), statePath, replay: values.replay === true, batchSize, batchMs, deliver, log });
   } catch (err) {
     io.stderr(`aep bridge ${kind}: cannot start: ${(err as Error).message}\n`);
     return EXIT.failed;
   }
-  log(`relay ${relay}${token ? ' (token set)' : ''} -> ${projection} ${target}; batch ${batchSize}/${batchMs} ms; cursor ${statePath}`);
+  log(`relay ${relay}${token ? ' (token set)' : ''} -> ${projection} ${target}; batch ${batchSize}/${batchMs} ms; ${values.replay === true ? 'replay on first start; ' : ''}cursor ${statePath}`);
   const signal = await io.stopSignal;
   log(`${signal}: stopping after ${sidecar.delivered()} delivered event(s)`);
   await sidecar.close();

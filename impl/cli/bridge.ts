@@ -45,6 +45,15 @@ outbound, offline (ce, otlp):
   --max-capture L  (otlp, --ocsf) exporter capture ceiling: none|metadata|redacted|full
                    (default metadata)
 
+outbound, live (ce, otlp): subscribe to the relay, deliver, retry, resume (see the README):
+  --relay URL      relay (default AEP_RELAY_URL, then http://127.0.0.1:8787); --token T (AEP_TOKEN)
+  --filter JSON    attr-match filter (default {}); --capture L ceiling asked of the relay
+  --sink URL       (ce) HTTP sink for structured-mode CloudEvents (AEP_CE_SINK)
+  --endpoint URL   (otlp) OTLP/HTTP endpoint, /v1/logs appended (OTEL_EXPORTER_OTLP_ENDPOINT)
+  --batch-size N, --batch-ms N   (default otlp 100 / 1000, ce 1 / 0)
+  --state FILE     resume cursor (default $AEP_HOME/bridges/<name>.cursor.json)
+  --replay         with no cursor yet, replay what the relay holds (default: start live)
+
 inbound, common (otlp-in, acp, opencode-sse, kilocode-sse):
   --port N         listen port (default: the bridge's reference port; env AEP_<NAME>_PORT)
   --relay URL      relay base URL (default AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
@@ -133,6 +142,7 @@ export const verb: Verb = {
     sink: { type: 'string' },
     endpoint: { type: 'string' },
     state: { type: 'string' },
+    replay: { type: 'boolean' },
     'batch-size': { type: 'string' },
     'batch-ms': { type: 'string' },
     port: { type: 'string' },

@@ -15,7 +15,7 @@ import { useRelay } from '../relay/test-utils/use-relay.js';
 import { openSse } from '../relay/testing.js';
 import { validateEvent } from '../core/envelope.js';
 import { validateStream } from '../core/stream.js';
-import { sseEvents, useTempHome } from '../bridge-kit/test-utils.js';
+import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SDK = import.meta.resolve('@agentclientprotocol/sdk');

@@ -8,7 +8,7 @@ import { validateEvent } from '../core/envelope.js';
 import { validateStream } from '../core/stream.js';
 import { deadPort } from '../test-utils/dead-port.js';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
-import { sseEvents, useTempHome } from '../bridge-kit/test-utils.js';
+import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
 import { AcpObserver } from './observer.js';
 import { runTee } from './tee.js';
 

@@ -12,7 +12,7 @@ import { openSse } from '../relay/testing.js';
 import { validateEvent } from '../core/envelope.js';
 import { validateStream } from '../core/stream.js';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
-import { sseEvents, useTempHome } from '../bridge-kit/test-utils.js';
+import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
 import { mapEvent } from './map-events.js';
 import { startAguiProxy, type RunningAguiProxy } from './proxy.js';
 

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { useRelay } from '../relay/test-utils/use-relay.js';
 import { makeEvent, post } from '../relay/testing.js';
 import { fakeIo } from '../test-utils/cli-io.js';
-import { useTempHome } from '../bridge-kit/test-utils.js';
+import { useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
 import { readExport } from '../bridge-otlp-in/otlp-json.js';
 import { verb } from '../cli/bridge.js';
 

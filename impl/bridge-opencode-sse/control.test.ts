@@ -7,7 +7,7 @@ import { validateEvent } from '../core/envelope.js';
 import { validateStream } from '../core/stream.js';
 import { command } from '../adapter-kit/test-utils.js';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
-import { sseEvents, useTempHome } from '../bridge-kit/test-utils.js';
+import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
 import { startSseBridge, type RunningSseBridge } from './attach.js';
 import { CONTROL_ACCEPTS, ControlGate } from './control.js';
 

@@ -4,7 +4,7 @@ import { openSse } from '../relay/testing.js';
 import { validateEvent } from '../core/envelope.js';
 import { validateStream } from '../core/stream.js';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
-import { sseEvents, useTempHome } from '../bridge-kit/test-utils.js';
+import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
 import { codexProfile } from './map-records.js';
 import { vscodeProfile } from './map-records-vscode.js';
 import { startReceiver, type RunningReceiver } from './receiver.js';

@@ -54,7 +54,7 @@ outbound, live (ce, otlp): subscribe to the relay, deliver, retry, resume (see t
   --state FILE     resume cursor (default $AEP_HOME/bridges/<name>.cursor.json)
   --replay         with no cursor yet, replay what the relay holds (default: start live)
 
-inbound, common (otlp-in, acp, opencode-sse, kilocode-sse):
+inbound, common (otlp-in, acp, agui, openhands, opencode-sse, kilocode-sse):
   --port N         listen port (default: the bridge's reference port; env AEP_<NAME>_PORT)
   --relay URL      relay base URL (default AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
   --token T        relay bearer token (default AEP_TOKEN)

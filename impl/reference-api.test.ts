@@ -28,6 +28,14 @@ const EXPECTED: Record<string, Record<string, number>> = {
   'adapter-opencode/map-hooks': { mapMoment: 1, diffTodos: 2 },
   'adapter-kilocode/map-hooks': { mapMoment: 1, diffTodos: 2 },
   'adapter-pi/map-events': { mapEvent: 2 },
+  'bridge-otlp-in/map-records': { mapRecord: 2 },
+  'bridge-otlp-in/map-records-vscode': { mapRecord: 2 },
+  'bridge-agui/map-events': { mapEvent: 2 },
+  'bridge-acp/map-frames': { mapMoment: 2 },
+  'bridge-openhands/map-events': { mapEvent: 2, statusMoments: 2 },
+  'bridge-opencode-sse/mode-policy': { applyMode: 2 },
+  'bridge-kilocode-sse/mode-policy': { applyMode: 2 },
+  'bridge-kimi-code-web/mode-policy': { applyMode: 2 },
 };
 
 const arities = (m: Record<string, Record<string, unknown>>) =>

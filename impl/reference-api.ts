@@ -30,6 +30,7 @@ import { mapHook as mapQwenCodeHook } from './adapter-qwen-code/map-hooks.js';
 import { diffTodos as diffOpenCodeTodos, mapMoment as mapOpenCodeMoment } from './adapter-opencode/map-hooks.js';
 import { diffTodos as diffKiloCodeTodos, mapMoment as mapKiloCodeMoment } from './adapter-kilocode/map-hooks.js';
 import { mapEvent as mapPiEvent, type PiInput } from './adapter-pi/map-events.js';
+import * as bridges from './bridge-api.js';
 
 /**
  * Projection options: an options object, or a bare capture level, which is read as
@@ -217,4 +218,12 @@ export const modules = {
   'adapter-opencode/map-hooks': openCodeHooks,
   'adapter-kilocode/map-hooks': kiloCodeHooks,
   'adapter-pi/map-events': piEvents,
+  'bridge-otlp-in/map-records': bridges.bridgeOtlpInCodex,
+  'bridge-otlp-in/map-records-vscode': bridges.bridgeOtlpInVscode,
+  'bridge-agui/map-events': bridges.bridgeAgui,
+  'bridge-acp/map-frames': bridges.bridgeAcp,
+  'bridge-openhands/map-events': bridges.bridgeOpenHands,
+  'bridge-opencode-sse/mode-policy': bridges.bridgeOpenCodeSse,
+  'bridge-kilocode-sse/mode-policy': bridges.bridgeKiloCodeSse,
+  'bridge-kimi-code-web/mode-policy': bridges.bridgeKimiCodeWeb,
 } as const;

@@ -11,6 +11,7 @@ export const VERBS: Record<string, { summary: string; load: () => Promise<Verb> 
   hook: { summary: 'fail-open hook shim: vendor hook stdin -> adapter daemon -> vendor reply', load: async () => (await import('./hook.cjs')).verb },
   'check-live': { summary: 'check a running relay (and a control target) against the standard live checks', load: async () => (await import('./check-live.js')).verb },
   'demo-agent': { summary: 'run a synthetic control-capable target (owns a session with an open run)', load: async () => (await import('./demo-agent.js')).verb },
+  bridge: { summary: 'run an AEP-0005 bridge: ce / otlp sidecars out, protocol bridges in', load: async () => (await import('./bridge.js')).verb },
   relay: { summary: 'run the collector/relay (HTTP ingest, SSE, WebSocket, control routing)', load: async () => (await import('./relay.js')).verb },
   respond: { summary: 'answer an attention request over control (exit 0 accepted, 3 nacked, 4 timeout)', load: async () => (await import('./respond.js')).verb },
   tail: { summary: 'follow the relay, one readable line per event; --attention lists open requests', load: async () => (await import('./tail.js')).verb },

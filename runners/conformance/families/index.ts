@@ -14,6 +14,7 @@ import { family as captureGating } from './capture-gating.js';
 import { family as downlevel } from './downlevel.js';
 import { family as mappings } from './mappings.js';
 import { family as controlLoop } from './control-loop.js';
+import { family as bridgeMappings } from './bridges.js';
 
 export const FAMILIES: readonly Family[] = [
   golden,
@@ -27,4 +28,5 @@ export const FAMILIES: readonly Family[] = [
   downlevel,
   mappings,
   controlLoop,
+  bridgeMappings,
 ];

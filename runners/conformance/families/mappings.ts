@@ -43,6 +43,7 @@ import { jsonDiff } from '../compare.js';
 import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
 import type { Check, Family, Logger } from '../types.js';
 import { vendorCaptureChecks } from './vendor-captures.js';
+import { BRIDGE_SOURCES } from './bridge-sources.js';
 
 /** The pure mappers of one source. Members may be called any number of times, in any order. */
 export interface SourceMappers {
@@ -235,7 +236,7 @@ function formChecks(source: string, agent: string, mappers: SourceMappers, form:
 
 /** One line naming what a corpus holds that this implementation does not run, and why. */
 export function reportUnrun(logger: Logger, sources: string[], implemented: readonly string[]): void {
-  const skipped = sources.filter((s) => !implemented.includes(s));
+  const skipped = sources.filter((s) => !implemented.includes(s) && !BRIDGE_SOURCES.includes(s));
   if (skipped.length > 0) logger.info(`mappings: not run: ${skipped.map((s) => `${s}.json`).join(', ')} (this implementation has no adapter for these sources)`);
 }
 

@@ -1,0 +1,130 @@
+/**
+ * AG-UI stream event → AEP event, the pure half of the AG-UI tee proxy (AEP-0002 Annex A.14,
+ * `@ag-ui/core` event union). `mapEvent(event, {deltas?, ceiling?})` → `{type, data, subject?,
+ * step?}` or null. Identity is real vendor identity (threadId → session, runId → run; the
+ * receiver scopes events to their tee stream); nothing is synthesized.
+ *
+ * | AG-UI type | AEP type |
+ * |---|---|
+ * | RUN_STARTED | `run.started` (parentRunId as `parent_run`) |
+ * | RUN_FINISHED | `run.finished` (result as `summary`, redacted+) |
+ * | RUN_ERROR | `run.failed` (reason = code ?? "error"; message redacted+) |
+ * | STEP_STARTED / STEP_FINISHED | `run.step.started` / `run.step.finished`, step = stepName |
+ * | TOOL_CALL_START | `tool.requested` (name, call id) |
+ * | TOOL_CALL_RESULT | `tool.completed` (result digest; the receiver re-attaches the tool name) |
+ * | STATE_SNAPSHOT / STATE_DELTA | `state.snapshot` / `state.delta` (op count `ops`) |
+ * | TEXT_MESSAGE_END | `x.agui.text_message.end` (message.agent.replied is reserved) |
+ * | token deltas (TEXT_MESSAGE_CONTENT/CHUNK, REASONING_MESSAGE_CONTENT/CHUNK, TOOL_CALL_ARGS/END/CHUNK) | nothing, unless deltas |
+ * | REASONING_ENCRYPTED_VALUE | nothing, ever |
+ * | CUSTOM | `x.agui.custom.event` (name) ; RAW → `x.agui.raw.event` (payload at full only) |
+ * | anything else | `x.agui.<family>.<leaf>` from the UPPER_SNAKE type |
+ */
+import { digest } from '../core/digest.js';
+import { isPlainObject, type CaptureLevel } from '../core/event.js';
+import { red } from '../adapter-kit/capture.js';
+import type { Mapped } from '../adapter-kit/types.js';
+
+export const AGENT = 'agui';
+
+export interface AguiMapOptions {
+  /** AEP_AGUI_DELTAS: token-delta events ride at debug in the vendor namespace. Default false. */
+  deltas?: boolean;
+  /** Default `metadata`. */
+  ceiling?: CaptureLevel;
+  /** The tool name of a TOOL_CALL_RESULT's call (receiver state, from TOOL_CALL_START). */
+  toolName?: string;
+}
+
+export const DELTA_TYPES: ReadonlySet<string> = new Set([
+  'TEXT_MESSAGE_CONTENT', 'TEXT_MESSAGE_CHUNK', 'REASONING_MESSAGE_CONTENT', 'REASONING_MESSAGE_CHUNK', 'THINKING_TEXT_MESSAGE_CONTENT',
+  'TOOL_CALL_ARGS', 'TOOL_CALL_END', 'TOOL_CALL_CHUNK',
+]);
+
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** `TEXT_MESSAGE_CONTENT` → `x.agui.text_message.content`; `CUSTOM` → `x.agui.custom.event`. */
+export function vendorType(type: string): string {
+  const snake = type.toLowerCase().replace(/[^a-z0-9_]/g, '');
+  const cut = snake.lastIndexOf('_');
+  if (snake === '') return 'x.agui.unknown.event';
+  return cut <= 0 ? `x.agui.${snake}.event` : `x.agui.${snake.slice(0, cut)}.${snake.slice(cut + 1)}`;
+}
+
+/** One AG-UI event → `{type, data, subject?, step?}`, or null (suppressed). */
+export function mapEvent(event: Record<string, unknown>, opts: AguiMapOptions = {}): Mapped | null {
+  const ceiling = opts.ceiling ?? 'metadata';
+  const type = str(event.type) ?? 'UNKNOWN';
+  switch (type) {
+    case 'RUN_STARTED': {
+      const data: Record<string, unknown> = { trigger: 'user' };
+      if (str(event.parentRunId)) data.parent_run = event.parentRunId;
+      return { type: 'run.started', data };
+    }
+    case 'RUN_FINISHED': {
+      const data: Record<string, unknown> = {};
+      if (event.result !== undefined && event.result !== null) {
+        const summary = red(typeof event.result === 'string' ? event.result : JSON.stringify(event.result), ceiling);
+        if (summary !== undefined) data.summary = summary;
+      }
+      return { type: 'run.finished', data };
+    }
+    case 'RUN_ERROR': {
+      const data: Record<string, unknown> = { reason: str(event.code) ?? 'error' };
+      const message = typeof event.message === 'string' ? red(event.message, ceiling) : undefined;
+      if (message !== undefined) data.message = message;
+      return { type: 'run.failed', data };
+    }
+    case 'STEP_STARTED':
+    case 'STEP_FINISHED': {
+      const step = str(event.stepName);
+      // The step name is redacted-class in data; the envelope `step` carries it as identity.
+      const named = step !== undefined && ceiling !== 'metadata' && ceiling !== 'none';
+      const m: Mapped = { type: type === 'STEP_STARTED' ? 'run.step.started' : 'run.step.finished', data: named ? { name: step } : {} };
+      return step ? { ...m, step } : m;
+    }
+    case 'TOOL_CALL_START': {
+      const name = str(event.toolCallName) ?? 'unknown';
+      const tool: Record<string, unknown> = { name };
+      if (str(event.toolCallId)) tool.call_id = event.toolCallId;
+      return { type: 'tool.requested', data: { tool }, subject: name };
+    }
+    case 'TOOL_CALL_RESULT': {
+      const name = opts.toolName ?? 'unknown';
+      const tool: Record<string, unknown> = { name };
+      if (str(event.toolCallId)) tool.call_id = event.toolCallId;
+      const data: Record<string, unknown> = { tool };
+      if (event.content !== undefined) {
+        data.result_digest = digest(event.content);
+        if (ceiling === 'full') data.result = event.content;
+        else if (ceiling === 'redacted' && typeof event.content === 'string') data.result_redacted = red(event.content, ceiling);
+      }
+      return { type: 'tool.completed', data, subject: name };
+    }
+    case 'STATE_SNAPSHOT':
+      return { type: 'state.snapshot', data: ceiling === 'full' && isPlainObject(event.snapshot) ? { snapshot: event.snapshot } : {} };
+    case 'STATE_DELTA': {
+      const data: Record<string, unknown> = {};
+      if (Array.isArray(event.delta)) {
+        data.ops = event.delta.length;
+        if (ceiling === 'full') data.delta = event.delta;
+      }
+      return { type: 'state.delta', data };
+    }
+    case 'TEXT_MESSAGE_END':
+      return { type: 'x.agui.text_message.end', data: str(event.messageId) ? { message_id: event.messageId } : {} };
+    case 'REASONING_ENCRYPTED_VALUE':
+      return null;
+    case 'CUSTOM':
+      return { type: 'x.agui.custom.event', data: str(event.name) ? { name: event.name } : {} };
+    case 'RAW':
+      return { type: 'x.agui.raw.event', data: ceiling === 'full' && event.event !== undefined ? { event: event.event } : {} };
+  }
+  if (DELTA_TYPES.has(type)) {
+    if (!opts.deltas) return null;
+    const data: Record<string, unknown> = {};
+    const text = typeof event.delta === 'string' ? red(event.delta, ceiling) : undefined;
+    if (text !== undefined) data.delta = text;
+    return { type: vendorType(type), data };
+  }
+  return { type: vendorType(type), data: {} };
+}

@@ -1,0 +1,107 @@
+import { http, HttpResponse } from 'msw';
+import { setupServer } from 'msw/node';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { useRelay } from '../relay/test-utils/use-relay.js';
+import { openSse } from '../relay/testing.js';
+import { validateEvent } from '../core/envelope.js';
+import { validateStream } from '../core/stream.js';
+import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
+import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
+import { startAguiProxy, type RunningAguiProxy } from './proxy.js';
+
+/** The stubbed AG-UI agent: POST /agent answers the run's event stream in AG-UI's SSE encoding. */
+const UPSTREAM = 'http://agui-agent.aep.test';
+const RUN = [
+  { type: 'RUN_STARTED', threadId: 'thr_7', runId: 'run_7' },
+  { type: 'STEP_STARTED', stepName: 'search' },
+  { type: 'TOOL_CALL_START', toolCallId: 'tc_1', toolCallName: 'search_docs' },
+  { type: 'TOOL_CALL_ARGS', toolCallId: 'tc_1', delta: '{"q":"x"}' },
+  { type: 'TOOL_CALL_END', toolCallId: 'tc_1' },
+  { type: 'TOOL_CALL_RESULT', messageId: 'm_1', toolCallId: 'tc_1', content: '2 hits' },
+  { type: 'STEP_FINISHED', stepName: 'search' },
+  { type: 'TEXT_MESSAGE_START', messageId: 'm_2', role: 'assistant' },
+  { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm_2', delta: 'Done — 2 hits.' },
+  { type: 'TEXT_MESSAGE_END', messageId: 'm_2' },
+  { type: 'RUN_FINISHED', threadId: 'thr_7', runId: 'run_7' },
+];
+const WIRE = RUN.map((e) => `data: ${JSON.stringify(e)}\n\n`).join('');
+let seenBody = '';
+const msw = setupServer(
+  http.post(`${UPSTREAM}/agent`, async ({ request }) => {
+    seenBody = await request.text();
+    const enc = new TextEncoder();
+    const chunks = [WIRE.slice(0, 37), WIRE.slice(37, 300), WIRE.slice(300)];
+    const stream = new ReadableStream<Uint8Array>({ start(c) { for (const ch of chunks) c.enqueue(enc.encode(ch)); c.close(); } });
+    return new HttpResponse(stream, { headers: { 'content-type': 'text/event-stream', 'x-agent': 'stub' } });
+  }),
+);
+beforeAll(() => msw.listen({ onUnhandledRequest: 'bypass' }));
+afterAll(() => msw.close());
+
+const harness = useRelay();
+const home = useTempHome();
+const TOKEN = 'agui-token';
+const running: (Emitter | RunningAguiProxy)[] = [];
+afterEach(async () => {
+  for (const r of running.splice(0).reverse()) await r.close();
+});
+
+async function start(deltas: boolean) {
+  const relay = await harness.start({ token: TOKEN });
+  const emitter = createEmitter({ agent: 'agui', stateKey: 'bridge-agui', home: home(), relay, token: TOKEN, emits: ['run'], log: () => undefined });
+  running.push(emitter);
+  const proxy = await startAguiProxy({ upstream: UPSTREAM, emitter, deltas, port: 0, log: () => undefined });
+  running.push(proxy);
+  const sse = await openSse(`${relay}/stream?from=all`, { authorization: `Bearer ${TOKEN}` });
+  return { proxy, sse };
+}
+
+const input = JSON.stringify({ threadId: 'thr_7', runId: 'run_7', messages: [{ id: 'u1', role: 'user', content: 'find x' }], tools: [], context: [], state: {}, forwardedProps: {} });
+
+describe('AG-UI tee proxy with a stubbed agent (msw) and a real relay', () => {
+  it('passes the request and the stream through untouched and tees the run onto the relay with real ids', async () => {
+    const { proxy, sse } = await start(false);
+    const res = await fetch(`${proxy.url}/agent`, { method: 'POST', headers: { 'content-type': 'application/json', accept: 'text/event-stream' }, body: input });
+    expect(res.status).toBe(200);
+    expect(res.headers.get('x-agent')).toBe('stub');
+    expect(await res.text()).toBe(WIRE);
+    expect(seenBody).toBe(input);
+    await sse.waitFor((t) => t.includes('run.finished'));
+    const events = sseEvents(sse);
+    expect(events.map((e) => [e.type, e.session, e.run, e.step ?? null, e.subject ?? null])).toEqual([
+      ['run.started', 'thr_7', 'run_7', null, null],
+      ['run.step.started', 'thr_7', 'run_7', 'search', null],
+      ['tool.requested', 'thr_7', 'run_7', 'search', 'search_docs'],
+      ['tool.completed', 'thr_7', 'run_7', 'search', 'search_docs'],
+      ['run.step.finished', 'thr_7', 'run_7', 'search', null],
+      ['x.agui.text_message.start', 'thr_7', 'run_7', null, null],
+      ['x.agui.text_message.end', 'thr_7', 'run_7', null, null],
+      ['run.finished', 'thr_7', 'run_7', null, null],
+    ]);
+    for (const e of events) expect(validateEvent(e), String(e.type)).toEqual([]);
+    expect(validateStream(events)).toEqual([]);
+    sse.close();
+  });
+
+  it('deltas are opt-in', async () => {
+    const { proxy, sse } = await start(true);
+    await (await fetch(`${proxy.url}/agent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: input })).text();
+    await sse.waitFor((t) => t.includes('run.finished'));
+    expect(sseEvents(sse).map((e) => e.type).filter((t) => String(t).startsWith('x.agui.'))).toEqual([
+      'x.agui.tool_call.args', 'x.agui.tool_call.end', 'x.agui.text_message.start', 'x.agui.text_message.content', 'x.agui.text_message.end',
+    ]);
+    sse.close();
+  });
+
+  it('an unreachable upstream is a 502 naming it', async () => {
+    const relay = await harness.start({ token: TOKEN });
+    const emitter = createEmitter({ agent: 'agui', stateKey: 'bridge-agui', home: home(), relay, token: TOKEN, emits: ['run'], log: () => undefined });
+    running.push(emitter);
+    const proxy = await startAguiProxy({ upstream: 'http://127.0.0.1:9', emitter, port: 0, log: () => undefined });
+    running.push(proxy);
+    const res = await fetch(`${proxy.url}/agent`, { method: 'POST', body: '{}' });
+    expect(res.status).toBe(502);
+    expect(((await res.json()) as { detail: string }).detail).toMatch(/^the AG-UI upstream http:\/\/127\.0\.0\.1:9 is unreachable/);
+    expect(await (await fetch(`${proxy.url}/healthz`)).json()).toMatchObject({ ok: true, source: false });
+  });
+});

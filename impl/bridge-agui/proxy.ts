@@ -1,0 +1,157 @@
+/**
+ * The AG-UI tee proxy (port 4321): the UI points at the bridge instead of the agent. Every
+ * request is forwarded verbatim to `AEP_AGUI_UPSTREAM` (same method, path, query, headers minus
+ * hop-by-hop ones, body); the agent's response streams back untouched, chunk for chunk, while
+ * each chunk is also parsed off-path (AG-UI's SSE encoding, `data: <event JSON>`) and every
+ * event goes through the pure `mapEvent` toward the relay. Identity is the vendor's own:
+ * `threadId` → session, `runId` → run (from RUN_STARTED, else the run input), `STEP_*` →
+ * envelope step; the tool name of a TOOL_CALL_RESULT is re-attached from its TOOL_CALL_START.
+ * A client that disconnects aborts the upstream request, exactly as without the bridge.
+ * Read-only: no control claim. `GET /healthz` → `{ok, relay, source}` (source: the last
+ * upstream attempt succeeded).
+ */
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isPlainObject, type CaptureLevel } from '../core/event.js';
+import type { Emitter } from '../bridge-kit/emitter.js';
+import { SseParser } from '../bridge-ce/sse-client.js';
+import { mapEvent } from './map-events.js';
+
+export const DEFAULT_PORT = 4321;
+const HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length']);
+
+export interface AguiProxyOptions {
+  upstream: string;
+  emitter: Emitter;
+  deltas?: boolean;
+  ceiling?: CaptureLevel;
+  port?: number;
+  log(line: string): void;
+}
+
+export interface RunningAguiProxy {
+  url: string;
+  close(): Promise<void>;
+}
+
+function readBody(req: IncomingMessage): Promise<Buffer> {
+  return new Promise((resolve, reject) => {
+    const chunks: Buffer[] = [];
+    req.on('data', (c: Buffer) => chunks.push(c));
+    req.on('end', () => resolve(Buffer.concat(chunks)));
+    req.on('error', reject);
+  });
+}
+
+/** One tee stream's identity and tool names; feeds mapped events to the emitter. */
+export class AguiStream {
+  private thread: string | undefined;
+  private run: string | undefined;
+  private step: string | undefined;
+  private readonly tools = new Map<string, string>();
+
+  constructor(private readonly opts: Pick<AguiProxyOptions, 'emitter' | 'deltas' | 'ceiling'>, input: unknown) {
+    if (isPlainObject(input)) {
+      if (typeof input.threadId === 'string') this.thread = input.threadId;
+      if (typeof input.runId === 'string') this.run = input.runId;
+    }
+  }
+
+  handle(event: Record<string, unknown>): void {
+    const type = event.type;
+    if (type === 'RUN_STARTED') {
+      if (typeof event.threadId === 'string') this.thread = event.threadId;
+      if (typeof event.runId === 'string') this.run = event.runId;
+    }
+    if (type === 'TOOL_CALL_START' && typeof event.toolCallId === 'string' && typeof event.toolCallName === 'string') this.tools.set(event.toolCallId, event.toolCallName);
+    const toolName = typeof event.toolCallId === 'string' ? this.tools.get(event.toolCallId) : undefined;
+    const mapped = mapEvent(event, { ...(this.opts.deltas ? { deltas: true } : {}), ...(this.opts.ceiling ? { ceiling: this.opts.ceiling } : {}), ...(toolName ? { toolName } : {}) });
+    if (type === 'STEP_STARTED' && typeof event.stepName === 'string') this.step = event.stepName;
+    if (!mapped || !this.thread) return;
+    const step = mapped.step ?? this.step;
+    this.opts.emitter.emit(this.thread, step ? { ...mapped, step } : mapped, this.run ? { run: this.run } : {});
+    if (type === 'STEP_FINISHED') this.step = undefined;
+  }
+}
+
+export async function startAguiProxy(opts: AguiProxyOptions): Promise<RunningAguiProxy> {
+  let sourceOk = false;
+  const server: Server = createServer((req, res) => {
+    const path = req.url ?? '/';
+    if (req.method === 'GET' && path === '/healthz') {
+      res.writeHead(200, { 'content-type': 'application/json' });
+      res.end(JSON.stringify({ ok: true, relay: opts.emitter.relayReady(), source: sourceOk }));
+      return;
+    }
+    void (async () => {
+      const abort = new AbortController();
+      res.on('close', () => {
+        if (!res.writableFinished) abort.abort();
+      });
+      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req);
+      const headers: Record<string, string> = {};
+      for (const [k, v] of Object.entries(req.headers)) if (!HOP.has(k) && typeof v === 'string') headers[k] = v;
+      let upstream: Response;
+      try {
+        upstream = await fetch(new URL(path, opts.upstream), { method: req.method ?? 'POST', headers, ...(body && body.length > 0 ? { body } : {}), signal: abort.signal });
+        sourceOk = true;
+      } catch (err) {
+        sourceOk = false;
+        if (!res.headersSent) {
+          res.writeHead(502, { 'content-type': 'application/json' });
+          res.end(JSON.stringify({ error: 'bad-gateway', detail: `the AG-UI upstream ${opts.upstream} is unreachable: ${(err as Error).message}` }));
+        }
+        return;
+      }
+      const out: Record<string, string> = {};
+      upstream.headers.forEach((v, k) => {
+        if (!HOP.has(k) && k !== 'content-encoding') out[k] = v;
+      });
+      res.writeHead(upstream.status, out);
+      let input: unknown;
+      try {
+        input = body ? JSON.parse(body.toString('utf8')) : undefined;
+      } catch {
+        input = undefined;
+      }
+      const stream = new AguiStream(opts, input);
+      const parser = new SseParser();
+      const decoder = new TextDecoder();
+      const tee = (chunk: Uint8Array): void => {
+        try {
+          parser.feed(decoder.decode(chunk, { stream: true }), (m) => {
+            const value = JSON.parse(m.data) as unknown;
+            if (isPlainObject(value)) stream.handle(value);
+          });
+        } catch {
+          // observation never touches the UI's stream
+        }
+      };
+      try {
+        if (upstream.body) {
+          const reader = upstream.body.getReader();
+          for (;;) {
+            const { done, value } = await reader.read();
+            if (done) break;
+            res.write(value);
+            tee(value);
+          }
+        }
+        res.end();
+      } catch {
+        res.destroy();
+      }
+    })();
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(opts.port ?? DEFAULT_PORT, '127.0.0.1', () => resolve());
+  });
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((r) => server.close(() => r()));
+    },
+  };
+}

@@ -1,0 +1,173 @@
+/**
+ * The OpenCode-family SSE bridge (OpenCode port 4320, Kilo Code 4322): attaches to the vendor
+ * server's `GET /event` bus stream, passes every bus event through the pure `applyMode`, and
+ * emits the result as an ordinary AEP event toward the relay. Runtime state on top of the pure
+ * policy (primary mode only; companion emits no core types, so no runs):
+ * - runs are synthesized per user-message/idle boundary: `message.updated` role user opens a run
+ *   unless one is open (steering never double-opens), `session.idle` closes it (nothing when none
+ *   is open); run ids are `run:<epoch>:<n>`;
+ * - a resolution (`permission.replied`, `question.replied`) names the attention.requested EVENT
+ *   in `subject` and `cause` (the pure mapping carries the vendor id);
+ * - `todo.updated` stays silent here (a whole-list snapshot; the plugin adapter diffs it).
+ * Read-only by default: the hello declares `control.accepts: []` and nothing is written to the
+ * server; the opt-in gate (control.ts, primary mode only) adds exactly two REST writes.
+ * A dropped stream reconnects with backoff (250 ms doubling to 10 s). `GET /healthz` on the
+ * bridge port: `{ok, relay, source}` (`source` = the bus stream is open).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { isPlainObject } from '../core/event.js';
+import type { Emitter } from '../bridge-kit/emitter.js';
+import { SseParser } from '../bridge-ce/sse-client.js';
+import type { BusVendor } from './map-bus.js';
+import { applyModeFor, type SseMode } from './mode-policy.js';
+import type { ControlGate } from './control.js';
+
+export const DEFAULT_PORTS: Record<BusVendor, number> = { opencode: 4320, kilocode: 4322 };
+
+export interface SseBridgeOptions {
+  vendor: BusVendor;
+  /** The vendor server base URL (`opencode serve`: http://127.0.0.1:4096). */
+  server: string;
+  mode: SseMode;
+  emitter: Emitter;
+  /** Healthz port (0 = any; undefined = no healthz listener). */
+  port?: number;
+  /** The opt-in control gate (honored in primary mode only). */
+  control?: ControlGate;
+  log(line: string): void;
+}
+
+export interface RunningSseBridge {
+  /** The healthz URL base, when listening. */
+  url?: string;
+  /** The open synthesized run of a session (the control gate asks). */
+  runOf(session: string): string | undefined;
+  sourceOpen(): boolean;
+  close(): Promise<void>;
+}
+
+/** The session a bus event belongs to, or undefined (agent-scope machinery such as server.connected). */
+export function busSession(event: Record<string, unknown>): string | undefined {
+  const p = isPlainObject(event.properties) ? event.properties : {};
+  const info = isPlainObject(p.info) ? p.info : {};
+  for (const v of [p.sessionID, info.sessionID, typeof event.type === 'string' && event.type.startsWith('session.') ? info.id : undefined]) if (typeof v === 'string' && v !== '') return v;
+  return undefined;
+}
+
+export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSseBridge> {
+  const stop = new AbortController();
+  const control = opts.mode === 'primary' ? opts.control : undefined;
+  const runs = new Map<string, string>();
+  /** Vendor ask id (permission / question) → the attention.requested event id. */
+  const asks = new Map<string, string>();
+  let runCount = 0;
+  let open = false;
+
+  function handle(event: Record<string, unknown>): void {
+    const session = busSession(event);
+    if (!session) return;
+    let mapped = applyModeFor(opts.vendor, event, opts.mode);
+    if (mapped === null) return;
+    if (mapped.type === 'run.started') {
+      if (runs.has(session)) return; // steering: a run is already open
+      runs.set(session, `run:${opts.emitter.epoch}:${runCount++}`);
+    }
+    const run = runs.get(session);
+    if (mapped.type === 'run.finished' || mapped.type === 'run.cancelled' || mapped.type === 'run.failed') {
+      if (!run) return; // an idle with no open run closes nothing
+      runs.delete(session);
+      const note = control?.pendingCancel.get(session);
+      control?.pendingCancel.delete(session);
+      if (note && mapped.type === 'run.finished' && note.run === run) {
+        opts.emitter.emit(session, { type: 'run.cancelled', data: { by: 'control' } }, { run, cause: note.command });
+        return;
+      }
+    }
+    if (mapped.type === 'session.ended') runs.delete(session);
+    // The pure mapping names the vendor request id; on the wire a resolution names the request EVENT.
+    const p = isPlainObject(event.properties) ? event.properties : {};
+    let cause: string | undefined;
+    if (mapped.type === 'attention.resolved' && mapped.subject && asks.has(mapped.subject)) {
+      cause = asks.get(mapped.subject)!;
+      asks.delete(mapped.subject);
+      mapped = { ...mapped, subject: cause };
+    }
+    if (control && mapped.type === 'attention.requested' && (event.type === 'permission.updated' || event.type === 'permission.asked')) mapped = control.decorate(mapped);
+    const emitted = opts.emitter.emit(session, mapped, { ...(run ? { run } : {}), ...(cause ? { cause } : {}) });
+    if (mapped.type === 'attention.requested' && typeof p.id === 'string') {
+      asks.set(p.id, emitted.id);
+      if (control && mapped.data.kind === 'permission') control.asked(emitted.id, session, p.id);
+    }
+    if (control && event.type === 'permission.replied' && typeof p.permissionID === 'string') control.settled(p.permissionID);
+  }
+
+  const loop = (async () => {
+    let backoff = 250;
+    while (!stop.signal.aborted) {
+      let why = 'stream ended';
+      try {
+        const res = await fetch(new URL('/event', opts.server), { headers: { accept: 'text/event-stream' }, signal: stop.signal });
+        if (res.status !== 200 || !res.body) throw new Error(`GET /event answered HTTP ${res.status}`);
+        open = true;
+        backoff = 250;
+        const parser = new SseParser();
+        const decoder = new TextDecoder();
+        const reader = res.body.getReader();
+        const cancel = (): void => void reader.cancel().catch(() => undefined);
+        stop.signal.addEventListener('abort', cancel, { once: true });
+        for (;;) {
+          const { done, value: chunk } = await reader.read();
+          if (done) break;
+          parser.feed(decoder.decode(chunk, { stream: true }), (m) => {
+            try {
+              const value = JSON.parse(m.data) as unknown;
+              if (isPlainObject(value)) handle(value);
+            } catch {
+              opts.log(`bus message is not JSON; skipped`);
+            }
+          });
+        }
+        stop.signal.removeEventListener('abort', cancel);
+      } catch (err) {
+        why = (err as Error).message;
+      }
+      open = false;
+      if (stop.signal.aborted) break;
+      opts.log(`bus stream closed (${why}); reconnecting in ${backoff} ms`);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, backoff);
+        stop.signal.addEventListener('abort', () => { clearTimeout(t); r(); }, { once: true });
+      });
+      backoff = Math.min(backoff * 2, 10_000);
+    }
+  })();
+
+  let server: Server | undefined;
+  let url: string | undefined;
+  if (opts.port !== undefined) {
+    server = createServer((req, res) => {
+      const ok = req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
+      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: open, control: control !== undefined } : { error: 'not-found', detail: 'GET /healthz' }));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(opts.port, '127.0.0.1', () => resolve());
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  return {
+    ...(url ? { url } : {}),
+    sourceOpen: () => open,
+    runOf: (session: string) => runs.get(session),
+    async close() {
+      stop.abort();
+      await loop;
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server!.close(() => r()));
+      }
+    },
+  };
+}

@@ -1,0 +1,188 @@
+/**
+ * The OpenHands bridge daemon (healthz port 8397): a late-joining observer of an agent server.
+ * - Discovery: `GET /api/conversations/search` every `pollMs` (AEP_OPENHANDS_POLL seconds,
+ *   default 15); a socket per discovered conversation; `session.started` (client
+ *   `openhands-agent-server`) on first sight.
+ * - Socket: `GET /sockets/events/{id}`, first attach `resend_mode=all`, reconnect
+ *   `resend_mode=since&after_timestamp=<last vendor timestamp>`; the auth frame
+ *   `{"type":"auth","session_api_key":...}` is the ONLY frame ever written (when a key is set);
+ *   the vendor event id dedupes the replay overlap.
+ * - Mapping: `mapEvent` per event, `statusMoments` on every execution-status change (runs
+ *   `run:<conversation>:<n>`; an attention resolution names its request event); the envelope
+ *   `ts` is receive time, the vendor time rides at `data.vendor_ts`.
+ * Read-only: no REST write, `control.accepts: []` (the opt-in gate is not built here).
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import WebSocket from 'ws';
+import { isPlainObject, type CaptureLevel } from '../core/event.js';
+import type { Mapped } from '../adapter-kit/types.js';
+import type { Emitter } from '../bridge-kit/emitter.js';
+import { executionStatus, mapEvent, statusMoments } from './map-events.js';
+
+export const DEFAULT_PORT = 8397;
+
+export interface OpenHandsOptions {
+  server: string;
+  apiKey?: string;
+  emitter: Emitter;
+  pollMs?: number;
+  deltas?: boolean;
+  ceiling?: CaptureLevel;
+  port?: number;
+  log(line: string): void;
+}
+
+export interface RunningOpenHands {
+  url?: string;
+  /** Conversations with an open socket. */
+  attached(): string[];
+  close(): Promise<void>;
+}
+
+interface Conversation {
+  id: string;
+  ws: WebSocket | null;
+  seen: Set<string>;
+  lastTs?: string;
+  status: string | null;
+  run?: string;
+  runs: number;
+  pendingAsk?: string;
+  backoff: number;
+  timer?: NodeJS.Timeout;
+}
+
+export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<RunningOpenHands> {
+  const conversations = new Map<string, Conversation>();
+  let closed = false;
+  let reachable = false;
+  const headers: Record<string, string> = opts.apiKey ? { 'x-session-api-key': opts.apiKey } : {};
+
+  function emit(c: Conversation, mapped: Mapped): void {
+    const extra = c.run ? { run: c.run } : {};
+    if (mapped.type === 'attention.resolved' && c.pendingAsk) {
+      opts.emitter.emit(c.id, { ...mapped, subject: c.pendingAsk }, { ...extra, cause: c.pendingAsk });
+      c.pendingAsk = undefined;
+      return;
+    }
+    const event = opts.emitter.emit(c.id, mapped, extra);
+    if (mapped.type === 'attention.requested') c.pendingAsk = event.id;
+  }
+
+  function onStatus(c: Conversation, next: string): void {
+    for (const m of statusMoments(c.status, next)) {
+      if (m.type === 'run.started') c.run = `run:${c.id}:${c.runs++}`;
+      emit(c, m);
+      if (m.type === 'run.finished' || m.type === 'run.failed' || m.type === 'run.cancelled') c.run = undefined;
+    }
+    c.status = next;
+  }
+
+  function onFrame(c: Conversation, raw: string): void {
+    let event: unknown;
+    try {
+      event = JSON.parse(raw);
+    } catch {
+      return;
+    }
+    if (!isPlainObject(event) || typeof event.kind !== 'string') return;
+    if (typeof event.id === 'string') {
+      if (c.seen.has(event.id)) return; // replay overlap
+      c.seen.add(event.id);
+    }
+    if (typeof event.timestamp === 'string' && (!c.lastTs || event.timestamp > c.lastTs)) c.lastTs = event.timestamp;
+    const mapped = mapEvent(event, { ...(opts.deltas ? { deltas: true } : {}), ...(opts.ceiling ? { ceiling: opts.ceiling } : {}) });
+    if (mapped) emit(c, mapped);
+    const status = executionStatus(event);
+    if (status) onStatus(c, status);
+  }
+
+  function socketUrl(c: Conversation): string {
+    const url = new URL(`/sockets/events/${encodeURIComponent(c.id)}`, opts.server);
+    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+    if (c.lastTs) {
+      url.searchParams.set('resend_mode', 'since');
+      url.searchParams.set('after_timestamp', c.lastTs);
+    } else url.searchParams.set('resend_mode', 'all');
+    return url.toString();
+  }
+
+  function attach(c: Conversation): void {
+    if (closed) return;
+    const ws = new WebSocket(socketUrl(c));
+    c.ws = ws;
+    ws.on('open', () => {
+      c.backoff = 250;
+      if (opts.apiKey) ws.send(JSON.stringify({ type: 'auth', session_api_key: opts.apiKey }));
+    });
+    ws.on('message', (data, isBinary) => {
+      if (!isBinary) onFrame(c, data.toString());
+    });
+    let retried = false;
+    const retry = (why: string): void => {
+      if (retried || closed) return;
+      retried = true;
+      c.ws = null;
+      opts.log(`conversation ${c.id}: socket down (${why}); reconnecting in ${c.backoff} ms`);
+      c.timer = setTimeout(() => attach(c), c.backoff);
+      c.backoff = Math.min(c.backoff * 2, 10_000);
+    };
+    ws.on('error', (err) => retry(err.message));
+    ws.on('close', (code) => retry(`closed ${code}`));
+  }
+
+  async function discover(): Promise<void> {
+    try {
+      const res = await fetch(new URL('/api/conversations/search', opts.server), { headers, signal: AbortSignal.timeout(10_000) });
+      if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
+      const body = (await res.json()) as unknown;
+      reachable = true;
+      const items = isPlainObject(body) && Array.isArray(body.items) ? body.items : [];
+      for (const item of items) {
+        if (!isPlainObject(item) || typeof item.id !== 'string' || conversations.has(item.id)) continue;
+        const c: Conversation = { id: item.id, ws: null, seen: new Set(), status: null, runs: 0, backoff: 250 };
+        conversations.set(c.id, c);
+        opts.emitter.emit(c.id, { type: 'session.started', data: { client: { name: 'openhands-agent-server' } } });
+        attach(c);
+      }
+    } catch (err) {
+      reachable = false;
+      opts.log(`discovery failed: ${(err as Error).message}`);
+    }
+  }
+
+  await discover();
+  const poll = setInterval(() => void discover(), opts.pollMs ?? 15_000);
+
+  let server: Server | undefined;
+  let url: string | undefined;
+  if (opts.port !== undefined) {
+    server = createServer((req, res) => {
+      const ok = req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
+      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: reachable } : { error: 'not-found', detail: 'GET /healthz' }));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(opts.port, '127.0.0.1', () => resolve());
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  return {
+    ...(url ? { url } : {}),
+    attached: () => [...conversations.values()].filter((c) => c.ws?.readyState === WebSocket.OPEN).map((c) => c.id),
+    async close() {
+      closed = true;
+      clearInterval(poll);
+      for (const c of conversations.values()) {
+        if (c.timer) clearTimeout(c.timer);
+        c.ws?.terminate();
+      }
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server!.close(() => r()));
+      }
+    },
+  };
+}

@@ -1,0 +1,162 @@
+/**
+ * `aep bridge <name> ...`: the AEP-0005 bridges. Outbound sidecars `ce` and `otlp` (offline with
+ * `--from-file`, or live on a relay subscription), and the inbound bridges (each an ordinary
+ * emitter toward the relay). Every bridge is loaded lazily from BRIDGES; adding one is one line.
+ */
+import { readFile } from 'node:fs/promises';
+import { resolve } from 'node:path';
+import { renderIssue } from '../core/issue.js';
+import { parseLevel } from '../adapter-kit/capture.js';
+import { EXIT, UsageError, type CliIo } from './io.js';
+import type { Verb } from './verb.js';
+
+/** What one bridge runner receives: parsed flags, the positionals after the bridge name. */
+export interface BridgeArgs {
+  values: Record<string, unknown>;
+  rest: string[];
+}
+export type BridgeRunner = (args: BridgeArgs, io: CliIo) => Promise<number>;
+
+/** Every bridge, loaded lazily. */
+export const BRIDGES: Record<string, { summary: string; load: () => Promise<BridgeRunner> }> = {
+  ce: { summary: 'outbound: AEP events -> CloudEvents (structured mode) to an HTTP sink, or OCSF with --ocsf', load: async () => outbound('ce') },
+  otlp: { summary: 'outbound: AEP events -> OTLP/HTTP JSON LogRecords to <endpoint>/v1/logs', load: async () => outbound('otlp') },
+  acp: { summary: 'inbound: byte-transparent ACP stdio tee: aep bridge acp -- <agent> [args...]', load: async () => (await import('../bridge-acp/cli.js')).run },
+  'opencode-sse': { summary: "inbound: OpenCode server bus (GET /event), companion or --primary, healthz 4320", load: async () => (await import('../bridge-opencode-sse/cli.js')).runner('opencode') },
+  'kilocode-sse': { summary: "inbound: Kilo Code server bus (GET /event), companion or --primary, healthz 4322", load: async () => (await import('../bridge-opencode-sse/cli.js')).runner('kilocode') },
+  agui: { summary: 'inbound: AG-UI tee proxy on 4321 toward AEP_AGUI_UPSTREAM (the UI stream passes untouched)', load: async () => (await import('../bridge-agui/cli.js')).run },
+  openhands: { summary: 'inbound: OpenHands agent server observer (discovery + auth-only sockets), healthz 8397', load: async () => (await import('../bridge-openhands/cli.js')).run },
+  'otlp-in': { summary: 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs, port 4319', load: async () => (await import('../bridge-otlp-in/cli.js')).run },
+};
+
+const HELP = `usage: aep bridge <name> [flags]
+
+Runs one AEP-0005 bridge.
+
+bridges:
+${Object.entries(BRIDGES).map(([n, b]) => `  ${n.padEnd(16)} ${b.summary}`).join('\n')}
+
+outbound, offline (ce, otlp):
+  --from-file F    read a JSONL file of AEP events ('-' = stdin) and print one result per valid
+                   line as JSONL on stdout: a CloudEvent (ce), an OTLP LogRecord exactly as toOtlp
+                   returns it (otlp), or an OCSF record via toOcsf (ce --ocsf; 'null' for a type
+                   with no OCSF class). Invalid lines are reported on stderr, exit 1.
+  --ocsf           (ce) project to OCSF instead of CloudEvents
+  --max-capture L  (otlp, --ocsf) exporter capture ceiling: none|metadata|redacted|full
+                   (default metadata)
+
+outbound, live (ce, otlp): subscribe to the relay, deliver, retry, resume (see the README):
+  --relay URL      relay (default AEP_RELAY_URL, then http://127.0.0.1:8787); --token T (AEP_TOKEN)
+  --filter JSON    attr-match filter (default {}); --capture L ceiling asked of the relay
+  --sink URL       (ce) HTTP sink for structured-mode CloudEvents (AEP_CE_SINK)
+  --endpoint URL   (otlp) OTLP/HTTP endpoint, /v1/logs appended (OTEL_EXPORTER_OTLP_ENDPOINT)
+  --batch-size N, --batch-ms N   (default otlp 100 / 1000, ce 1 / 0)
+  --state FILE     resume cursor (default $AEP_HOME/bridges/<name>.cursor.json)
+  --replay         with no cursor yet, replay what the relay holds (default: start live)
+
+inbound, common (otlp-in, acp, agui, openhands, opencode-sse, kilocode-sse):
+  --port N         listen port (default: the bridge's reference port; env AEP_<NAME>_PORT)
+  --relay URL      relay base URL (default AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
+  --token T        relay bearer token (default AEP_TOKEN)
+  environment: AEP_HOME (logs, epoch state), AEP_CAPTURE, AEP_CAPTURE_ATTENTION
+
+otlp-in (port 4319, AEP_OTLP_IN_PORT):
+  --vendor V       codex (default; session = conversation.id) or vscode (session = resource
+                   session.id); env AEP_OTLP_IN_VENDOR
+  --primary        emit the profile's core subset (for deployments with no hook adapter);
+                   default companion: only x.<vendor>.otel.* (env AEP_OTLP_IN_MODE=primary)
+
+acp (-- <agent> [args...]):
+  spawns the real agent, pipes stdin/stdout byte-transparently, tees both directions to the
+  relay; the agent's exit code is the bridge's. AEP_ACP_DELTAS=1 opts message/thought chunks
+  in; AEP_ACP_LOG=1 writes bridge diagnostics to stderr; AEP_AGENT_NAME overrides agent 'acp'.
+
+opencode-sse / kilocode-sse (healthz 4320 / 4322, AEP_OPENCODE_SSE_PORT / AEP_KILOCODE_SSE_PORT):
+  --server URL     the vendor server (default AEP_OPENCODE_SERVER / AEP_KILOCODE_SERVER, then
+                   http://127.0.0.1:4096)
+  --primary        full bus mapping with synthesized runs (SSE-only deployments); default
+                   companion: only x.<vendor>.* (env AEP_OPENCODE_SSE_MODE / AEP_KILOCODE_SSE_MODE)
+                   AEP_<VENDOR>_SSE_CONTROL=1 (primary only): the permission reply and the
+                   run-scope abort over REST; AEP_<VENDOR>_SSE_ACK_GUARD_MS (default 8000)
+
+agui (port 4321, AEP_AGUI_PORT):
+  --upstream URL   the AG-UI agent (default AEP_AGUI_UPSTREAM; required). AEP_AGUI_DELTAS=1 opts
+                   token deltas in; AEP_AGENT_NAME overrides agent 'agui'.
+
+openhands (healthz 8397, AEP_OPENHANDS_PORT):
+  --server URL     the agent server (default AEP_OPENHANDS_SERVER, then http://127.0.0.1:8000);
+                   AEP_OPENHANDS_API_KEY the session key (sent only in the socket's auth frame
+                   and the discovery header), AEP_OPENHANDS_POLL discovery seconds (default 15),
+                   AEP_OPENHANDS_DELTAS=1 streaming deltas. Read-only: AEP_OPENHANDS_CONTROL=1 is
+                   refused (not implemented yet).
+
+exit codes: 0 done (or stopped cleanly), 1 invalid input or could not start, 2 usage error
+`;
+
+async function readInput(file: string, io: CliIo): Promise<Uint8Array | string> {
+  if (file === '-') return io.readStdin();
+  try {
+    return await readFile(resolve(io.cwd, file));
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    return `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? (err as Error).message)}`;
+  }
+}
+
+function outbound(kind: 'ce' | 'otlp'): BridgeRunner {
+  return async ({ values, rest }, io) => {
+    if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
+    const maxCapture = values['max-capture'] === undefined ? undefined : parseLevel(String(values['max-capture']));
+    if (maxCapture === null) throw new UsageError(`--max-capture must be one of none|metadata|redacted|full, got '${String(values['max-capture'])}'`);
+    if (values.ocsf && kind !== 'ce') throw new UsageError('--ocsf is an option of "aep bridge ce"');
+    const projection = values.ocsf ? 'ocsf' : kind;
+    if (typeof values['from-file'] === 'string') {
+      const { projectJsonl } = await import('../bridge-ce/projection.js');
+      const input = await readInput(values['from-file'], io);
+      if (typeof input === 'string') {
+        io.stderr(`aep bridge ${kind}: ${input}\n`);
+        return EXIT.usage;
+      }
+      const out = projectJsonl(input, projection, maxCapture ? { maxCapture } : {});
+      if (out.lines.length > 0) io.stdout(`${out.lines.join('\n')}\n`);
+      for (const i of out.issues) io.stderr(`aep bridge ${kind}: ${renderIssue(i)}\n`);
+      return out.issues.length === 0 ? EXIT.ok : EXIT.failed;
+    }
+    const { runLive } = await import('../bridge-ce/live-cli.js');
+    return runLive(kind, projection, values, io, maxCapture ?? undefined);
+  };
+}
+
+export const verb: Verb = {
+  name: 'bridge',
+  summary: 'run an AEP-0005 bridge: ce / otlp sidecars out, protocol bridges in',
+  help: HELP,
+  options: {
+    'from-file': { type: 'string' },
+    ocsf: { type: 'boolean' },
+    'max-capture': { type: 'string' },
+    relay: { type: 'string' },
+    token: { type: 'string' },
+    filter: { type: 'string' },
+    capture: { type: 'string' },
+    sink: { type: 'string' },
+    endpoint: { type: 'string' },
+    state: { type: 'string' },
+    replay: { type: 'boolean' },
+    'batch-size': { type: 'string' },
+    'batch-ms': { type: 'string' },
+    port: { type: 'string' },
+    vendor: { type: 'string' },
+    primary: { type: 'boolean' },
+    upstream: { type: 'string' },
+    server: { type: 'string' },
+  },
+  allowPositionals: true,
+  async run({ values, positionals }, io) {
+    const [name, ...rest] = positionals;
+    if (name === undefined) throw new UsageError(`name a bridge: ${Object.keys(BRIDGES).join(', ')}`);
+    const entry = Object.prototype.hasOwnProperty.call(BRIDGES, name) ? BRIDGES[name] : undefined;
+    if (!entry) throw new UsageError(`unknown bridge '${name}'; known: ${Object.keys(BRIDGES).join(', ')}`);
+    return (await entry.load())({ values, rest }, io);
+  },
+};

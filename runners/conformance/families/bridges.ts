@@ -1,0 +1,156 @@
+/**
+ * bridge-mappings (AEP-0002 Annex A, the inbound bridges): every pinned entry of the bridges'
+ * mapping files through that bridge's pure mapper, compared on `{type, data, subject?, step?}`
+ * as canonical JSON (null = deliberately nothing; arrays compare element by element).
+ *
+ * Sections read, per file shape:
+ * - `records` + `unknown` (`codex-otel`, `vscode-otel`): `{input:{resource, attributes},
+ *   companion, primary}`, through `mapRecord(input, {mode})`; checks `<source>/<label> (<mode>)`;
+ * - `moments` + `fallback` (`acp`): `{input, expected[], deltas_expected?}` through `mapMoment`,
+ *   the delta fork with `{deltas: true, ceiling: 'redacted'}`; checks `<source>/<label>` and
+ *   `<label> (deltas)`;
+ * - `events` + `fallback` (`openhands`, `agui`): `{input, expected, deltas_expected?}` through
+ *   `mapEvent`, the delta fork with `{deltas: true}`;
+ * - `status_transitions` (`openhands`): `{prev, next, expected[]}` through `statusMoments`;
+ * - `sse_modes.modes` (any file; `opencode*` / `kilocode*`): `{input?, companion, primary}`
+ *   through `applyMode(event, mode)`, the input taken from the entry or from `moments[label]`;
+ * - `ws_modes.modes` (any file; `kimi-code*`): `{input, companion, primary}` the same way.
+ * Checks are named `bridge-mappings/<source>/<label>[ (<variant>)]`.
+ */
+import { readJsonFixture, FixtureError } from '../fixtures.js';
+import { attempt } from '../check.js';
+import type { Check, Family } from '../types.js';
+import { comparePin, mappingSources, pinShape } from './mappings.js';
+import { mapRecord as mapCodexRecord } from '../../../impl/bridge-otlp-in/map-records.js';
+import { mapRecord as mapVscodeRecord } from '../../../impl/bridge-otlp-in/map-records-vscode.js';
+import { mapMoment, type AcpMoment } from '../../../impl/bridge-acp/map-frames.js';
+import { mapEvent as mapOpenHandsEvent, statusMoments } from '../../../impl/bridge-openhands/map-events.js';
+import { mapEvent as mapAguiEvent } from '../../../impl/bridge-agui/map-events.js';
+import { applyMode as applyOpenCodeMode } from '../../../impl/bridge-opencode-sse/mode-policy.js';
+import { applyMode as applyKiloMode } from '../../../impl/bridge-kilocode-sse/mode-policy.js';
+import { applyMode as applyKimiMode } from '../../../impl/bridge-kimi-code-web/mode-policy.js';
+import type { OtelRecord, Mode } from '../../../impl/bridge-otlp-in/profile.js';
+
+type Obj = Record<string, unknown>;
+const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** The bridges' pure mappers. Every member may be called any number of times, in any order. */
+export interface BridgeMappers {
+  otelRecords: Readonly<Record<string, (record: OtelRecord, opts: { mode: Mode }) => unknown>>;
+  acpMoment(moment: unknown, opts: { deltas?: boolean; ceiling?: 'redacted' }): unknown;
+  eventMappers: Readonly<Record<string, (event: Obj, opts: { deltas?: boolean }) => unknown>>;
+  statusMoments(prev: string | null, next: string): unknown;
+  /** SSE/WS mode policies, chosen by the file name's vendor prefix. */
+  modePolicies: Readonly<Record<string, (event: unknown, mode: 'companion' | 'primary') => unknown>>;
+}
+
+export const BRIDGE_MAPPERS: BridgeMappers = {
+  otelRecords: { 'codex-otel': (r, o) => mapCodexRecord(r, o), 'vscode-otel': (r, o) => mapVscodeRecord(r, o) },
+  acpMoment: (m, o) => mapMoment(m as AcpMoment, o),
+  eventMappers: { openhands: (e, o) => mapOpenHandsEvent(e, o), agui: (e, o) => mapAguiEvent(e, o) },
+  statusMoments: (p, n) => statusMoments(p, n),
+  modePolicies: { opencode: applyOpenCodeMode, kilocode: applyKiloMode, 'kimi-code': applyKimiMode },
+};
+
+const shapeOf = (v: unknown): unknown => (Array.isArray(v) ? v.map(pinShape) : pinShape(v));
+const same = (expected: unknown, actual: unknown): string | null => comparePin(shapeOf(expected), shapeOf(actual));
+
+function entries(rel: string, section: string, value: unknown): [string, Obj][] {
+  if (!isObject(value)) throw new FixtureError(`${rel}: "${section}" must be an object keyed by case label`);
+  const out: [string, Obj][] = [];
+  for (const [label, entry] of Object.entries(value)) {
+    if (label.startsWith('$')) continue;
+    if (!isObject(entry)) throw new FixtureError(`${rel}: ${section}.${label} must be an object`);
+    out.push([label, entry]);
+  }
+  return out;
+}
+
+function need(rel: string, where: string, entry: Obj, ...keys: string[]): void {
+  for (const k of keys) if (!(k in entry)) throw new FixtureError(`${rel}: ${where} needs "${k}"`);
+}
+
+/** The mode policy for a file: the longest vendor key its name starts with. */
+function policyFor(m: BridgeMappers, source: string): ((e: unknown, mode: 'companion' | 'primary') => unknown) | undefined {
+  const key = Object.keys(m.modePolicies).filter((k) => source === k || source.startsWith(`${k}-`)).sort((a, b) => b.length - a.length)[0];
+  return key ? m.modePolicies[key] : undefined;
+}
+
+/** Every check of one mapping file (empty when the file holds no bridge section). */
+export function bridgeChecks(m: BridgeMappers, source: string, file: Obj): Check[] {
+  const rel = `mappings/${source}.json`;
+  const name = (label: string, variant?: string): string => `bridge-mappings/${source}/${label}${variant ? ` (${variant})` : ''}`;
+  const checks: Check[] = [];
+  const otel = Object.prototype.hasOwnProperty.call(m.otelRecords, source) ? m.otelRecords[source] : undefined;
+  if (otel && file.records !== undefined) {
+    const all = entries(rel, 'records', file.records);
+    if (isObject(file.unknown)) all.push(['unknown', file.unknown]);
+    for (const [label, e] of all) {
+      need(rel, label, e, 'input', 'companion', 'primary');
+      for (const mode of ['companion', 'primary'] as const) checks.push(attempt(name(label, mode), () => same(e[mode], otel(e.input as OtelRecord, { mode }))));
+    }
+  }
+  if (source === 'acp' || source.startsWith('acp-')) {
+    const all = file.moments !== undefined ? entries(rel, 'moments', file.moments) : [];
+    if (isObject(file.fallback)) all.push(['fallback', file.fallback]);
+    for (const [label, e] of all) {
+      need(rel, label, e, 'input', 'expected');
+      checks.push(attempt(name(label), () => same(e.expected, m.acpMoment(e.input, {}))));
+      if ('deltas_expected' in e) checks.push(attempt(name(label, 'deltas'), () => same(e.deltas_expected, m.acpMoment(e.input, { deltas: true, ceiling: 'redacted' }))));
+    }
+  }
+  const eventMapper = Object.prototype.hasOwnProperty.call(m.eventMappers, source) ? m.eventMappers[source] : undefined;
+  if (eventMapper) {
+    const all = file.events !== undefined ? entries(rel, 'events', file.events) : [];
+    if (isObject(file.fallback)) all.push(['fallback', file.fallback]);
+    for (const [label, e] of all) {
+      need(rel, label, e, 'input', 'expected');
+      checks.push(attempt(name(label), () => same(e.expected, eventMapper(e.input as Obj, {}))));
+      if ('deltas_expected' in e) checks.push(attempt(name(label, 'deltas'), () => same(e.deltas_expected, eventMapper(e.input as Obj, { deltas: true }))));
+    }
+  }
+  if (file.status_transitions !== undefined) {
+    for (const [label, e] of entries(rel, 'status_transitions', file.status_transitions)) {
+      need(rel, `status_transitions.${label}`, e, 'prev', 'next', 'expected');
+      checks.push(attempt(name(`status/${label}`), () => same(e.expected, m.statusMoments(e.prev as string | null, e.next as string))));
+    }
+  }
+  for (const section of ['sse_modes', 'ws_modes'] as const) {
+    const block = file[section];
+    if (block === undefined) continue;
+    if (!isObject(block)) throw new FixtureError(`${rel}: "${section}" must be an object with "modes"`);
+    const policy = policyFor(m, source);
+    const moments = isObject(file.moments) ? file.moments : {};
+    for (const [label, e] of entries(rel, `${section}.modes`, block.modes)) {
+      need(rel, `${section}.modes.${label}`, e, 'companion', 'primary');
+      const input = 'input' in e ? e.input : isObject(moments[label]) ? (moments[label] as Obj).input : undefined;
+      for (const mode of ['companion', 'primary'] as const) {
+        checks.push(attempt(name(`${section}/${label}`, mode), () => {
+          if (!policy) return `no ${section} mode policy for the source "${source}"`;
+          if (input === undefined) return `${section}.modes.${label} has no "input" and "moments.${label}" has none either`;
+          return same(e[mode], policy(input, mode));
+        }));
+      }
+    }
+  }
+  return checks;
+}
+
+export function bridgesFamily(m: BridgeMappers): Family {
+  return {
+    name: 'bridge-mappings',
+    description: 'AEP-0002 Annex A pins of the inbound bridges: OTel records, ACP moments, OpenHands and AG-UI events, status transitions, SSE/WS modes',
+    detect: (dir) => mappingSources(dir).length > 0,
+    run({ corpusDir }) {
+      const checks: Check[] = [];
+      for (const source of mappingSources(corpusDir)) {
+        const file = readJsonFixture(corpusDir, `mappings/${source}.json`);
+        if (!isObject(file)) throw new FixtureError(`mappings/${source}.json: expected a JSON object`);
+        checks.push(...bridgeChecks(m, source, file));
+      }
+      return checks;
+    },
+  };
+}
+
+export const family: Family = bridgesFamily(BRIDGE_MAPPERS);

@@ -2,9 +2,13 @@
  * `aep conformance`: runs the fixture corpus through an implementation (this package's core
  * by default) and emits the standard's conformance report.
  */
-import { mkdirSync, statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { defaultCorpusDir } from '../../runners/conformance/corpus.js';
+import { mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { judge, readBaseline, verdictLines } from '../../runners/conformance/baseline.js';
+import { defaultCorpusDir, packageRoot } from '../../runners/conformance/corpus.js';
+import { renderHtml } from '../../runners/conformance/report-html.js';
+import { renderMarkdown } from '../../runners/conformance/report-md.js';
+import { corpusRevision } from '../../runners/conformance/revision.js';
 import { FAMILIES } from '../../runners/conformance/families/index.js';
 import { buildReport, renderReport, type ConformanceReport } from '../../runners/conformance/report.js';
 import { runFamilies } from '../../runners/conformance/runner.js';
@@ -22,6 +26,10 @@ export interface ConformanceDeps {
   now?: () => Date;
   /** `--live` counterparts by offline family name. Default: `runners/live/families.ts` (`mappings`, `control-loop`). */
   liveFamilies?: Readonly<Record<string, Family>>;
+  /** Extra files `--report DIR` writes beside report.json/md/index.html (certification pages): relative path → text. */
+  reportPages?: (report: ConformanceReport) => Promise<Record<string, string>> | Record<string, string>;
+  /** Where live progress lines go (default: stderr). */
+  progress?: (line: string) => void;
 }
 
 const TOOL = 'run-ts';
@@ -44,12 +52,21 @@ flags:
                    (default: off, fixture checks only)
   --json PATH|-    also write the JSON report to PATH; '-' puts only the JSON on stdout and
                    moves every human line to stderr (default: no JSON report)
-  --report DIR     write DIR/conformance-<startedAt>.json and DIR/latest.json (default: none)
+  --report DIR     write DIR/report.json (the JSON report, annotated), DIR/report.md (the
+                   summary for a PR), DIR/index.html (the self-contained page) and
+                   DIR/certification/<adapter>.md (default: none)
+  --expected-failures FILE
+                   a JSON object {"<check name>": "<reason>"}: listed checks may fail or skip;
+                   an unlisted failure or skip, or a listed check that passes (stale), fails
+                   the run (default: none, so every skip and every failure fails the run)
+  --case NAME      run only this check (exact name, or a prefix ending at a '/'); repeatable
+  --list           list every family and the names of its cases, and exit
 
 families:
 ${families.map((f) => `  ${f.name.padEnd(width)}  ${f.description}`).join('\n')}
 
-exit codes: 0 every check passed, 1 a check failed, 2 usage (unknown family, a named family
+exit codes: 0 every check passed (or failed/skipped as the expected-failures file says), 1 a
+check failed, was skipped unexcused, or a listed check passed, 2 usage (unknown family, a named family
 absent from the corpus, a missing corpus directory, an unwritable report path)
 `;
 }
@@ -77,16 +94,57 @@ function writeFile(path: string, text: string, what: string): void {
   }
 }
 
-function writeReports(report: ConformanceReport, text: string, dir: string): string {
+function makeDir(dir: string): void {
   try {
     mkdirSync(dir, { recursive: true });
   } catch (err) {
     throw new UsageError(`cannot create the report directory ${dir}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
   }
-  const stamped = join(dir, `conformance-${report.startedAt.replace(/:/g, '-')}.json`);
-  writeFile(stamped, text, 'report');
-  writeFile(join(dir, 'latest.json'), text, 'report');
-  return stamped;
+}
+
+/** report.json, report.md, index.html and the extra pages; returns the report.json path. */
+async function writeReports(report: ConformanceReport, text: string, dir: string, deps: ConformanceDeps): Promise<string> {
+  makeDir(dir);
+  const path = join(dir, 'report.json');
+  writeFile(path, text, 'report');
+  writeFile(join(dir, 'report.md'), renderMarkdown(report), 'report summary');
+  writeFile(join(dir, 'index.html'), renderHtml(report), 'report page');
+  const pages = deps.reportPages ? await deps.reportPages(report) : {};
+  for (const [rel, page] of Object.entries(pages)) {
+    const file = join(dir, rel);
+    makeDir(resolve(file, '..'));
+    writeFile(file, page, 'report page');
+  }
+  return path;
+}
+
+/** The package's name and version, from its package.json. */
+function toolVersion(): { name: string; version: string } {
+  try {
+    const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { name?: string; version?: string };
+    return { name: manifest.name ?? 'aep-reference', version: manifest.version ?? 'unknown' };
+  } catch {
+    return { name: 'aep-reference', version: 'unknown' };
+  }
+}
+
+/** The corpus as recorded: relative to the package root when inside it (stable across clones). */
+function recordedCorpus(corpusDir: string): string {
+  try {
+    const rel = relative(packageRoot(), corpusDir);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : corpusDir;
+  } catch {
+    return corpusDir;
+  }
+}
+
+/** Whether check `name` is selected by `--case` value `sel` (exact, or `sel` is a `/`-prefix of it). */
+const caseMatches = (name: string, sel: string) => name === sel || name.startsWith(sel.endsWith('/') ? sel : `${sel}/`);
+
+/** The offline family a case name belongs to (`live/mappings/x` → `mappings`). */
+function familyOfCase(name: string): string {
+  const parts = name.split('/');
+  return parts[0] === 'live' && parts.length > 1 ? parts[1]! : parts[0]!;
 }
 
 /** The live families for `--live`, in the order of the selected families that have one. */
@@ -95,6 +153,31 @@ async function liveCounterparts(selected: readonly Family[], deps: ConformanceDe
   const live = selected.flatMap((f) => (all[f.name] ? [all[f.name]!] : []));
   if (live.length === 0) human(`--live: none of the selected families has a live counterpart (${Object.keys(all).join(', ')} do)\n`);
   return live;
+}
+
+/** `--list`: every selected family with the names of its cases (run offline to enumerate them). */
+async function listCases(selected: readonly Family[], corpusDir: string, implementation: Implementation, io: CliIo): Promise<number> {
+  const quiet = { info: () => {} };
+  for (const family of selected) {
+    io.stdout(`${family.name}: ${family.description}\n`);
+    const { checks } = await runFamilies({ corpusDir, families: [family], implementation, logger: quiet });
+    for (const c of checks) io.stdout(`  ${c.name}\n`);
+  }
+  return EXIT.ok;
+}
+
+/** A live family whose progress lines (daemon starting, scenarios done) go to `progress` with the elapsed time. */
+function withProgress(family: Family, progress: (line: string) => void): Family {
+  return {
+    ...family,
+    run: (ctx) => {
+      const t0 = Date.now();
+      const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+      progress(`${family.name}: starting (a tokened relay on a free loopback port)\n`);
+      const logger = { info: (line: string) => progress(`${family.name}: ${line} [${elapsed()}]\n`) };
+      return Promise.resolve(family.run({ ...ctx, logger })).finally(() => progress(`${family.name}: done [${elapsed()}]\n`));
+    },
+  };
 }
 
 /** The verb body, with injectable dependencies. Returns the exit code. */
@@ -118,28 +201,60 @@ export async function runConformance(
     .flatMap((n) => n.split(','))
     .map((n) => n.trim())
     .filter((n) => n !== '');
-  const selected = selectFamilies(requested, families, corpusDir);
+  const cases = ((args.values.case as string[] | undefined) ?? []).map((c) => c.trim()).filter((c) => c !== '');
+  const caseFamilies = [...new Set(cases.map(familyOfCase))];
+  const wantsLive = args.values.live === true || cases.some((c) => c.startsWith('live/'));
+  const selected = selectFamilies(requested.length === 0 && caseFamilies.length > 0 ? caseFamilies : requested, families, corpusDir);
   const implementation = deps.implementation ?? (await import('../../runners/conformance/implementation.js')).referenceImplementation;
+  const baselinePath = typeof args.values['expected-failures'] === 'string' ? resolve(io.cwd, args.values['expected-failures']) : undefined;
+  let baseline;
+  try {
+    baseline = baselinePath === undefined ? undefined : readBaseline(baselinePath);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 
-  const live = args.values.live === true ? await liveCounterparts(selected, deps, human) : [];
+  if (args.values.list === true) return listCases(selected, corpusDir, implementation, io);
+
+  const live = wantsLive ? await liveCounterparts(selected, deps, human) : [];
+  const progress = deps.progress ?? io.stderr;
+  const liveWithProgress = live.map((f) => withProgress(f, progress));
 
   human(`aep conformance: corpus ${corpusDir}\n`);
   const result = await runFamilies({
     corpusDir,
-    families: [...selected, ...live],
+    families: [...selected, ...liveWithProgress],
     implementation,
     logger: { info: (line) => human(`${line}\n`) },
     ...(deps.now ? { now: deps.now } : {}),
   });
-  const report = buildReport({ tool: TOOL, target: null, ...result });
+  let checks = result.checks;
+  if (cases.length > 0) {
+    checks = checks.filter((c) => cases.some((sel) => caseMatches(c.name, sel)));
+    const missing = cases.filter((sel) => !checks.some((c) => caseMatches(c.name, sel)));
+    if (missing.length) throw new UsageError(`no check named ${missing.map((m) => `'${m}'`).join(', ')} in ${corpusDir}; 'aep conformance --list' lists them`);
+  }
+  const verdict = judge(checks, baseline, baselinePath);
+  const run = {
+    corpus: recordedCorpus(corpusDir),
+    revision: corpusRevision(corpusDir),
+    tool: toolVersion(),
+    node: process.version,
+    target: null,
+    families: [...selected, ...live].map((f) => f.name),
+    ...(cases.length ? { cases } : {}),
+  };
+  const report = buildReport({ tool: TOOL, target: null, ...result, checks, annotate: true, run, verdict });
   const { pass, fail, skip, total } = report.summary;
+  for (const line of verdictLines(verdict)) human(`${line}\n`);
+  if (baseline && verdict.expected.length) human(`${verdict.expected.length} listed in ${baselinePath} as expected to fail or skip\n`);
   human(`${total} checks: ${pass} pass, ${fail} fail, ${skip} skip: ${report.ok ? 'OK' : 'FAILED'}\n`);
 
   const text = renderReport(report);
   if (json === '-') io.stdout(text);
   else if (json !== undefined) writeFile(resolve(io.cwd, json), text, 'JSON report');
   if (typeof args.values.report === 'string') {
-    const path = writeReports(report, text, resolve(io.cwd, args.values.report));
+    const path = await writeReports(report, text, resolve(io.cwd, args.values.report), deps);
     human(`report: ${path}\n`);
   }
   return report.ok ? EXIT.ok : EXIT.failed;
@@ -155,6 +270,9 @@ export const verb: Verb = {
     live: { type: 'boolean' },
     json: { type: 'string' },
     report: { type: 'string' },
+    'expected-failures': { type: 'string' },
+    case: { type: 'string', multiple: true },
+    list: { type: 'boolean' },
   },
   allowPositionals: true,
   run: (args, io) => runConformance(args, io),

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { STANDARD_CORPUS, describeWhenPresent } from '../../../impl/test-utils/suites.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -7,7 +8,7 @@ import { defaultCorpusDir } from '../corpus.js';
 import type { Check, Family } from '../types.js';
 import { ADAPTER_MAPPERS, family, mappingsFamily, type SourceMappers } from './mappings.js';
 
-const STANDARD = '../shared/aep-standard/conformance/fixtures';
+const STANDARD = STANDARD_CORPUS;
 const dirs: string[] = [];
 
 afterEach(() => {
@@ -62,6 +63,7 @@ describe('mappings family against our own adapters', () => {
     const dir = corpus({ 'codex.json': CODEX, 'heron.json': { hooks: {} } });
     const { checks, lines } = await run(family, dir);
     expect(checks.map((c) => [c.name, c.status])).toEqual([
+      ['mappings/heron', 'skip'],
       ['mappings/codex/Stop', 'pass'],
       ['mappings/codex/SubagentStart', 'pass'],
       ['mappings/codex/PreCompact', 'pass'],
@@ -76,9 +78,12 @@ describe('mappings family against our own adapters', () => {
     expect(family.detect('/nonexistent/corpus')).toBe(false);
   });
 
-  it('names sections it has no reader for', async () => {
-    const { lines } = await run(family, corpus({ 'codex.json': { ...CODEX, sse_modes: { modes: [] } } }));
+  it('names sections it has no reader for, as a line and as a skip check with its reason', async () => {
+    const { checks, lines } = await run(family, corpus({ 'codex.json': { ...CODEX, sse_modes: { modes: [] } } }));
     expect(lines).toEqual(['mappings: codex.json: section(s) "sse_modes" not run (no reader for them in this runner)']);
+    expect(checks.filter((c) => c.status === 'skip')).toEqual([
+      { name: 'mappings/codex/sse_modes', status: 'skip', detail: 'skipped: mappings/codex.json section "sse_modes" has no reader in this runner' },
+    ]);
   });
 });
 
@@ -127,10 +132,11 @@ describe('mappings family against broken fixtures', () => {
   });
 });
 
-describe.skipIf(!existsSync(STANDARD))("the standard's mapping files", () => {
+describeWhenPresent(STANDARD, "the standard's mapping files", () => {
   it('claude-code.json, codex.json, cline.json and hermes.json pass; the other sources are listed as not run', async () => {
     const { checks, lines } = await run(family, STANDARD);
     expect(failed(checks)).toEqual({});
+    expect(checks.find((c) => c.name === 'mappings/acp')).toEqual({ name: 'mappings/acp', status: 'skip', detail: 'skipped: mappings/acp.json has no adapter in this implementation' });
     expect(checks.filter((c) => c.name.startsWith('mappings/codex/')).length).toBe(11);
     expect(checks.filter((c) => c.name.startsWith('mappings/claude-code/')).length).toBe(4);
     expect(checks.filter((c) => c.name.startsWith('mappings/cline/')).length).toBe(14);

@@ -113,7 +113,9 @@ describe('aep conformance', () => {
     const reports = join(out, 'nested', 'reports');
     const { code, io } = await conformance({ values: { corpus: dir, family: ['downlevel'], report: reports } });
     expect(code).toBe(0);
-    expect(readdirSync(reports).sort()).toEqual(['index.html', 'report.json', 'report.md']);
+    expect(readdirSync(reports).sort()).toEqual(['certification', 'index.html', 'report.json', 'report.md']);
+    expect(readdirSync(join(reports, 'certification'))).toContain('claude-code.md');
+    expect(readFileSync(join(reports, 'certification', 'codex.md'), 'utf8')).toContain('**not exercised: this report holds no check of this integration**');
     const json = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8'));
     expect(json.summary).toEqual({ pass: 1, fail: 0, skip: 0, total: 1 });
     const md = readFileSync(join(reports, 'report.md'), 'utf8');

@@ -109,7 +109,8 @@ async function writeReports(report: ConformanceReport, text: string, dir: string
   writeFile(path, text, 'report');
   writeFile(join(dir, 'report.md'), renderMarkdown(report), 'report summary');
   writeFile(join(dir, 'index.html'), renderHtml(report), 'report page');
-  const pages = deps.reportPages ? await deps.reportPages(report) : {};
+  const makePages = deps.reportPages ?? (await import('../../runners/conformance/certify.js')).certificationPages;
+  const pages = await makePages(report);
   for (const [rel, page] of Object.entries(pages)) {
     const file = join(dir, rel);
     makeDir(resolve(file, '..'));

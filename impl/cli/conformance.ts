@@ -15,6 +15,7 @@ import { runFamilies } from '../../runners/conformance/runner.js';
 import type { Family, Implementation } from '../../runners/conformance/types.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
+import { parseTarget } from '../../runners/live/external.js';
 
 /** What the verb runs against; tests inject broken implementations and fake families. */
 export interface ConformanceDeps {
@@ -37,6 +38,7 @@ const TOOL = 'run-ts';
 function help(families: readonly Family[]): string {
   const width = Math.max(...families.map((f) => f.name.length));
   return `usage: aep conformance [--corpus DIR] [--family NAME]... [NAME...] [--live] [--json PATH|-] [--report DIR]
+                       [--expected-failures FILE] [--case NAME]... [--list] [--target AGENT=URL|COMMAND]...
 
 Runs the AEP 0.1 conformance fixture corpus against this reference implementation and
 prints one line per family; every failed check is listed with what went wrong.
@@ -61,6 +63,13 @@ flags:
                    the run (default: none, so every skip and every failure fails the run)
   --case NAME      run only this check (exact name, or a prefix ending at a '/'); repeatable
   --list           list every family and the names of its cases, and exit
+  --target AGENT=URL|COMMAND
+                   with --live: certify an external daemon instead of ours, judged on the wire
+                   only (hook replies, events at the relay this run starts); URL: a running
+                   loopback daemon linked to that relay (fix it with AEP_TARGET_RELAY_PORT and
+                   AEP_TOKEN); COMMAND: started per configuration via sh -c, '{relay}' and
+                   '{token}' substituted, its URL the first http://127.0.0.1:PORT it prints
+                   (repeatable; only the live families run)
 
 families:
 ${families.map((f) => `  ${f.name.padEnd(width)}  ${f.description}`).join('\n')}
@@ -217,17 +226,33 @@ export async function runConformance(
 
   if (args.values.list === true) return listCases(selected, corpusDir, implementation, io);
 
-  const live = wantsLive ? await liveCounterparts(selected, deps, human) : [];
+  const targets = ((args.values.target as string[] | undefined) ?? []).map((v) => {
+    const t = parseTarget(v);
+    if (typeof t === 'string') throw new UsageError(t);
+    return t;
+  });
+  if (targets.length > 0 && !wantsLive) throw new UsageError('--target certifies a daemon through the live families: add --live');
+  const targetText = targets.length ? targets.map((t) => `${t.agent}=${t.url ?? t.command}`).join(', ') : null;
+  let liveDeps = deps;
+  if (targets.length > 0 && !deps.liveFamilies) {
+    const relayPort = io.env.AEP_TARGET_RELAY_PORT ? Number(io.env.AEP_TARGET_RELAY_PORT) : 0;
+    if (!Number.isInteger(relayPort) || relayPort < 0 || relayPort > 65535) throw new UsageError(`AEP_TARGET_RELAY_PORT must be a port number, got '${io.env.AEP_TARGET_RELAY_PORT}'`);
+    const { targetedLiveFamilies } = await import('../../runners/live/families.js');
+    liveDeps = { ...deps, liveFamilies: targetedLiveFamilies(targets, { relayPort, ...(io.env.AEP_TOKEN ? { token: io.env.AEP_TOKEN } : {}) }) };
+  }
+  const live = wantsLive ? await liveCounterparts(selected, liveDeps, human) : [];
   const progress = deps.progress ?? io.stderr;
   const liveWithProgress = live.map((f) => withProgress(f, progress));
 
   human(`aep conformance: corpus ${corpusDir}\n`);
   const result = await runFamilies({
     corpusDir,
-    families: [...selected, ...liveWithProgress],
+    // A --target run judges the external daemon only: the offline families check this implementation.
+    families: targets.length > 0 ? liveWithProgress : [...selected, ...liveWithProgress],
     implementation,
     logger: { info: (line) => human(`${line}\n`) },
     ...(deps.now ? { now: deps.now } : {}),
+    ...(cases.length ? { selects: (name: string) => cases.some((sel) => caseMatches(name, sel)) } : {}),
   });
   let checks = result.checks;
   if (cases.length > 0) {
@@ -241,11 +266,11 @@ export async function runConformance(
     revision: corpusRevision(corpusDir),
     tool: toolVersion(),
     node: process.version,
-    target: null,
-    families: [...selected, ...live].map((f) => f.name),
+    target: targetText,
+    families: (targets.length > 0 ? live : [...selected, ...live]).map((f) => f.name),
     ...(cases.length ? { cases } : {}),
   };
-  const report = buildReport({ tool: TOOL, target: null, ...result, checks, annotate: true, run, verdict });
+  const report = buildReport({ tool: TOOL, ...result, target: targetText, checks, annotate: true, run, verdict });
   const { pass, fail, skip, total } = report.summary;
   for (const line of verdictLines(verdict)) human(`${line}\n`);
   if (baseline && verdict.expected.length) human(`${verdict.expected.length} listed in ${baselinePath} as expected to fail or skip\n`);
@@ -274,6 +299,7 @@ export const verb: Verb = {
     'expected-failures': { type: 'string' },
     case: { type: 'string', multiple: true },
     list: { type: 'boolean' },
+    target: { type: 'string', multiple: true },
   },
   allowPositionals: true,
   run: (args, io) => runConformance(args, io),

@@ -62,6 +62,12 @@ export interface FamilyContext {
   readonly corpusDir: string;
   readonly implementation: Implementation;
   readonly logger: Logger;
+  /**
+   * `--case`: whether a check name is selected. Families whose cases are expensive (the live
+   * ones) skip unselected cases before running them; the CLI filters every family's checks after.
+   * Absent: every case is selected.
+   */
+  readonly selects?: (checkName: string) => boolean;
 }
 
 /** One fixture family. Adding one is a new file under families/ plus one line in families/index.ts. */

@@ -71,6 +71,13 @@ stage "install (npm install, as the README says)"
 npm install --no-audit --no-fund
 passed
 
+stage "headless Chromium for the HTML report's browser test (Debian's chromium package)"
+if ! command -v chromium >/dev/null 2>&1; then
+  SUDO=; [ "$(id -u)" != 0 ] && SUDO=sudo
+  $SUDO apt-get install -y chromium || { $SUDO apt-get update && $SUDO apt-get install -y chromium; }
+fi
+passed
+
 stage "unit and integration tests (npm test)"
 npm test 2>&1 | tee "$WORK/npm-test.log"
 passed

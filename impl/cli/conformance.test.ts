@@ -38,6 +38,7 @@ describe('aep conformance', () => {
     expect(code).toBe(0);
     const report = JSON.parse(io.out);
     expect(io.out).toBe(`${JSON.stringify(report, null, 2)}\n`);
+    const am = { family: 'attr-match', class: 'Collector/relay', spec: ['AEP-0003 §6'] };
     expect(report).toEqual({
       format: 'aep-conformance-report',
       formatVersion: 1,
@@ -47,13 +48,22 @@ describe('aep conformance', () => {
       startedAt: '2026-03-04T05:06:07.250Z',
       finishedAt: '2026-03-04T05:06:07.500Z',
       checks: [
-        { name: 'attr-match/tool glob hits', status: 'pass' },
-        { name: 'attr-match/tool glob misses run', status: 'pass' },
-        { name: 'attr-match/invalid: payload is not filterable', status: 'pass' },
-        { name: 'downlevel/text drops at metadata', status: 'pass' },
+        { name: 'attr-match/tool glob hits', status: 'pass', ...am },
+        { name: 'attr-match/tool glob misses run', status: 'pass', ...am },
+        { name: 'attr-match/invalid: payload is not filterable', status: 'pass', ...am },
+        { name: 'downlevel/text drops at metadata', status: 'pass', family: 'downlevel', class: 'Collector/relay', spec: ['AEP-0001 §8.2'] },
       ],
       summary: { pass: 4, fail: 0, skip: 0, total: 4 },
       ok: true,
+      run: {
+        corpus: dir,
+        revision: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
+        tool: { name: 'aep-reference', version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+        node: process.version,
+        target: null,
+        families: ['attr-match', 'downlevel'],
+      },
+      baseline: { ok: true, unexpected: [], stale: [], unexcusedSkips: [], expected: [] },
     });
     expect(io.err).toBe(`aep conformance: corpus ${dir}\nattr-match: 3/3 pass\ndownlevel: 1/1 pass\n4 checks: 4 pass, 0 fail, 0 skip: OK\n`);
   });
@@ -65,7 +75,7 @@ describe('aep conformance', () => {
     const report = JSON.parse(io.out);
     expect(report.ok).toBe(false);
     expect(report.summary).toEqual({ pass: 2, fail: 1, skip: 0, total: 3 });
-    expect(report.checks[1]).toEqual({ name: 'attr-match/tool glob misses run', status: 'fail', detail: 'expected match=false, got true' });
+    expect(report.checks[1]).toMatchObject({ name: 'attr-match/tool glob misses run', status: 'fail', detail: 'expected match=false, got true' });
     expect(io.err).toContain('  FAIL attr-match/tool glob misses run: expected match=false, got true\n');
     expect(io.err).toContain('3 checks: 2 pass, 1 fail, 0 skip: FAILED\n');
   });
@@ -96,18 +106,27 @@ describe('aep conformance', () => {
     expect(check.detail).toMatch(/^redaction\/cases\.json: malformed JSON: /);
   });
 
-  it('--report DIR writes a stamped report and latest.json with the same bytes', async () => {
+  it('--report DIR writes report.json, report.md and a self-contained index.html', async () => {
     const dir = corpus();
     const out = mkdtempSync(join(tmpdir(), 'aep-reports-'));
     cleanups.push(() => rmSync(out, { recursive: true, force: true }));
     const reports = join(out, 'nested', 'reports');
     const { code, io } = await conformance({ values: { corpus: dir, family: ['downlevel'], report: reports } });
     expect(code).toBe(0);
-    expect(readdirSync(reports).sort()).toEqual(['conformance-2026-03-04T05-06-07.250Z.json', 'latest.json']);
-    const stamped = readFileSync(join(reports, 'conformance-2026-03-04T05-06-07.250Z.json'), 'utf8');
-    expect(readFileSync(join(reports, 'latest.json'), 'utf8')).toBe(stamped);
-    expect(JSON.parse(stamped).summary).toEqual({ pass: 1, fail: 0, skip: 0, total: 1 });
-    expect(io.out).toContain(`report: ${join(reports, 'conformance-2026-03-04T05-06-07.250Z.json')}\n`);
+    expect(readdirSync(reports).sort()).toEqual(['certification', 'index.html', 'report.json', 'report.md']);
+    expect(readdirSync(join(reports, 'certification'))).toContain('claude-code.md');
+    expect(readFileSync(join(reports, 'certification', 'codex.md'), 'utf8')).toContain('**not exercised: this report holds no check of this integration**');
+    const json = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8'));
+    expect(json.summary).toEqual({ pass: 1, fail: 0, skip: 0, total: 1 });
+    const md = readFileSync(join(reports, 'report.md'), 'utf8');
+    expect(md).toContain('**OK**: 1 checks, 1 pass, 0 fail, 0 skip.');
+    expect(md).toContain('| Collector/relay | 1 | 0 | 0 | 1 |');
+    expect(md).not.toContain('2026-03-04');
+    const html = readFileSync(join(reports, 'index.html'), 'utf8');
+    expect(html).toContain('<td class="name">downlevel/text drops at metadata</td><td class="status">pass</td><td class="spec">AEP-0001 §8.2</td>');
+    expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//);
+    expect(html).not.toContain('2026-03-04');
+    expect(io.out).toContain(`report: ${join(reports, 'report.json')}\n`);
   });
 
   it('--json PATH writes the report file and leaves stdout human', async () => {

@@ -2,9 +2,13 @@
  * `aep conformance`: runs the fixture corpus through an implementation (this package's core
  * by default) and emits the standard's conformance report.
  */
-import { statSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
-import { defaultCorpusDir } from '../../runners/conformance/corpus.js';
+import { readFileSync, statSync, writeFileSync } from 'node:fs';
+import { isAbsolute, join, relative, resolve } from 'node:path';
+import { judge, readBaseline, verdictLines } from '../../runners/conformance/baseline.js';
+import { defaultCorpusDir, packageRoot } from '../../runners/conformance/corpus.js';
+import { renderHtml } from '../../runners/conformance/report-html.js';
+import { renderMarkdown } from '../../runners/conformance/report-md.js';
+import { corpusRevision } from '../../runners/conformance/revision.js';
 import { FAMILIES } from '../../runners/conformance/families/index.js';
 import { buildReport, renderReport, type ConformanceReport } from '../../runners/conformance/report.js';
 import { runFamilies } from '../../runners/conformance/runner.js';
@@ -12,6 +16,7 @@ import type { Family, Implementation } from '../../runners/conformance/types.js'
 import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
+import { parseTarget } from '../../runners/live/external.js';
 
 /** What the verb runs against; tests inject broken implementations and fake families. */
 export interface ConformanceDeps {
@@ -25,6 +30,10 @@ export interface ConformanceDeps {
   liveFamilies?: Readonly<Record<string, Family>>;
   /** The `--vendors` family. Default: `runners/vendors/lane.ts` (the real vendor CLIs). */
   vendorsFamily?: Family;
+  /** Extra files `--report DIR` writes beside report.json/md/index.html (certification pages): relative path → text. */
+  reportPages?: (report: ConformanceReport) => Promise<Record<string, string>> | Record<string, string>;
+  /** Where live progress lines go (default: stderr). */
+  progress?: (line: string) => void;
 }
 
 const TOOL = 'run-ts';
@@ -32,6 +41,7 @@ const TOOL = 'run-ts';
 function help(families: readonly Family[]): string {
   const width = Math.max(...families.map((f) => f.name.length));
   return `usage: aep conformance [--corpus DIR] [--family NAME]... [NAME...] [--live] [--vendors] [--json PATH|-] [--report DIR]
+                       [--expected-failures FILE] [--case NAME]... [--list] [--target AGENT=URL|COMMAND]...
 
 Runs the AEP 0.1 conformance fixture corpus against this reference implementation and
 prints one line per family; every failed check is listed with what went wrong.
@@ -52,12 +62,28 @@ flags:
                    reports/vendors) (default: off)
   --json PATH|-    also write the JSON report to PATH; '-' puts only the JSON on stdout and
                    moves every human line to stderr (default: no JSON report)
-  --report DIR     write DIR/conformance-<startedAt>.json and DIR/latest.json (default: none)
+  --report DIR     write DIR/report.json (the JSON report, annotated), DIR/report.md (the
+                   summary for a PR), DIR/index.html (the self-contained page) and
+                   DIR/certification/<adapter>.md (default: none)
+  --expected-failures FILE
+                   a JSON object {"<check name>": "<reason>"}: listed checks may fail or skip;
+                   an unlisted failure or skip, or a listed check that passes (stale), fails
+                   the run (default: none, so every skip and every failure fails the run)
+  --case NAME      run only this check (exact name, or a prefix ending at a '/'); repeatable
+  --list           list every family and the names of its cases, and exit
+  --target AGENT=URL|COMMAND
+                   with --live: certify an external daemon instead of ours, judged on the wire
+                   only (hook replies, events at the relay this run starts); URL: a running
+                   loopback daemon linked to that relay (fix it with AEP_TARGET_RELAY_PORT and
+                   AEP_TOKEN); COMMAND: started per configuration via sh -c, '{relay}' and
+                   '{token}' substituted, its URL the first http://127.0.0.1:PORT it prints
+                   (repeatable; only the live families run)
 
 families:
 ${families.map((f) => `  ${f.name.padEnd(width)}  ${f.description}`).join('\n')}
 
-exit codes: 0 every check passed, 1 a check failed, 2 usage (unknown family, a named family
+exit codes: 0 every check passed (or failed/skipped as the expected-failures file says), 1 a
+check failed, was skipped unexcused, or a listed check passed, 2 usage (unknown family, a named family
 absent from the corpus, a missing corpus directory, an unwritable report path)
 `;
 }
@@ -85,13 +111,56 @@ function writeFile(path: string, text: string, what: string): void {
   }
 }
 
-function writeReports(report: ConformanceReport, text: string, dir: string): string {
+/** Create a report folder one level at a time, with a bound (ensure-dir.ts), or a usage error naming --report. */
+function makeDir(dir: string): void {
   const ready = prepareDir(dir, '--report');
   if (ready !== true) throw new UsageError(ready);
-  const stamped = join(dir, `conformance-${report.startedAt.replace(/:/g, '-')}.json`);
-  writeFile(stamped, text, 'report');
-  writeFile(join(dir, 'latest.json'), text, 'report');
-  return stamped;
+}
+
+/** report.json, report.md, index.html and the extra pages; returns the report.json path. */
+async function writeReports(report: ConformanceReport, text: string, dir: string, deps: ConformanceDeps): Promise<string> {
+  makeDir(dir);
+  const path = join(dir, 'report.json');
+  writeFile(path, text, 'report');
+  writeFile(join(dir, 'report.md'), renderMarkdown(report), 'report summary');
+  writeFile(join(dir, 'index.html'), renderHtml(report), 'report page');
+  const makePages = deps.reportPages ?? (await import('../../runners/conformance/certify.js')).certificationPages;
+  const pages = await makePages(report);
+  for (const [rel, page] of Object.entries(pages)) {
+    const file = join(dir, rel);
+    makeDir(resolve(file, '..'));
+    writeFile(file, page, 'report page');
+  }
+  return path;
+}
+
+/** The package's name and version, from its package.json. */
+function toolVersion(): { name: string; version: string } {
+  try {
+    const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { name?: string; version?: string };
+    return { name: manifest.name ?? 'aep-reference', version: manifest.version ?? 'unknown' };
+  } catch {
+    return { name: 'aep-reference', version: 'unknown' };
+  }
+}
+
+/** The corpus as recorded: relative to the package root when inside it (stable across clones). */
+function recordedCorpus(corpusDir: string): string {
+  try {
+    const rel = relative(packageRoot(), corpusDir);
+    return rel && !rel.startsWith('..') && !isAbsolute(rel) ? rel : corpusDir;
+  } catch {
+    return corpusDir;
+  }
+}
+
+/** Whether check `name` is selected by `--case` value `sel` (exact, or `sel` is a `/`-prefix of it). */
+const caseMatches = (name: string, sel: string) => name === sel || name.startsWith(sel.endsWith('/') ? sel : `${sel}/`);
+
+/** The offline family a case name belongs to (`live/mappings/x` → `mappings`). */
+function familyOfCase(name: string): string {
+  const parts = name.split('/');
+  return parts[0] === 'live' && parts.length > 1 ? parts[1]! : parts[0]!;
 }
 
 /** The live families for `--live`, in the order of the selected families that have one. */
@@ -100,6 +169,31 @@ async function liveCounterparts(selected: readonly Family[], deps: ConformanceDe
   const live = selected.flatMap((f) => (all[f.name] ? [all[f.name]!] : []));
   if (live.length === 0) human(`--live: none of the selected families has a live counterpart (${Object.keys(all).join(', ')} do)\n`);
   return live;
+}
+
+/** `--list`: every selected family with the names of its cases (run offline to enumerate them). */
+async function listCases(selected: readonly Family[], corpusDir: string, implementation: Implementation, io: CliIo): Promise<number> {
+  const quiet = { info: () => {} };
+  for (const family of selected) {
+    io.stdout(`${family.name}: ${family.description}\n`);
+    const { checks } = await runFamilies({ corpusDir, families: [family], implementation, logger: quiet });
+    for (const c of checks) io.stdout(`  ${c.name}\n`);
+  }
+  return EXIT.ok;
+}
+
+/** A live family whose progress lines (daemon starting, scenarios done) go to `progress` with the elapsed time. */
+function withProgress(family: Family, progress: (line: string) => void): Family {
+  return {
+    ...family,
+    run: (ctx) => {
+      const t0 = Date.now();
+      const elapsed = () => `${((Date.now() - t0) / 1000).toFixed(1)} s`;
+      progress(`${family.name}: starting (a tokened relay on a free loopback port)\n`);
+      const logger = { info: (line: string) => progress(`${family.name}: ${line} [${elapsed()}]\n`) };
+      return Promise.resolve(family.run({ ...ctx, logger })).finally(() => progress(`${family.name}: done [${elapsed()}]\n`));
+    },
+  };
 }
 
 /** The verb body, with injectable dependencies. Returns the exit code. */
@@ -123,7 +217,10 @@ export async function runConformance(
     .flatMap((n) => n.split(','))
     .map((n) => n.trim())
     .filter((n) => n !== '');
-  const selected = selectFamilies(requested, families, corpusDir);
+  const cases = ((args.values.case as string[] | undefined) ?? []).map((c) => c.trim()).filter((c) => c !== '');
+  const caseFamilies = [...new Set(cases.map(familyOfCase))];
+  const wantsLive = args.values.live === true || cases.some((c) => c.startsWith('live/'));
+  const selected = selectFamilies(requested.length === 0 && caseFamilies.length > 0 ? caseFamilies : requested, families, corpusDir);
   // Output paths are checked before the run, so a typo costs nothing.
   if (json !== undefined && json !== '-') {
     const ok = checkOutputFile(resolve(io.cwd, json), '--json');
@@ -134,27 +231,72 @@ export async function runConformance(
     if (ok !== true) throw new UsageError(ok);
   }
   const implementation = deps.implementation ?? (await import('../../runners/conformance/implementation.js')).referenceImplementation;
+  const baselinePath = typeof args.values['expected-failures'] === 'string' ? resolve(io.cwd, args.values['expected-failures']) : undefined;
+  let baseline;
+  try {
+    baseline = baselinePath === undefined ? undefined : readBaseline(baselinePath);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
 
-  const live = args.values.live === true ? await liveCounterparts(selected, deps, human) : [];
+  if (args.values.list === true) return listCases(selected, corpusDir, implementation, io);
+
+  const targets = ((args.values.target as string[] | undefined) ?? []).map((v) => {
+    const t = parseTarget(v);
+    if (typeof t === 'string') throw new UsageError(t);
+    return t;
+  });
+  if (targets.length > 0 && !wantsLive) throw new UsageError('--target certifies a daemon through the live families: add --live');
+  const targetText = targets.length ? targets.map((t) => `${t.agent}=${t.url ?? t.command}`).join(', ') : null;
+  let liveDeps = deps;
+  if (targets.length > 0 && !deps.liveFamilies) {
+    const relayPort = io.env.AEP_TARGET_RELAY_PORT ? Number(io.env.AEP_TARGET_RELAY_PORT) : 0;
+    if (!Number.isInteger(relayPort) || relayPort < 0 || relayPort > 65535) throw new UsageError(`AEP_TARGET_RELAY_PORT must be a port number, got '${io.env.AEP_TARGET_RELAY_PORT}'`);
+    const { targetedLiveFamilies } = await import('../../runners/live/families.js');
+    liveDeps = { ...deps, liveFamilies: targetedLiveFamilies(targets, { relayPort, ...(io.env.AEP_TOKEN ? { token: io.env.AEP_TOKEN } : {}) }) };
+  }
+  const live = wantsLive ? await liveCounterparts(selected, liveDeps, human) : [];
+  const progress = deps.progress ?? io.stderr;
+  const liveWithProgress = live.map((f) => withProgress(f, progress));
   const vendors = args.values.vendors === true ? [deps.vendorsFamily ?? (await import('../../runners/vendors/lane.js')).vendorsFamily(io.env.AEP_VENDORS_CAPTURE_DIR || undefined)] : [];
 
   human(`aep conformance: corpus ${corpusDir}\n`);
   const result = await runFamilies({
     corpusDir,
-    families: [...selected, ...live, ...vendors],
+    // A --target run judges the external daemon only: the offline families check this implementation.
+    families: targets.length > 0 ? liveWithProgress : [...selected, ...liveWithProgress, ...vendors],
     implementation,
     logger: { info: (line) => human(`${line}\n`) },
     ...(deps.now ? { now: deps.now } : {}),
+    ...(cases.length ? { selects: (name: string) => cases.some((sel) => caseMatches(name, sel)) } : {}),
   });
-  const report = buildReport({ tool: TOOL, target: null, ...result });
+  let checks = result.checks;
+  if (cases.length > 0) {
+    checks = checks.filter((c) => cases.some((sel) => caseMatches(c.name, sel)));
+    const missing = cases.filter((sel) => !checks.some((c) => caseMatches(c.name, sel)));
+    if (missing.length) throw new UsageError(`no check named ${missing.map((m) => `'${m}'`).join(', ')} in ${corpusDir}; 'aep conformance --list' lists them`);
+  }
+  const verdict = judge(checks, baseline, baselinePath);
+  const run = {
+    corpus: recordedCorpus(corpusDir),
+    revision: corpusRevision(corpusDir),
+    tool: toolVersion(),
+    node: process.version,
+    target: targetText,
+    families: (targets.length > 0 ? live : [...selected, ...live]).map((f) => f.name),
+    ...(cases.length ? { cases } : {}),
+  };
+  const report = buildReport({ tool: TOOL, ...result, target: targetText, checks, annotate: true, run, verdict });
   const { pass, fail, skip, total } = report.summary;
+  for (const line of verdictLines(verdict)) human(`${line}\n`);
+  if (baseline && verdict.expected.length) human(`${verdict.expected.length} listed in ${baselinePath} as expected to fail or skip\n`);
   human(`${total} checks: ${pass} pass, ${fail} fail, ${skip} skip: ${report.ok ? 'OK' : 'FAILED'}\n`);
 
   const text = renderReport(report);
   if (json === '-') io.stdout(text);
   else if (json !== undefined) writeFile(resolve(io.cwd, json), text, 'JSON report');
   if (typeof args.values.report === 'string') {
-    const path = writeReports(report, text, resolve(io.cwd, args.values.report));
+    const path = await writeReports(report, text, resolve(io.cwd, args.values.report), deps);
     human(`report: ${path}\n`);
   }
   return report.ok ? EXIT.ok : EXIT.failed;
@@ -171,6 +313,10 @@ export const verb: Verb = {
     vendors: { type: 'boolean' },
     json: { type: 'string' },
     report: { type: 'string' },
+    'expected-failures': { type: 'string' },
+    case: { type: 'string', multiple: true },
+    list: { type: 'boolean' },
+    target: { type: 'string', multiple: true },
   },
   allowPositionals: true,
   run: (args, io) => runConformance(args, io),

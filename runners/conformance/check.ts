@@ -9,6 +9,11 @@ export function fail(name: string, detail: string): Check {
   return { name, status: 'fail', detail };
 }
 
+/** A case this implementation does not run; `detail` says why (`skipped: ...`). */
+export function skip(name: string, detail: string): Check {
+  return { name, status: 'skip', detail };
+}
+
 /** Describes anything thrown, for a detail line: `threw TypeError: x is not a function`. */
 export function describeThrown(err: unknown): string {
   if (err instanceof Error) return `threw ${err.name}: ${err.message}`;

@@ -1,8 +1,49 @@
 /**
  * The conformance report, in the exact shape the standard shares across its tools
- * (conformance/README.md of the standard, "The report format", formatVersion 1).
+ * (conformance/README.md of the standard, "The report format", formatVersion 1), plus optional
+ * extra keys: per check `family`, `adapter`, `class`, `spec`; at the top `run` (what was run)
+ * and `baseline` (how the expected-failures file judged the run).
  */
+import { checkMeta, type ConformanceClass } from './check-meta.js';
 import type { Check } from './types.js';
+
+/** One check as reported: the standard's members, then the optional annotations. */
+export interface ReportCheck extends Check {
+  family?: string;
+  adapter?: string;
+  class?: ConformanceClass;
+  spec?: string[];
+}
+
+/** What was run, recorded so a published report can be reproduced. */
+export interface RunInfo {
+  /** The corpus root: relative to the package root when inside it, else absolute. */
+  corpus: string;
+  /** `sha256:<hex>` over every fixture file's relative path and bytes, in path order. */
+  revision: string;
+  tool: { name: string; version: string };
+  node: string;
+  /** `<adapter>=<url or command>` of an external daemon under `--target`, else null. */
+  target: string | null;
+  families: string[];
+  /** The `--case` selection, when one was given. */
+  cases?: string[];
+}
+
+/** The expected-failures judgement (see baseline.ts). */
+export interface Verdict {
+  ok: boolean;
+  /** Failed checks the baseline does not list. */
+  unexpected: string[];
+  /** Listed checks that passed: the excuse is stale and must be removed. */
+  stale: string[];
+  /** Skipped checks no baseline names (an unimplemented corpus source). */
+  unexcusedSkips: string[];
+  /** Listed checks that failed or were skipped, as expected. */
+  expected: string[];
+  /** The baseline file, when one was given. */
+  file?: string;
+}
 
 export interface ConformanceReport {
   format: 'aep-conformance-report';
@@ -14,10 +55,12 @@ export interface ConformanceReport {
   target: string | null;
   startedAt: string;
   finishedAt: string;
-  checks: Check[];
+  checks: ReportCheck[];
   summary: { pass: number; fail: number; skip: number; total: number };
-  /** True exactly when `summary.fail` is zero. */
+  /** True when nothing failed; with a verdict, the verdict's `ok`. */
   ok: boolean;
+  run?: RunInfo;
+  baseline?: Verdict;
 }
 
 export interface ReportInput {
@@ -26,14 +69,25 @@ export interface ReportInput {
   startedAt: string;
   finishedAt: string;
   checks: readonly Check[];
+  /** Add `family`, `adapter`, `class`, `spec` to every check (check-meta.ts). Default false. */
+  annotate?: boolean;
+  run?: RunInfo;
+  verdict?: Verdict;
+}
+
+function reportCheck(c: Check, annotate: boolean): ReportCheck {
+  const out: ReportCheck = c.detail ? { name: c.name, status: c.status, detail: c.detail } : { name: c.name, status: c.status };
+  if (!annotate) return out;
+  const meta = checkMeta(c.name);
+  return { ...out, ...meta };
 }
 
 /** Builds the report; check members are emitted as name, status, detail, with an empty detail omitted. */
 export function buildReport(input: ReportInput): ConformanceReport {
-  const checks = input.checks.map((c): Check => (c.detail ? { name: c.name, status: c.status, detail: c.detail } : { name: c.name, status: c.status }));
+  const checks = input.checks.map((c) => reportCheck(c, input.annotate === true));
   const count = (s: Check['status']) => checks.filter((c) => c.status === s).length;
   const summary = { pass: count('pass'), fail: count('fail'), skip: count('skip'), total: checks.length };
-  return {
+  const report: ConformanceReport = {
     format: 'aep-conformance-report',
     formatVersion: 1,
     aep: '0.1',
@@ -43,8 +97,11 @@ export function buildReport(input: ReportInput): ConformanceReport {
     finishedAt: input.finishedAt,
     checks,
     summary,
-    ok: summary.fail === 0,
+    ok: input.verdict ? input.verdict.ok : summary.fail === 0,
   };
+  if (input.run) report.run = input.run;
+  if (input.verdict) report.baseline = input.verdict;
+  return report;
 }
 
 /** Pretty JSON (two-space indent) with a trailing newline. */

@@ -2,18 +2,17 @@
  * The standard's own corpus (read from ../shared when present, skipped otherwise): the
  * reference core passes it, and the same corpus catches the core with one function broken.
  */
-import { existsSync } from 'node:fs';
 import { join } from 'node:path';
-import { describe, expect, it } from 'vitest';
+import { expect, it } from 'vitest';
+import { STANDARD_CORPUS, describeWhenPresent } from '../../impl/test-utils/suites.js';
 import { FAMILIES } from './families/index.js';
 import { referenceImplementation as core } from './implementation.js';
 import { runFamilies } from './runner.js';
 import type { Implementation } from './types.js';
-import { standardPath } from '../../impl/test-utils/standard.js';
 
 /** The families of the core functions (the adapter `mappings` family tests its own mappers). */
 const FIXTURE_FAMILIES = ['golden', 'invalid', 'attr-match', 'ce-roundtrip', 'otlp', 'ocsf', 'redaction', 'capture-gating', 'downlevel'];
-const corpusDir = standardPath('conformance', 'fixtures');
+const corpusDir = STANDARD_CORPUS;
 
 async function failures(impl: Implementation): Promise<Map<string, number>> {
   const { checks } = await runFamilies({ corpusDir, families: FAMILIES.filter((f) => FIXTURE_FAMILIES.includes(f.name)), implementation: impl, logger: { info: () => {} } });
@@ -22,7 +21,7 @@ async function failures(impl: Implementation): Promise<Map<string, number>> {
   return out;
 }
 
-describe.skipIf(!existsSync(join(corpusDir, 'golden', 'golden.jsonl')))('the standard corpus', () => {
+describeWhenPresent(join(corpusDir, 'golden', 'golden.jsonl'), 'the standard corpus', () => {
   it('the reference core passes every family', async () => {
     expect(FAMILIES.map((f) => f.name)).toEqual(expect.arrayContaining(FIXTURE_FAMILIES));
     expect(await failures(core)).toEqual(new Map());

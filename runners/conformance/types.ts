@@ -13,6 +13,12 @@ export interface Check {
   readonly name: string;
   readonly status: CheckStatus;
   readonly detail?: string;
+  /**
+   * A skip named by a baseline kept in code beside its family (the real-vendors lane's
+   * known-failures list): where that baseline lives. Such a skip counts as expected, like one an
+   * `--expected-failures` file names; the family fails the run itself when the entry goes stale.
+   */
+  readonly excusedBy?: string;
 }
 
 /** Options of the §9.4 redaction pipeline (AEP-0003). */
@@ -62,6 +68,12 @@ export interface FamilyContext {
   readonly corpusDir: string;
   readonly implementation: Implementation;
   readonly logger: Logger;
+  /**
+   * `--case`: whether a check name is selected. Families whose cases are expensive (the live
+   * ones) skip unselected cases before running them; the CLI filters every family's checks after.
+   * Absent: every case is selected.
+   */
+  readonly selects?: (checkName: string) => boolean;
 }
 
 /** One fixture family. Adding one is a new file under families/ plus one line in families/index.ts. */

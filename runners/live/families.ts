@@ -14,23 +14,25 @@ import { liveTarget } from './live-target.js';
 import { liveMappings } from './mappings-live.js';
 import { readScenarioFile, scenarioFiles } from './scenario-format.js';
 import { runScenario } from './scenario-run.js';
-import { withStack } from './stack.js';
+import { withStack, type StackOptions } from './stack.js';
+import type { ExternalTarget } from './external.js';
 import { adapter as hermes } from '../../impl/adapter-hermes/adapter.js';
 
 /** Run every scenario of every scenario file with an adapter end to end; one check per scenario. */
-export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
+export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>, stackOptions: StackOptions = {}): Family {
   return {
     name: 'live/control-loop',
     description: 'every control-loop scenario end to end: hooks to the daemon, commands through a tokened relay',
     detect: (dir) => scenarioFiles(dir).length > 0,
-    run: ({ corpusDir, implementation }) =>
+    run: ({ corpusDir, implementation, logger, selects = () => true }) =>
       withStack(async (stack) => {
         const checks: Check[] = [];
-        for (const rel of scenarioFiles(corpusDir)) {
-          const file = readScenarioFile(corpusDir, rel);
-          const def = adapters[file.adapter];
-          if (!def) continue;
-          for (const scenario of file.scenarios) {
+        const files = scenarioFiles(corpusDir).map((rel) => readScenarioFile(corpusDir, rel)).filter((f) => adapters[f.adapter]);
+        const chosen = (adapter: string, s: { name: string }) => selects(`live/control-loop/${adapter}/${s.name}`);
+        const total = files.reduce((n, f) => n + f.scenarios.filter((s) => chosen(f.adapter, s)).length, 0);
+        for (const file of files) {
+          const def = adapters[file.adapter]!;
+          for (const scenario of file.scenarios.filter((s) => chosen(file.adapter, s))) {
             const name = `live/control-loop/${file.adapter}/${scenario.name}`;
             try {
               const daemon = await stack.adapter(def, { attentionTimeoutMs: scenario.attentionTimeoutMs, instruct: scenario.instruct }, scenario.env);
@@ -46,20 +48,22 @@ export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterD
             } catch (err) {
               checks.push(fail(name, describeThrown(err)));
             }
+            if (checks.length % 10 === 0 || checks.length === total) logger.info(`${checks.length}/${total} scenarios done`);
           }
         }
         return checks;
-      }),
+      }, undefined, { ...stackOptions, progress: (line) => logger.info(line) }),
   };
 }
 
 /** Replay every mapping entry of every source with an adapter through its daemon. */
-export function liveMappingsFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
+export function liveMappingsFamily(adapters: Readonly<Record<string, AdapterDef>>, stackOptions: StackOptions = {}): Family {
   return {
     name: 'live/mappings',
     description: 'every mapping entry through the adapter daemon: the event at the relay equals the pin, valid, identity-mapped',
     detect: (dir) => mappingSources(dir).some((s) => adapters[s] && ADAPTER_MAPPERS[s]),
-    run: ({ corpusDir, implementation }) => withStack((stack) => liveMappings(stack, corpusDir, adapters, validity(implementation).validate)),
+    run: ({ corpusDir, implementation, logger, selects }) =>
+      withStack((stack) => liveMappings(stack, corpusDir, adapters, validity(implementation).validate, selects), undefined, { ...stackOptions, progress: (line) => logger.info(line) }),
   };
 }
 
@@ -69,3 +73,17 @@ export const LIVE_FAMILIES: Readonly<Record<string, Family>> = {
   mappings: liveMappingsFamily({ ...SCENARIO_ADAPTERS, hermes }),
   'control-loop': liveControlLoopFamily(SCENARIO_ADAPTERS),
 };
+
+/**
+ * The live families for `--target`: only the targeted agents, each through its external daemon
+ * (an agent this implementation has no adapter for gets a name-only definition: only the wire is judged).
+ */
+export function targetedLiveFamilies(targets: readonly ExternalTarget[], stack: Omit<StackOptions, 'external' | 'progress'> = {}): Readonly<Record<string, Family>> {
+  const external = Object.fromEntries(targets.map((t) => [t.agent, t]));
+  const pick = (all: Readonly<Record<string, AdapterDef>>) =>
+    Object.fromEntries(targets.map((t) => [t.agent, all[t.agent] ?? ({ agent: t.agent } as AdapterDef)]));
+  return {
+    mappings: liveMappingsFamily(pick({ ...SCENARIO_ADAPTERS, hermes }), { ...stack, external }),
+    'control-loop': liveControlLoopFamily(pick(SCENARIO_ADAPTERS), { ...stack, external }),
+  };
+}

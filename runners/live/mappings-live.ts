@@ -189,13 +189,20 @@ async function replayMoment(stack: Stack, daemon: RunningAdapter, agent: string,
 }
 
 /** Replay every mapping entry of every source with an adapter; one check per entry. */
-export async function liveMappings(stack: Stack, corpusDir: string, adapters: Readonly<Record<string, AdapterDef>>, validate: (e: unknown) => string | null): Promise<Check[]> {
+export async function liveMappings(
+  stack: Stack,
+  corpusDir: string,
+  adapters: Readonly<Record<string, AdapterDef>>,
+  validate: (e: unknown) => string | null,
+  selects: (checkName: string) => boolean = () => true,
+): Promise<Check[]> {
   const checks: Check[] = [];
   let n = 0;
   for (const source of mappingSources(corpusDir).filter((s) => adapters[s])) {
     const file = readMappingFile(corpusDir, source);
     const def = adapters[source]!;
-    const all = replays(file);
+    const all = replays(file).filter((r) => selects(`live/mappings/${source}/${r.name}`));
+    if (all.length === 0) continue;
     const daemon = await stack.adapter(def, { attentionTimeoutMs: HOLD_MS });
     const metadata = all.some((r) => r.metadata) ? await stack.adapter(def, { attentionTimeoutMs: HOLD_MS, posture: { ceiling: 'metadata', attention: 'metadata' } }) : daemon;
     for (const replay of all) {

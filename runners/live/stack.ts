@@ -13,6 +13,19 @@ import type { AdapterDef } from '../../impl/adapter-kit/types.js';
 import { RelayClient } from './relay-client.js';
 import { poll } from './live-target.js';
 import { configured } from './offline-target.js';
+import { startExternal, type ExternalTarget } from './external.js';
+
+/** `--target` and progress options of a stack (all optional). */
+export interface StackOptions {
+  /** External daemons by agent name: started or attached instead of ours (external.ts). */
+  external?: Readonly<Record<string, ExternalTarget>>;
+  /** Relay port (default 0: ephemeral); fixed for an already running `--target` daemon. */
+  relayPort?: number;
+  /** Relay token (default: random per stack). */
+  token?: string;
+  /** One human line per daemon-starting moment (the agent changes). */
+  progress?: (line: string) => void;
+}
 
 /** Host name stamped into live events' `source`. */
 export const LIVE_HOST = 'aep-conformance';
@@ -31,11 +44,13 @@ export interface Stack {
   adapter(def: AdapterDef, options?: Partial<AdapterOptions>, env?: Record<string, string>): Promise<RunningAdapter>;
 }
 
-export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (line: string) => void = () => {}): Promise<T> {
-  const token = randomBytes(16).toString('hex');
+export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (line: string) => void = () => {}, opts: StackOptions = {}): Promise<T> {
+  const token = opts.token ?? randomBytes(16).toString('hex');
   const home = mkdtempSync(join(tmpdir(), 'aep-live-'));
   const daemons: RunningAdapter[] = [];
-  const relay = await startRelay({ host: '127.0.0.1', port: 0, token, drainMs: 200, log });
+  const relay = await startRelay({ host: '127.0.0.1', port: opts.relayPort ?? 0, token, drainMs: 200, log });
+  let lastAgent = '';
+  if (Object.values(opts.external ?? {}).some((t) => t.url)) opts.progress?.(`relay ${relay.url} (token ${token}): link the --target daemon to it`);
   let client: RelayClient | undefined;
   try {
     client = await RelayClient.open(relay.url, token);
@@ -44,6 +59,14 @@ export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (lin
       token,
       client,
       async adapter(template, options = {}, env = {}) {
+        const ext = opts.external?.[template.agent];
+        if (template.agent !== lastAgent) opts.progress?.(`starting the ${template.agent} daemon${ext ? ` (external: ${ext.url ?? ext.command})` : ''}`);
+        lastAgent = template.agent;
+        if (ext) {
+          const daemon = await startExternal(ext, { relayUrl: relay.url, token, home, options, env, log });
+          daemons.push(daemon);
+          return daemon;
+        }
         const def = configured(template, env);
         const daemon = await startAdapter(def, { port: 0, relay: relay.url, token, home, hostname: LIVE_HOST, log, ...options });
         daemons.push(daemon);

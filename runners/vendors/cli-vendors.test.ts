@@ -38,7 +38,8 @@ describe('aep conformance --vendors', () => {
   });
 
   it('a known failure (skip) keeps the run green; without the flag no vendor runs', async () => {
-    expect((await conformance({ vendors: true }, [{ name: 'vendors/codex/tool-fails', status: 'skip', detail: 'known failure' }])).code).toBe(0);
+    expect((await conformance({ vendors: true }, [{ name: 'vendors/codex/tool-fails', status: 'skip', detail: 'known failure', excusedBy: 'runners/vendors/known-failures.ts' }])).code).toBe(0);
+    expect((await conformance({ vendors: true }, [{ name: 'vendors/codex/tool-fails', status: 'skip', detail: 'no reason kept anywhere' }])).code).toBe(1);
     expect((await conformance({}, [{ name: 'vendors/x/y', status: 'fail' }])).report.checks.map((c) => c.name)).toEqual(['golden/one']);
   });
 

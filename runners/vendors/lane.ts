@@ -49,7 +49,7 @@ export function verdict(name: string, problems: readonly string[], entries: read
   if (open.length > 0) return { check: fail(name, open.join('; ') + (excused.length ? ` (also ${excused.length} known failure(s))` : '')), used };
   if (excused.length > 0) {
     const reasons = [...used].map((k) => k.reason);
-    return { check: { name, status: 'skip', detail: `known failure (runners/vendors/known-failures.ts): ${reasons.join(' | ')}; observed: ${excused.map((e) => e.problem).join('; ')}` }, used };
+    return { check: { name, status: 'skip', excusedBy: 'runners/vendors/known-failures.ts', detail: `known failure (runners/vendors/known-failures.ts): ${reasons.join(' | ')}; observed: ${excused.map((e) => e.problem).join('; ')}` }, used };
   }
   return { check: pass(name), used };
 }

@@ -6,3 +6,6 @@
 /** Mapping files (`mappings/<source>.json`) whose every section belongs to an inbound bridge. */
 export const BRIDGE_SOURCES: readonly string[] = ['codex-otel', 'vscode-otel', 'acp', 'openhands', 'agui', 'opencode-sse', 'kilocode-sse', 'kimi-code-web'];
 
+
+/** Sections of adapter mapping files that the bridges family reads (the SSE and WebSocket bridges' mode policies). */
+export const BRIDGE_SECTIONS: readonly string[] = ['sse_modes', 'ws_modes'];

@@ -23,7 +23,7 @@ import { createAdapter as createPi } from '../../../impl/adapter-pi/adapter.js';
 import { recordingReplies } from '../../../impl/adapter-kit/plugin-rest.js';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { ulid } from '../../../impl/core/ulid.js';
-import { describeThrown, fail, pass } from '../check.js';
+import { describeThrown, fail, pass, skip } from '../check.js';
 import { readScenarioFile, scenarioFiles } from '../../live/scenario-format.js';
 import { runScenario } from '../../live/scenario-run.js';
 import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
@@ -72,6 +72,7 @@ export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>
         const def = adapters[file.adapter];
         if (!def) {
           skipped.push(`${rel} (${file.adapter})`);
+          checks.push(skip(`control-loop/${file.adapter}`, `skipped: ${rel} names adapter ${file.adapter}, which this implementation does not have`));
           continue;
         }
         for (const scenario of file.scenarios) {

@@ -1,4 +1,5 @@
-import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { STANDARD_CORPUS, describeWhenPresent } from '../../../impl/test-utils/suites.js';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -6,9 +7,8 @@ import { referenceImplementation } from '../implementation.js';
 import { defaultCorpusDir } from '../corpus.js';
 import type { Check, Family } from '../types.js';
 import { ADAPTER_MAPPERS, family, mappingsFamily, type SourceMappers } from './mappings.js';
-import { standardPath } from '../../../impl/test-utils/standard.js';
 
-const STANDARD = standardPath('conformance', 'fixtures');
+const STANDARD = STANDARD_CORPUS;
 const dirs: string[] = [];
 
 afterEach(() => {
@@ -63,6 +63,7 @@ describe('mappings family against our own adapters', () => {
     const dir = corpus({ 'codex.json': CODEX, 'heron.json': { hooks: {} } });
     const { checks, lines } = await run(family, dir);
     expect(checks.map((c) => [c.name, c.status])).toEqual([
+      ['mappings/heron', 'skip'],
       ['mappings/codex/Stop', 'pass'],
       ['mappings/codex/SubagentStart', 'pass'],
       ['mappings/codex/PreCompact', 'pass'],
@@ -77,9 +78,13 @@ describe('mappings family against our own adapters', () => {
     expect(family.detect('/nonexistent/corpus')).toBe(false);
   });
 
-  it('names sections it has no reader for', async () => {
-    const { lines } = await run(family, corpus({ 'codex.json': { ...CODEX, sse_modes: { modes: [] } } }));
-    expect(lines).toEqual(['mappings: codex.json: section(s) "sse_modes" not run (no reader for them in this runner)']);
+  it('names sections it has no reader for, as a line and as a skip check with its reason', async () => {
+    const { checks, lines } = await run(family, corpus({ 'codex.json': { ...CODEX, future_modes: { modes: [] }, sse_modes: { modes: [] } } }));
+    // sse_modes belongs to the bridges family (bridge-sources.ts): not this family's to skip.
+    expect(lines).toEqual(['mappings: codex.json: section(s) "future_modes" not run (no reader for them in this runner)']);
+    expect(checks.filter((c) => c.status === 'skip')).toEqual([
+      { name: 'mappings/codex/future_modes', status: 'skip', detail: 'skipped: mappings/codex.json section "future_modes" has no reader in this runner' },
+    ]);
   });
 });
 
@@ -164,10 +169,11 @@ describe('mappings family against broken fixtures', () => {
   });
 });
 
-describe.skipIf(!existsSync(STANDARD))("the standard's mapping files", () => {
+describeWhenPresent(STANDARD, "the standard's mapping files", () => {
   it('every hook and plugin source passes; the bridge sources are left to the bridges family, with no not-run line', async () => {
     const { checks, lines } = await run(family, STANDARD);
     expect(failed(checks)).toEqual({});
+    expect(checks.filter((c) => c.status === 'skip')).toEqual([]);
     expect(checks.filter((c) => c.name.startsWith('mappings/codex/')).length).toBe(11);
     expect(checks.filter((c) => c.name.startsWith('mappings/claude-code/')).length).toBe(4);
     expect(checks.filter((c) => c.name.startsWith('mappings/cline/')).length).toBe(14);

@@ -1,0 +1,19 @@
+/** The Antigravity adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'adapter',
+  name: 'antigravity',
+  vendor: 'Antigravity',
+  surface: 'hooks.json command hooks through `aep hook` (payloads do not name their hook)',
+  identity: { session: '`conversationId`, verbatim', run: 'synthesized per turn from the step join table' },
+  classes: ['Emitter'],
+  emits: ['session', 'run', 'tool'],
+  postures: [{ name: 'default', env: {}, summary: 'observe-only with nothing to opt into: no control block', accepts: null }],
+  forms: [],
+  steering: [],
+  deviations: ['a step name is never invented: unnamed steps ride as x.antigravity.step.completed'],
+  port: 8395,
+  configs: ['impl/adapter-antigravity/hooks.example.json'],
+  verification: { status: 'documented', detail: 'mapped from the vendor documentation; no captured session' },
+};

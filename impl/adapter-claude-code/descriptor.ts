@@ -1,0 +1,23 @@
+/** The Claude Code adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'adapter',
+  name: 'claude-code',
+  vendor: 'Claude Code',
+  surface: 'settings.json hooks: http hooks POSTed to the daemon, or command hooks through `aep hook` (2.1.197)',
+  identity: { session: '`session_id`', run: 'one run per UserPromptSubmit, named by `prompt_id` (a ULID when absent); closed by Stop / StopFailure' },
+  classes: ['Emitter', 'Control-capable'],
+  emits: ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'agent', 'control'],
+  postures: [{ name: 'default', env: {}, summary: 'PermissionRequest held allow/deny; AskUserQuestion and Elicitation held as forms', accepts: ['control.attention.respond'] }],
+  forms: ['AskUserQuestion (PermissionRequest)', 'Elicitation'],
+  steering: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart'],
+  deviations: [
+    'a remote deny gets no post-tool hook: the adapter closes the call itself with tool.denied{by:"runtime"}',
+    'URL-mode elicitation is answered in the vendor UI only (respond_via ["oob"])',
+    'WorktreeCreate is not wired: a neutral reply would break worktree creation',
+  ],
+  port: 8377,
+  configs: ['impl/adapter-claude-code/settings.example.json', 'impl/adapter-claude-code/settings.command.example.json'],
+  verification: { status: 'captured', detail: 'real Claude Code 2.1.197 sessions replayed through the adapter (vendor captures)' },
+};

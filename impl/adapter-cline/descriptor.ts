@@ -1,0 +1,28 @@
+/** The Cline adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'adapter',
+  name: 'cline',
+  vendor: 'Cline',
+  surface: 'subprocess hook files (`~/.cline/hooks/`) through `aep hook`; opt-in hub WebSocket',
+  identity: { session: '`taskId`', run: 'adapter-minted, one per agent (agent_start/agent_resume to agent_end/abort/error)' },
+  classes: ['Emitter', 'Control-capable'],
+  emits: ['session', 'run', 'tool', 'delegation', 'control'],
+  postures: [
+    { name: 'default', env: {}, summary: 'observe the hooks; every reply is {}', accepts: [] },
+    { name: 'hub tap', env: { AEP_CLINE_HUB: '1', AEP_CLINE_HUB_TOKEN: '<hub token>' }, summary: "the hub's approvals observed as out-of-band cards", accepts: [] },
+    {
+      name: 'hub control',
+      env: { AEP_CLINE_HUB: '1', AEP_CLINE_HUB_TOKEN: '<hub token>', AEP_CLINE_HUB_CONTROL: '1' },
+      summary: 'approvals answered, runs cancelled and input sent through the hub',
+      accepts: ['control.attention.respond', 'control.cancel', 'x.cline.control.send_input'],
+    },
+  ],
+  forms: [],
+  steering: [],
+  deviations: ['AEP_INSTRUCT does not apply; input goes through x.cline.control.send_input on the hub leg', 'a lost hub degrades to observe-only and reconnects every second'],
+  port: 8392,
+  configs: ['impl/adapter-cline/hooks/'],
+  verification: { status: 'documented', detail: 'both hook generations mapped from the vendor documentation and SDK types; no captured session' },
+};

@@ -1,0 +1,19 @@
+/** The Gemini CLI adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'adapter',
+  name: 'gemini-cli',
+  vendor: 'Gemini CLI',
+  surface: '`.gemini/settings.json` command hooks through `aep hook` (0.61.0)',
+  identity: { session: '`session_id`', run: 'one run minted per BeforeAgent, closed by AfterAgent' },
+  classes: ['Emitter'],
+  emits: ['session', 'run', 'tool', 'progress'],
+  postures: [{ name: 'default', env: {}, summary: 'observe-only: no control block; every command is refused unsupported', accepts: null }],
+  forms: [],
+  steering: [],
+  deviations: ['no human-in-the-loop hook exists, so nothing is held; AEP_INSTRUCT is ignored', 'AfterModel is left unregistered in the example settings'],
+  port: 8379,
+  configs: ['impl/adapter-gemini-cli/settings.example.json'],
+  verification: { status: 'captured', detail: 'real Gemini CLI 0.61.0 sessions replayed through the shim (vendor captures)' },
+};

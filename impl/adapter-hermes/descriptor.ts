@@ -1,0 +1,22 @@
+/** The Hermes Agent adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'adapter',
+  name: 'hermes',
+  vendor: 'Hermes Agent',
+  surface: '`~/.hermes/config.yaml` shell hooks through `aep hook` (payload schema hermes.observer.v1)',
+  identity: { session: '`session_id` (subagents: `extra.parent_session_id`)', run: '`extra.turn_id`, verbatim: pre_llm_call to on_session_end' },
+  classes: ['Emitter', 'Control-capable'],
+  emits: ['session', 'run', 'tool', 'attention', 'delegation', 'control'],
+  postures: [
+    { name: 'default', env: {}, summary: "observe; the vendor's approval gate and clarify form observed as out-of-band cards", accepts: [] },
+    { name: 'gate', env: { AEP_HERMES_CONTROL: '1' }, summary: 'pre_tool_call held as allow/deny, scoped by AEP_HERMES_GATE_TOOLS', accepts: ['control.attention.respond'] },
+  ],
+  forms: [],
+  steering: ['pre_llm_call'],
+  deviations: ["the daemon cannot see the shim's socket close: a gate is released only by an answer, the timeout or the session's end", 'control.cancel and pause/resume are not adopted'],
+  port: 8393,
+  configs: ['impl/adapter-hermes/config.example.yaml'],
+  verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
+};

@@ -1,0 +1,22 @@
+/** The Kimi Code CLI adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'adapter',
+  name: 'kimi-code',
+  vendor: 'Kimi Code CLI',
+  surface: '`~/.kimi-code/config.toml` command hooks through `aep hook`',
+  identity: { session: '`session_id`, else `unknown` (subagent hooks carry none)', run: 'one run per UserPromptSubmit (never for `is_steer`), closed by Stop / StopFailure / Interrupt' },
+  classes: ['Emitter', 'Control-capable'],
+  emits: ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'control'],
+  postures: [
+    { name: 'default', env: {}, summary: "read-only; the vendor's own permission prompt is observed as an out-of-band pair", accepts: [] },
+    { name: 'gate', env: { AEP_KIMI_CONTROL: '1' }, summary: 'PreToolUse held as binary allow / deny, scoped by AEP_KIMI_GATE_TOOLS', accepts: ['control.attention.respond'] },
+  ],
+  forms: [],
+  steering: ['UserPromptSubmit'],
+  deviations: ['steering reaches only the next UserPromptSubmit reply (the one context-accepting reply), at most 4000 characters', 'the wire (WebSocket) modes belong to the Kimi web bridge, not this adapter'],
+  port: 8398,
+  configs: ['impl/adapter-kimi-code/config.example.toml'],
+  verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
+};

@@ -1,0 +1,57 @@
+/**
+ * What an adapter or bridge declares about itself, in one data file per integration
+ * (`impl/adapter-<name>/descriptor.ts`, `impl/bridge-<name>/descriptor.ts`, exporting
+ * `descriptor`). The feature matrix, the control and interaction matrix, the README's adapter
+ * table and the certification pages are generated from these (runners/conformance/matrices.ts),
+ * and a test holds every claim that the code can answer (hello `control.accepts` per posture,
+ * `capabilities.emits`, the port, steering) against the real adapter definition.
+ */
+
+export type DescriptorClass = 'Emitter' | 'Consumer' | 'Collector/relay' | 'Control-capable';
+
+/** One control posture: the default, or an opt-in leg switched on by environment variables. */
+export interface PostureLeg {
+  /** `default`, or a short name of the leg (`gate`, `hub control`). */
+  name: string;
+  /** The variables that turn the leg on (empty for the default). */
+  env: Readonly<Record<string, string>>;
+  /** What the leg does, in one line. */
+  summary: string;
+  /**
+   * hello `control.accepts` in this posture with steering off (`AEP_INSTRUCT` unset);
+   * `null` when the hello carries no `control` block at all (observe-only).
+   */
+  accepts: readonly string[] | null;
+}
+
+export interface Descriptor {
+  kind: 'adapter' | 'bridge';
+  /** The AEP `agent` name (the `aep adapter <name>` argument). */
+  name: string;
+  /** The vendor product, as people call it. */
+  vendor: string;
+  /** The vendor surface read: hook kind, transport, the version checked. */
+  surface: string;
+  /** How vendor identifiers become AEP `session` and `run`. */
+  identity: { session: string; run: string };
+  /** The conformance classes claimed. */
+  classes: readonly DescriptorClass[];
+  /** hello `capabilities.emits` in the default posture. */
+  emits: readonly string[];
+  postures: readonly PostureLeg[];
+  /** Form loops (AEP-0006) the adapter answers, by vendor moment; empty when none. */
+  forms: readonly string[];
+  /**
+   * The vendor moments whose reply carries queued steering with `AEP_INSTRUCT=1`; empty when
+   * `x.<name>.control.instruct` is never accepted.
+   */
+  steering: readonly string[];
+  /** Documented deviations from the standard or the design record. */
+  deviations: readonly string[];
+  /** Default loopback port of the daemon. */
+  port: number;
+  /** Example configuration files, relative to the package root. */
+  configs: readonly string[];
+  /** How far the mapping is verified against the real vendor. */
+  verification: { status: 'captured' | 'documented'; detail: string };
+}

@@ -1,0 +1,19 @@
+/** The Qwen Code adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'adapter',
+  name: 'qwen-code',
+  vendor: 'Qwen Code',
+  surface: '`.qwen/settings.json` hooks: native http hooks to the daemon, or command hooks through `aep hook`',
+  identity: { session: '`session_id`', run: 'one run per UserPromptSubmit, closed by Stop / StopFailure' },
+  classes: ['Emitter', 'Control-capable'],
+  emits: ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'control'],
+  postures: [{ name: 'default', env: {}, summary: 'PermissionRequest held allow/deny, on by default', accepts: ['control.attention.respond'] }],
+  forms: [],
+  steering: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'PreCompact'],
+  deviations: ['runs are synthesized (no turn id on the surface); a run left open drains as run.cancelled'],
+  port: 8380,
+  configs: ['impl/adapter-qwen-code/settings.example.json', 'impl/adapter-qwen-code/settings.command.example.json'],
+  verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
+};

@@ -1,0 +1,29 @@
+import { describe, expect, it } from 'vitest';
+import { certificationPages } from './certify.js';
+import { buildReport } from './report.js';
+
+const report = buildReport({
+  tool: 'run-ts', target: null, startedAt: 'x', finishedAt: 'y', annotate: true,
+  checks: [
+    { name: 'mappings/kimi-code/Stop', status: 'pass' },
+    { name: 'control-loop/kimi-code/gate deny', status: 'fail', detail: 'step 2: reply differs' },
+    { name: 'golden/one', status: 'pass' },
+  ],
+});
+
+describe('certification pages', () => {
+  it('one page per descriptor plus an index; results, hello per posture from the adapter, deviations', async () => {
+    const pages = await certificationPages(report);
+    expect(Object.keys(pages)).toContain('certification/index.md');
+    expect(Object.keys(pages)).toContain('certification/claude-code.md');
+    const kimi = pages['certification/kimi-code.md']!;
+    expect(kimi).toContain('**does not conform yet: 1 fail, 0 skip of 2**');
+    expect(kimi).toContain('| gate | `AEP_KIMI_CONTROL=1` | `control.attention.respond` | `control.attention.respond`, `x.kimi-code.control.instruct` | the adapter definition (what the daemon says) |');
+    expect(kimi).toContain('| control-loop/kimi-code/gate deny | fail | step 2: reply differs |');
+    expect(kimi).toContain('### mappings (1/1 pass)');
+    expect(kimi).toContain('- verification: **documented**');
+    expect(pages['certification/gemini-cli.md']).toContain('| default | (none) | no `control` block | no `control` block |');
+    expect(pages['certification/codex.md']).toContain('**not exercised: this report holds no check of this integration**');
+    expect(pages['certification/index.md']).toContain('| [kimi-code](kimi-code.md) | adapter | Emitter, Control-capable | 2 | 1 | 1 | 0 |');
+  });
+});

@@ -173,16 +173,32 @@ export const SCENARIOS: readonly Scenario[] = [
       localPrompt: true,
     }),
   },
+  // Gemini CLI is observe-only (no remote answer decides a tool call): its scenarios run the tool
+  // under --approval-mode yolo and judge that the hooks reach the relay as pinned, with no
+  // attention request anywhere.
   {
-    name: 'record-hooks',
-    summary: "the vendor's hooks recorded around one allowed tool call (no adapter yet: the lane's own recording config)",
+    name: 'observe-tool',
+    summary: "an allowed tool call observed end to end: the hooks reach the relay as pinned, no attention request (observe-only)",
     vendors: ['gemini'],
     tool: 'write-proof',
     action: { kind: 'none' },
     expect: () => ({
       hooks: ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd'],
-      events: [],
+      events: ['session.started', 'run.started', 'tool.requested', 'tool.completed', 'run.finished', 'session.ended'],
+      noEvents: ['attention.requested', 'tool.failed'],
       effect: 'proof-exists',
+    }),
+  },
+  {
+    name: 'observe-tool-fails',
+    summary: 'a tool that fails, observed: the failure reaches the relay as tool.failed',
+    vendors: ['gemini'],
+    tool: 'failing-command',
+    action: { kind: 'none' },
+    expect: () => ({
+      hooks: ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd'],
+      events: ['session.started', 'run.started', 'tool.requested', 'tool.failed', 'run.finished', 'session.ended'],
+      noEvents: ['attention.requested', 'tool.completed'],
     }),
   },
 ];

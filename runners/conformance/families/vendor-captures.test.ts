@@ -36,6 +36,21 @@ describe('vendorCaptureChecks', () => {
     expect(checks.filter((c) => c.status !== 'pass')).toEqual([]);
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/claude-code-'))).toBe(true);
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/codex-'))).toBe(true);
+    // The lane's `gemini` captures go through the gemini-cli adapter's mapper.
+    expect(checks.some((c) => c.name.startsWith('mappings/vendors/gemini-0.61.0/'))).toBe(true);
+    expect(lines.join('\n')).not.toContain('gemini-0.61.0');
+  });
+
+  it("maps a lane vendor name to its adapter's name (gemini: gemini-cli)", () => {
+    const corpus = mkdtempSync(join(tmpdir(), 'aep-vc-'));
+    dirs.push(corpus);
+    mkdirSync(join(corpus, 'vendors', 'gemini-9.9.9', 's'), { recursive: true });
+    writeFileSync(join(corpus, 'vendors', 'gemini-9.9.9', 'manifest.json'), '{"vendor":"gemini"}');
+    writeFileSync(join(corpus, 'vendors', 'gemini-9.9.9', 's', '01-AfterAgent.json'), '{"hook_event_name":"AfterAgent"}');
+    const seen: string[] = [];
+    const checks = vendorCaptureChecks(corpus, { 'gemini-cli': { mapHook: (i) => (seen.push(String(i.hook_event_name)), null) } }, { info: () => {} });
+    expect(checks.map((c) => c.status)).toEqual(['pass']);
+    expect(seen).toEqual(['AfterAgent']);
   });
 
   it('fails a capture the mapper throws on, and names releases it has no mapper for', () => {

@@ -25,8 +25,16 @@ function dirs(path: string): string[] {
   }
 }
 
-/** The vendor a release folder belongs to (its manifest's `vendor`, else the name before the version). */
+/** Lane vendor names whose adapter goes by another name (the lane's `gemini` is the `gemini-cli` adapter). */
+export const CAPTURE_ADAPTERS: Readonly<Record<string, string>> = { gemini: 'gemini-cli' };
+
+/** The adapter a release folder's captures belong to (its manifest's `vendor`, else the name before the version). */
 function vendorOf(releaseDir: string, name: string): string {
+  const vendor = releaseVendor(releaseDir, name);
+  return CAPTURE_ADAPTERS[vendor] ?? vendor;
+}
+
+function releaseVendor(releaseDir: string, name: string): string {
   try {
     const manifest: unknown = JSON.parse(readFileSync(join(releaseDir, 'manifest.json'), 'utf8'));
     if (isObject(manifest) && typeof manifest.vendor === 'string') return manifest.vendor;

@@ -114,6 +114,42 @@ describe('qwen-code adapter daemon', () => {
     expect(await res.text()).toBe('{}');
   });
 
+  it("a repeated UserPromptSubmit with the open run's prompt_id (Qwen Code 0.24.4 sending tool results back) continues the run", async () => {
+    const { a, r } = await setup();
+    const pid = `${S}########0`;
+    await postHook(a.url, 'UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt_id: pid, prompt: 'Run it.' });
+    await postHook(a.url, 'PostToolUse', { ...common, hook_event_name: 'PostToolUse', prompt_id: pid, tool_name: 'run_shell_command', tool_use_id: 'c1', tool_input: {}, tool_response: 'ok' });
+    expect((await postHook(a.url, 'UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt_id: pid, prompt: '' })).body).toBe('{}');
+    await postHook(a.url, 'Stop', { ...common, hook_event_name: 'Stop', prompt_id: pid, stop_hook_active: false });
+    await postHook(a.url, 'UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt_id: `${S}########1`, prompt: 'Again.' });
+    const events = await r.waitFor((es) => es.filter((e) => e.type === 'run.started').length === 2);
+    const runEvents = events.filter((e) => e.type.startsWith('run.') || e.type.startsWith('tool.'));
+    expect(runEvents.map((e) => e.type)).toEqual(['run.started', 'tool.completed', 'run.finished', 'run.started']);
+    expect(runEvents[1]!.run).toBe(runEvents[0]!.run);
+    expect(runEvents[2]!.run).toBe(runEvents[0]!.run);
+    expect(runEvents[3]!.run).not.toBe(runEvents[0]!.run);
+  });
+
+  it('a remote deny records the call as tool.denied by the runtime, cause-linked to the answer (Qwen Code fires no hook after it)', async () => {
+    const { a, r } = await setup();
+    await postHook(a.url, 'UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt_id: 'p9', prompt: 'Run it.' });
+    const held = postHook(a.url, 'PermissionRequest', { ...common, hook_event_name: 'PermissionRequest', prompt_id: 'p9', tool_name: 'run_shell_command', tool_input: { command: 'rm -r build' } });
+    const req = (await r.waitFor((es) => es.some((e) => e.type === 'attention.requested'))).find((e) => e.type === 'attention.requested')!;
+    r.send(command('control.attention.respond', S, { answer: { option: 'deny' } }, { subject: req.id }));
+    expect((await held).body).toBe('{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"Denied via AEP attention loop"}}}');
+    const events = await r.waitFor((es) => es.some((e) => e.type === 'tool.denied'));
+    const answered = events.find((e) => e.type === 'attention.answered')!;
+    expect(events.find((e) => e.type === 'tool.denied')).toMatchObject({ run: req.run, cause: answered.id, subject: 'run_shell_command', data: { tool: { name: 'run_shell_command' }, by: 'runtime' } });
+    // A timeout is no deny: the vendor asks its own user, and nothing is recorded for the call.
+    const timedOut = await startAdapter(adapter.configure!({}) as typeof adapter, { port: 0, relay: r.url, home: tempHome(), attentionTimeoutMs: 100 });
+    try {
+      expect((await postHook(timedOut.url, 'PermissionRequest', { ...common, session_id: 'qs-other', hook_event_name: 'PermissionRequest', tool_name: 'ls', tool_input: {} })).body).toBe('{}');
+    } finally {
+      await timedOut.close();
+    }
+    expect(r.events().filter((e) => e.type === 'tool.denied')).toHaveLength(1);
+  });
+
   it('SessionEnd frees a held PermissionRequest (dismissed) and drops queued steering', async () => {
     const { a, r } = await setup(true);
     await postHook(a.url, 'SessionStart', { ...common, hook_event_name: 'SessionStart', source: 'startup' });

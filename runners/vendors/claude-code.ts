@@ -32,7 +32,8 @@ export function claudeEnv(ctx: Pick<LaunchContext, 'dirs' | 'modelUrl' | 'hookEn
 
 export const CLAUDE_SDK_ARGS = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-prompt-tool', 'stdio', '--permission-mode', 'default'];
 
-class SdkSession implements VendorSession {
+/** A stream-json SDK session (Claude Code, and Qwen Code which speaks the same control protocol). */
+export class SdkSession implements VendorSession {
   private out = '';
   private readonly lines: Record<string, unknown>[] = [];
   private exited = false;

@@ -4,7 +4,7 @@
  * Code 0.24 really sends), the held PermissionRequest answered over a stub relay, the native
  * http-hook entry of settings.example.json, and a session log that passes `aep validate`.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
@@ -148,6 +148,18 @@ describe('qwen-code adapter daemon', () => {
       await timedOut.close();
     }
     expect(r.events().filter((e) => e.type === 'tool.denied')).toHaveLength(1);
+  });
+
+  it("Qwen Code 0.24.4's own captured session (conformance/fixtures/vendors, the lane's tool-fails run) replays into one run with one failed tool", async () => {
+    const { a, r } = await setup();
+    const dir = new URL('../../conformance/fixtures/vendors/qwen-code-0.24.4/tool-fails/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.includes('PermissionRequest')).sort();
+    for (const f of files) {
+      const body = JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as Record<string, unknown>;
+      expect((await postHook(a.url, String(body.hook_event_name), body)).body).toBe('{}');
+    }
+    const events = await r.waitFor((es) => es.some((e) => e.type === 'run.finished'));
+    expect(events.map((e) => e.type).filter((t) => t.startsWith('run.') || t.startsWith('tool.'))).toEqual(['run.started', 'tool.requested', 'tool.failed', 'run.finished']);
   });
 
   it('SessionEnd frees a held PermissionRequest (dismissed) and drops queued steering', async () => {

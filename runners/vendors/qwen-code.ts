@@ -85,6 +85,8 @@ export const qwenCodeDriver: VendorDriver = {
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(qwenSettings(ctx.hookConfig), null, 2));
     const child = ctx.jar.spawn(ctx.binary, QWEN_SDK_ARGS, { cwd: ctx.dirs.work, env: ctx.jar.marked(qwenEnv(ctx)), stdio: ['pipe', 'pipe', 'pipe'] });
     const session = new SdkSession(child);
+    // As the Qwen SDK does: initialize first (the host answers can_use_tool), then the prompt.
+    session.send({ type: 'control_request', request_id: 'aep-lane-init', request: { subtype: 'initialize', hooks: null } });
     session.send({ type: 'user', session_id: '', message: { role: 'user', content: ctx.prompt }, parent_tool_use_id: null });
     return session;
   },

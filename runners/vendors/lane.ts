@@ -15,12 +15,13 @@ import { codexDriver } from './codex.js';
 import type { VendorDriver } from './driver.js';
 import { geminiDriver } from './gemini.js';
 import { qwenCodeDriver } from './qwen-code.js';
+import { clineDriver } from './cline.js';
 import { entriesFor, excuse, KNOWN_FAILURES, staleEntries, type KnownFailure } from './known-failures.js';
 import { runVendorScenario } from './run-scenario.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { loadPins, type Vendor } from './versions.js';
 
-export const DRIVERS: Readonly<Record<Vendor, VendorDriver>> = { 'claude-code': claudeCodeDriver, codex: codexDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver };
+export const DRIVERS: Readonly<Record<Vendor, VendorDriver>> = { 'claude-code': claudeCodeDriver, codex: codexDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver, cline: clineDriver };
 
 export interface LaneOptions {
   implementation: Pick<Implementation, 'parseJsonl' | 'validateStream'>;

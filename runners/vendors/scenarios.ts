@@ -206,4 +206,32 @@ export const SCENARIOS: readonly Scenario[] = [
       noEvents: ['attention.requested', 'tool.completed'],
     }),
   },
+  // Cline is read-only by default: its session is recorded, and its hooks must reach the relay as pinned.
+  {
+    name: 'record-session',
+    summary: "an auto-approved tool call: Cline's hooks reach the relay as pinned (read-only: nothing is answered)",
+    vendors: ['cline'],
+    tool: 'write-proof',
+    action: { kind: 'none' },
+    expect: () => ({
+      // The Cline adapter opens no session.started (the design: taskId is the session, runs are
+      // the agents'); the CLI fires no SessionShutdown when a headless task ends.
+      hooks: ['TaskStart', 'PreToolUse', 'PostToolUse', 'TaskComplete'],
+      events: ['run.started', 'tool.requested', 'tool.completed', 'run.finished'],
+      noEvents: ['attention.requested', 'tool.failed'],
+      effect: 'proof-exists',
+    }),
+  },
+  {
+    name: 'record-tool-fails',
+    summary: 'an auto-approved command that fails: the failure reaches the relay as tool.failed',
+    vendors: ['cline'],
+    tool: 'failing-command',
+    action: { kind: 'none' },
+    expect: () => ({
+      hooks: ['TaskStart', 'PreToolUse', 'PostToolUse', 'TaskComplete'],
+      events: ['run.started', 'tool.requested', 'tool.failed', 'run.finished'],
+      noEvents: ['attention.requested', 'tool.completed'],
+    }),
+  },
 ];

@@ -36,9 +36,9 @@ export const CLAUDE_SDK_ARGS = ['-p', '--input-format', 'stream-json', '--output
 export class SdkSession implements VendorSession {
   private out = '';
   private readonly lines: Record<string, unknown>[] = [];
-  private exited = false;
+  protected exited = false;
 
-  constructor(private readonly child: ChildProcess) {
+  constructor(protected readonly child: ChildProcess) {
     child.stdout!.on('data', (c: Buffer) => {
       this.out += c.toString();
       let nl: number;

@@ -29,6 +29,8 @@ export interface LaneOptions {
   vendors?: readonly string[];
   /** Only these scenarios (default: all). */
   scenarios?: readonly string[];
+  /** Only these `vendor` or `vendor/scenario` selections (`--only`), on top of the two above. */
+  only?: readonly string[];
   /** Vendor cache root (default: AEP_VENDORS_CACHE or ~/.cache/aep-vendors). */
   cache?: string;
   /** Where captured payloads go; undefined: not saved. */
@@ -56,6 +58,12 @@ export function verdict(name: string, problems: readonly string[], entries: read
   return { check: pass(name), used };
 }
 
+/** Whether `--only` selections (`vendor` or `vendor/scenario`; none: everything) take this scenario. */
+export function selected(only: readonly string[] | undefined, vendor: string, scenario: string): boolean {
+  if (!only || only.length === 0) return true;
+  return only.some((o) => o === vendor || o === `${vendor}/${scenario}`);
+}
+
 export async function runLane(opts: LaneOptions): Promise<Check[]> {
   const log = opts.log ?? (() => {});
   const root = projectRoot();
@@ -67,7 +75,7 @@ export async function runLane(opts: LaneOptions): Promise<Check[]> {
   const used = new Set<KnownFailure>();
   for (const pin of pins) {
     const driver = DRIVERS[pin.vendor];
-    const scenarios: Scenario[] = SCENARIOS.filter((s) => s.vendors.includes(pin.vendor) && (!opts.scenarios || opts.scenarios.includes(s.name)));
+    const scenarios: Scenario[] = SCENARIOS.filter((s) => s.vendors.includes(pin.vendor) && (!opts.scenarios || opts.scenarios.includes(s.name)) && selected(opts.only, pin.vendor, s.name));
     if (scenarios.length === 0) continue;
     let binary: string;
     try {

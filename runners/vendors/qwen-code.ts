@@ -69,6 +69,25 @@ export class PrintProcess implements VendorSession {
   }
 }
 
+/** SDK mode, ended by the user: input closed; a turn still waiting on a held hook ignores that, so then Ctrl-C. */
+class QwenSdkSession extends SdkSession {
+  override async end(ms: number): Promise<void> {
+    this.child.stdin!.end();
+    const wait = async (span: number): Promise<void> => {
+      const deadline = Date.now() + span;
+      while (!this.exited && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+    };
+    await wait(Math.min(ms, 2000));
+    if (this.exited) return;
+    try {
+      process.kill(-this.child.pid!, 'SIGINT');
+    } catch {
+      // already gone
+    }
+    await wait(Math.max(0, ms - 2000));
+  }
+}
+
 export const qwenCodeDriver: VendorDriver = {
   vendor: 'qwen-code',
   adapter: 'qwen-code',
@@ -84,7 +103,7 @@ export const qwenCodeDriver: VendorDriver = {
     mkdirSync(dir, { recursive: true });
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(qwenSettings(ctx.hookConfig), null, 2));
     const child = ctx.jar.spawn(ctx.binary, QWEN_SDK_ARGS, { cwd: ctx.dirs.work, env: ctx.jar.marked(qwenEnv(ctx)), stdio: ['pipe', 'pipe', 'pipe'] });
-    const session = new SdkSession(child);
+    const session = new QwenSdkSession(child);
     // As the Qwen SDK does: initialize first (the host answers can_use_tool), then the prompt.
     session.send({ type: 'control_request', request_id: 'aep-lane-init', request: { subtype: 'initialize', hooks: null } });
     session.send({ type: 'user', session_id: '', message: { role: 'user', content: ctx.prompt }, parent_tool_use_id: null });

@@ -6,6 +6,8 @@
  * adapter's example directory (`impl/adapter-cline/hooks/`, one executable per hook, each
  * `exec aep hook cline <Name>`), copied into `$HOME/.cline/hooks/` as the wiring steps say.
  * The adapter is read-only by default: no scenario answers anything.
+ * The CLI leaves a detached hub daemon (`cline --cline-hub-daemon`) behind after the task; it
+ * inherits the run's AEP_VENDOR_RUN marker, so the ProcessJar's marker sweep kills it.
  */
 import { execFileSync } from 'node:child_process';
 import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';

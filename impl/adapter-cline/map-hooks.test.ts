@@ -1,3 +1,4 @@
+import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { digest } from '../core/digest.js';
 import { hookNameOf, mapHook } from './map-hooks.js';
@@ -29,6 +30,16 @@ describe('cline mapHook', () => {
     expect(mapHook(compact, FULL)[0]!.data.context_json_path).toBe('/p.json');
   });
 
+  it("a batch whose command failed is tool.failed (Cline 3.0.65 run_commands: no record error, the legacy mirror says success)", () => {
+    const result = (output: unknown) => base('tool_result', { tool_result: { id: 'c', name: 'run_commands', input: {}, output, durationMs: 3 }, postToolUse: { toolName: 'run_commands', success: true } });
+    const failing = [{ query: 'make', result: '[Command exited with code 1]', error: 'Command exited with code 1', success: false }];
+    expect(mapHook(result(failing))[0]).toEqual({ type: 'tool.failed', data: { tool: { name: 'run_commands', call_id: 'c' }, duration_ms: 3, error: { type: 'tool_error' } }, subject: 'run_commands' });
+    expect(mapHook(result(failing), FULL)[0]!.data.error).toEqual({ type: 'tool_error', message: 'Command exited with code 1' });
+    expect(mapHook(result([{ query: 'ls', success: true }, { query: 'x', success: false }]), FULL)[0]!.data.error).toEqual({ type: 'tool_error', message: 'failed' });
+    expect(mapHook(result([{ query: 'ls', result: '', success: true }]))[0]!.type).toBe('tool.completed');
+    expect(mapHook(result(['not an entry', null]))[0]!.type).toBe('tool.completed');
+  });
+
   it('workspaceInfo on run.started: the commit hash at metadata, the branch name only at redacted+', () => {
     const start = base('agent_start', { workspaceInfo: { rootPath: '/w', latestGitCommitHash: 'abc123', latestGitBranchName: 'ana/secret-plan' } });
     expect(mapHook(start)[0]!.data).toEqual({ trigger: 'user', git_commit: 'abc123' });
@@ -53,5 +64,13 @@ describe('cline mapHook', () => {
     expect(mapHook(base('Notification'))).toEqual([{ type: 'x.cline.hook.notification', data: {} }]);
     expect(mapHook(base('tool_call', { tool_call: 'nonsense', iteration: -3 }))).toEqual([{ type: 'tool.requested', data: { tool: { name: 'unknown' } }, subject: 'unknown' }]);
     expect(mapHook({})).toEqual([{ type: 'x.cline.hook.unknown', data: {} }]);
+  });
+});
+
+describe("Cline 3.0.65's own payloads, captured by the real-vendors lane (conformance/fixtures/vendors)", () => {
+  const capture = (scenario: string, file: string) => JSON.parse(readFileSync(new URL(`../../conformance/fixtures/vendors/cline-3.0.65/${scenario}/${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+  it('a failed run_commands is tool.failed, a successful one tool.completed', () => {
+    expect(mapHook(capture('record-tool-fails', '03-PostToolUse.json')).map((m) => m.type)).toEqual(['tool.failed']);
+    expect(mapHook(capture('record-session', '03-PostToolUse.json')).map((m) => m.type)).toEqual(['tool.completed']);
   });
 });

@@ -14,7 +14,7 @@
  * | agent_abort | TaskCancel | `run.cancelled{by:user}` (+ stopped when parented) |
  * | agent_error | TaskError | `run.failed{reason, error.type}` (+ stopped when parented) |
  * | tool_call | PreToolUse | `tool.requested` |
- * | tool_result | PostToolUse | `tool.completed`, or `tool.failed` when the record carries an error |
+ * | tool_result | PostToolUse | `tool.completed`, or `tool.failed` when the record (or an entry of a batch's output) carries an error |
  * | prompt_submit | UserPromptSubmit | `x.cline.prompt.submitted` |
  * | pre_compact | PreCompact | `session.compacted` |
  * | session_shutdown | SessionShutdown | `session.ended{reason:"normal"}` |
@@ -87,10 +87,22 @@ interface ToolRecord {
 }
 
 /** The record of a `tool_result`: typed `ToolCallRecord`, else legacy `postToolUse{toolName, result, success, executionTimeMs}`. */
+/**
+ * A batch tool's failure (Cline 3.0.65 `run_commands`, seen by the real-vendors lane): the record
+ * has no `error`, and its legacy mirror says `success: true`, but an `output` entry says
+ * `{success: false, error}`. The first failed entry's error (or "failed") is the tool's.
+ */
+function failedEntry(output: unknown): string | undefined {
+  if (!Array.isArray(output)) return undefined;
+  const failed = output.find((e): e is Record<string, unknown> => isPlainObject(e) && e.success === false);
+  if (!failed) return undefined;
+  return str(failed.error) ?? 'failed';
+}
+
 function toolRecord(input: HookInput): ToolRecord {
   const typed = obj(input.tool_result);
   if (typed) {
-    const error = typed.error === undefined || typed.error === null || typed.error === '' ? undefined : typeof typed.error === 'string' ? typed.error : JSON.stringify(typed.error);
+    const error = typed.error === undefined || typed.error === null || typed.error === '' ? failedEntry(typed.output) : typeof typed.error === 'string' ? typed.error : JSON.stringify(typed.error);
     const rec: ToolRecord = { name: str(typed.name) ?? 'unknown', output: typed.output };
     if (str(typed.id)) rec.call_id = typed.id as string;
     if (error !== undefined) rec.error = error;

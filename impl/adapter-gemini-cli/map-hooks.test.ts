@@ -35,6 +35,17 @@ describe('gemini-cli mapHook', () => {
     }
   });
 
+  it("a shell command exiting non-zero is a failure (Gemini 0.61.0 sets no error, only an 'Exit Code: N' line)", () => {
+    const shell = (llmContent: unknown, tool_name = 'run_shell_command') => ({ hook_event_name: 'AfterTool', session_id: S, tool_name, tool_response: { llmContent, returnDisplay: 'x' } });
+    expect(mapHook(shell('<untrusted_context>\nOutput: nope\nExit Code: 1\nProcess Group PGID: 935\n</untrusted_context>'))).toEqual({ type: 'tool.failed', data: { tool: { name: 'run_shell_command' }, error: { type: 'exit_code' } }, subject: 'run_shell_command' });
+    expect(mapHook(shell('Output: ok\nExit Code: 1\nExit Code: 0'), )!.type).toBe('tool.completed');
+    expect(mapHook(shell('Output: fine\nExit Code: 0'))!.type).toBe('tool.completed');
+    expect(mapHook(shell('Output: Exit Code: 7 inline'))!.type).toBe('tool.completed');
+    expect(mapHook(shell('Exit Code: 2', 'read_file'))!.type).toBe('tool.completed');
+    expect(mapHook(shell(['Exit Code: 2']))!.type).toBe('tool.completed');
+    expect(mapHook({ ...shell('Exit Code: 127'), hook_event_name: 'AfterTool' }, FULL)!.data.error).toEqual({ type: 'exit_code', message: 'exit code 127' });
+  });
+
   it('Notification is progress, never attention; the model plane stays in the vendor namespace', () => {
     expect(mapHook({ hook_event_name: 'Notification', session_id: S, notification_type: 'ToolPermission', message: 'm' })).toEqual({ type: 'progress.status', data: {}, subject: 'ToolPermission' });
     expect(mapHook({ hook_event_name: 'Notification', session_id: S })).toEqual({ type: 'progress.status', data: {} });
@@ -59,5 +70,13 @@ describeWhenPresent(STANDARD, "the standard's gemini-cli.json (read at test time
   const fixture = JSON.parse(readFileSync(STANDARD, 'utf8')) as { hooks: Record<string, { input: Record<string, unknown>; expected: unknown }>; fallback: { input: Record<string, unknown>; expected: unknown } };
   it.each([...Object.entries(fixture.hooks), ['fallback', fixture.fallback] as const])('%s', (_name, entry) => {
     expect(canonicalJson(pinShape(mapHook(entry.input)))).toBe(canonicalJson(pinShape(entry.expected)));
+  });
+});
+
+describe("Gemini CLI 0.61.0's own payloads, captured by the real-vendors lane (conformance/fixtures/vendors)", () => {
+  const capture = (scenario: string, file: string) => JSON.parse(readFileSync(new URL(`../../conformance/fixtures/vendors/gemini-0.61.0/${scenario}/${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+  it('a failed shell command is tool.failed, a successful one tool.completed', () => {
+    expect(mapHook(capture('observe-tool-fails', '07-AfterTool.json'))).toMatchObject({ type: 'tool.failed', data: { error: { type: 'exit_code' } } });
+    expect(mapHook(capture('observe-tool', '07-AfterTool.json'))!.type).toBe('tool.completed');
   });
 });

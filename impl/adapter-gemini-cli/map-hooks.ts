@@ -10,7 +10,7 @@
  * | SessionStart / SessionEnd | `session.started` / `session.ended` (every vendor reason → `normal`) |
  * | BeforeAgent / AfterAgent | `run.started` / `run.finished` |
  * | BeforeTool | `tool.requested` |
- * | AfterTool | `tool.completed`, or `tool.failed` when `tool_response.error` is set |
+ * | AfterTool | `tool.completed`, or `tool.failed` when `tool_response.error` is set or a shell command exited non-zero |
  * | BeforeModel / AfterModel / BeforeToolSelection | `x.gemini-cli.session.*` with the model id |
  * | PreCompress | `session.compacted` |
  * | Notification | `progress.status` (subject: the notification type) |
@@ -24,6 +24,10 @@
  * - The model plane has no core type: BeforeModel, AfterModel (per streamed chunk) and
  *   BeforeToolSelection stay in the vendor namespace with the model id only.
  * - Gemini exposes no tool call id: tool events carry the tool name only.
+ * - A shell command that exits non-zero is not an error to Gemini CLI (0.61.0, seen by the
+ *   real-vendors lane): `tool_response` has no `error`, only `llmContent` text ending in an
+ *   `Exit Code: N` line. For `run_shell_command` that last line decides: N ≠ 0 is `tool.failed`
+ *   with `error.type = "exit_code"`.
  * - The agent's reply text (`prompt_response`) is message-stream content and is never captured.
  */
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
@@ -49,6 +53,15 @@ function toolFailure(input: HookInput, error: unknown, level: CaptureLevel): Map
   return { type: 'tool.failed', data: { tool, error: info }, subject: tool.name };
 }
 
+/** The exit code of a `run_shell_command` response's `llmContent` (its last `Exit Code: N` line), or null. */
+export function shellExitCode(input: HookInput): number | null {
+  if (input.tool_name !== 'run_shell_command' || !isPlainObject(input.tool_response)) return null;
+  const text = input.tool_response.llmContent;
+  if (typeof text !== 'string') return null;
+  const codes = [...text.matchAll(/^Exit Code: (-?\d+)\s*$/gm)];
+  return codes.length ? Number(codes[codes.length - 1]![1]) : null;
+}
+
 /** The pure mapping of one Gemini CLI hook payload. */
 export function mapHook(input: HookInput, posture: Posture = DEFAULT_POSTURE): Mapped | null {
   const hook = str(input.hook_event_name) ?? 'Unknown';
@@ -70,6 +83,8 @@ export function mapHook(input: HookInput, posture: Posture = DEFAULT_POSTURE): M
       if (isPlainObject(response) && response.error !== undefined && response.error !== null && response.error !== '') {
         return toolFailure(input, response.error, at('tool.failed'));
       }
+      const exit = shellExitCode(input);
+      if (exit !== null && exit !== 0) return toolFailure(input, { type: 'exit_code', message: `exit code ${exit}` }, at('tool.failed'));
       return mapCommonHook('PostToolUse', input, AGENT, posture) ?? null;
     }
     case 'PreCompress': {

@@ -4,9 +4,10 @@
  * Code 0.24 really sends), the held PermissionRequest answered over a stub relay, the native
  * http-hook entry of settings.example.json, and a session log that passes `aep validate`.
  */
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { command, daemonHarness, postHook, type Linked } from '../adapter-kit/test-utils.js';
+import { command, daemonHarness, postHook, tempHome, type Linked } from '../adapter-kit/test-utils.js';
+import { startAdapter } from '../adapter-kit/daemon.js';
 import { runHookCommand, sessionLog } from '../test-utils/hook-command.js';
 import { adapter, HOOKS } from './adapter.js';
 
@@ -100,6 +101,54 @@ describe('qwen-code adapter daemon', () => {
     const res = await fetch(`${a.url}${url.pathname}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ ...common, hook_event_name: 'PreToolUse', tool_name: 'ls', tool_input: {} }) });
     expect(res.headers.get('content-type')).toBe('application/json');
     expect(await res.text()).toBe('{}');
+  });
+
+  it("a repeated UserPromptSubmit with the open run's prompt_id (Qwen Code 0.24.4 sending tool results back) continues the run", async () => {
+    const { a, r } = await setup();
+    const pid = `${S}########0`;
+    await postHook(a.url, 'UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt_id: pid, prompt: 'Run it.' });
+    await postHook(a.url, 'PostToolUse', { ...common, hook_event_name: 'PostToolUse', prompt_id: pid, tool_name: 'run_shell_command', tool_use_id: 'c1', tool_input: {}, tool_response: 'ok' });
+    expect((await postHook(a.url, 'UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt_id: pid, prompt: '' })).body).toBe('{}');
+    await postHook(a.url, 'Stop', { ...common, hook_event_name: 'Stop', prompt_id: pid, stop_hook_active: false });
+    await postHook(a.url, 'UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt_id: `${S}########1`, prompt: 'Again.' });
+    const events = await r.waitFor((es) => es.filter((e) => e.type === 'run.started').length === 2);
+    const runEvents = events.filter((e) => e.type.startsWith('run.') || e.type.startsWith('tool.'));
+    expect(runEvents.map((e) => e.type)).toEqual(['run.started', 'tool.completed', 'run.finished', 'run.started']);
+    expect(runEvents[1]!.run).toBe(runEvents[0]!.run);
+    expect(runEvents[2]!.run).toBe(runEvents[0]!.run);
+    expect(runEvents[3]!.run).not.toBe(runEvents[0]!.run);
+  });
+
+  it('a remote deny records the call as tool.denied by the runtime, cause-linked to the answer (Qwen Code fires no hook after it)', async () => {
+    const { a, r } = await setup();
+    await postHook(a.url, 'UserPromptSubmit', { ...common, hook_event_name: 'UserPromptSubmit', prompt_id: 'p9', prompt: 'Run it.' });
+    const held = postHook(a.url, 'PermissionRequest', { ...common, hook_event_name: 'PermissionRequest', prompt_id: 'p9', tool_name: 'run_shell_command', tool_input: { command: 'rm -r build' } });
+    const req = (await r.waitFor((es) => es.some((e) => e.type === 'attention.requested'))).find((e) => e.type === 'attention.requested')!;
+    r.send(command('control.attention.respond', S, { answer: { option: 'deny' } }, { subject: req.id }));
+    expect((await held).body).toBe('{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"deny","message":"Denied via AEP attention loop"}}}');
+    const events = await r.waitFor((es) => es.some((e) => e.type === 'tool.denied'));
+    const answered = events.find((e) => e.type === 'attention.answered')!;
+    expect(events.find((e) => e.type === 'tool.denied')).toMatchObject({ run: req.run, cause: answered.id, subject: 'run_shell_command', data: { tool: { name: 'run_shell_command' }, by: 'runtime' } });
+    // A timeout is no deny: the vendor asks its own user, and nothing is recorded for the call.
+    const timedOut = await startAdapter(adapter.configure!({}) as typeof adapter, { port: 0, relay: r.url, home: tempHome(), attentionTimeoutMs: 100 });
+    try {
+      expect((await postHook(timedOut.url, 'PermissionRequest', { ...common, session_id: 'qs-other', hook_event_name: 'PermissionRequest', tool_name: 'ls', tool_input: {} })).body).toBe('{}');
+    } finally {
+      await timedOut.close();
+    }
+    expect(r.events().filter((e) => e.type === 'tool.denied')).toHaveLength(1);
+  });
+
+  it("Qwen Code 0.24.4's own captured session (conformance/fixtures/vendors, the lane's tool-fails run) replays into one run with one failed tool", async () => {
+    const { a, r } = await setup();
+    const dir = new URL('../../conformance/fixtures/vendors/qwen-code-0.24.4/tool-fails/', import.meta.url);
+    const files = readdirSync(dir).filter((f) => f.endsWith('.json') && !f.includes('PermissionRequest')).sort();
+    for (const f of files) {
+      const body = JSON.parse(readFileSync(new URL(f, dir), 'utf8')) as Record<string, unknown>;
+      expect((await postHook(a.url, String(body.hook_event_name), body)).body).toBe('{}');
+    }
+    const events = await r.waitFor((es) => es.some((e) => e.type === 'run.finished'));
+    expect(events.map((e) => e.type).filter((t) => t.startsWith('run.') || t.startsWith('tool.'))).toEqual(['run.started', 'tool.requested', 'tool.failed', 'run.finished']);
   });
 
   it('SessionEnd frees a held PermissionRequest (dismissed) and drops queued steering', async () => {

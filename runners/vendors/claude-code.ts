@@ -32,12 +32,13 @@ export function claudeEnv(ctx: Pick<LaunchContext, 'dirs' | 'modelUrl' | 'hookEn
 
 export const CLAUDE_SDK_ARGS = ['-p', '--input-format', 'stream-json', '--output-format', 'stream-json', '--verbose', '--permission-prompt-tool', 'stdio', '--permission-mode', 'default'];
 
-class SdkSession implements VendorSession {
+/** A stream-json SDK session (Claude Code, and Qwen Code which speaks the same control protocol). */
+export class SdkSession implements VendorSession {
   private out = '';
   private readonly lines: Record<string, unknown>[] = [];
-  private exited = false;
+  protected exited = false;
 
-  constructor(private readonly child: ChildProcess) {
+  constructor(protected readonly child: ChildProcess) {
     child.stdout!.on('data', (c: Buffer) => {
       this.out += c.toString();
       let nl: number;

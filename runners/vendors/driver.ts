@@ -6,6 +6,7 @@
 import type { ToolCall } from './model/script.js';
 import type { ProcessJar } from './procs.js';
 import type { Pin } from './versions.js';
+import type { Wiring } from './wiring.js';
 
 /** The folders of one scenario run, all under one temporary root. */
 export interface RunDirs {
@@ -69,6 +70,11 @@ export interface VendorDriver {
   tuiMode?: string;
   /** The hook configuration a user pastes (project-relative path); record-only runs use the lane's recording config instead. */
   exampleFile: string;
+  /**
+   * How to wire an example that is not a JSON hooks file (a directory of hook scripts): given the
+   * example's absolute path and the adapter name, the configuration `launch` gets and the problems.
+   */
+  wire?: (examplePath: string, adapter: string) => Wiring;
   /** The lane's own hook configuration, recording every hook, for runs before the adapter exists. */
   recordingConfig?: () => Record<string, unknown>;
   /** The tool call the scripted model makes (`proof`: the file a write creates); null when the vendor has no such tool. */

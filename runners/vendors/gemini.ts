@@ -1,27 +1,27 @@
 /**
  * Gemini CLI, headless: `gemini -p <prompt> --approval-mode yolo` against the scripted Gemini
  * API (GOOGLE_GEMINI_BASE_URL, a dummy GEMINI_API_KEY, `security.auth.selectedType =
- * "gemini-api-key"`, the workdir in trustedFolders.json). Its adapter comes later: until then the
- * lane wires every Gemini hook to `aep hook gemini <HookEvent>` (the shim answers nothing for an
- * adapter it does not know, which Gemini treats as no decision) and records the payloads.
- * When `impl/adapter-gemini/settings.example.json` exists and the adapter is registered, that
- * file is the one under test.
+ * "gemini-api-key"`, the workdir in trustedFolders.json). The hooks come from the adapter's
+ * example file (`impl/adapter-gemini-cli/settings.example.json`, `aep hook gemini-cli <HookEvent>`),
+ * the file under test. The adapter is observe-only: every scenario runs with `--approval-mode yolo`
+ * (no remote answer can decide a Gemini tool call). `geminiRecordingConfig` stays for a clone
+ * without that adapter: it records every hook with no adapter behind it.
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { LaunchContext, VendorDriver, VendorSession } from './driver.js';
 
-/** Where the Gemini adapter's example will live; used once it exists and the adapter is registered. */
-export const GEMINI_EXAMPLE = 'impl/adapter-gemini/settings.example.json';
+/** The Gemini CLI adapter's example settings (the file a user pastes into ~/.gemini/settings.json). */
+export const GEMINI_EXAMPLE = 'impl/adapter-gemini-cli/settings.example.json';
 
 /** The hook events Gemini CLI 0.61 fires. */
 export const GEMINI_HOOKS = ['SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'BeforeTool', 'AfterTool', 'PreCompress', 'Notification'];
 
-/** The lane's recording configuration: every Gemini hook to `aep hook gemini <HookEvent>`. */
+/** The lane's recording configuration: every Gemini hook to `aep hook gemini-cli <HookEvent>`. */
 export function geminiRecordingConfig(): Record<string, unknown> {
   return {
-    hooks: Object.fromEntries(GEMINI_HOOKS.map((e) => [e, [{ matcher: '*', hooks: [{ type: 'command', command: `aep hook gemini ${e}`, timeout: 10000 }] }]])),
+    hooks: Object.fromEntries(GEMINI_HOOKS.map((e) => [e, [{ matcher: '*', hooks: [{ type: 'command', command: `aep hook gemini-cli ${e}`, timeout: 10000 }] }]])),
   };
 }
 
@@ -60,7 +60,7 @@ class PrintSession implements VendorSession {
 
 export const geminiDriver: VendorDriver = {
   vendor: 'gemini',
-  adapter: 'gemini',
+  adapter: 'gemini-cli',
   mode: 'print mode (-p, --approval-mode yolo)',
   exampleFile: GEMINI_EXAMPLE,
   recordingConfig: geminiRecordingConfig,

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { entriesFor, excuse, KNOWN_FAILURES, staleEntries, type KnownFailure } from './known-failures.js';
-import { verdict } from './lane.js';
+import { selected, verdict } from './lane.js';
 import { SCENARIOS } from './scenarios.js';
 
 const entry: KnownFailure = { vendor: 'codex', scenarios: ['remote-deny'], match: /^event tool\.denied/, reason: 'the adapter emits no terminal tool event' };
@@ -35,5 +35,17 @@ describe('known failures', () => {
       expect(k.reason.length).toBeGreaterThan(40);
       if (k.scenarios !== '*') for (const s of k.scenarios) expect(names).toContain(s);
     }
+  });
+});
+
+describe('--only selections', () => {
+  it('take a whole vendor or one vendor/scenario; none takes everything', () => {
+    expect(selected(undefined, 'cline', 'record-session')).toBe(true);
+    expect(selected([], 'cline', 'record-session')).toBe(true);
+    expect(selected(['cline'], 'cline', 'record-session')).toBe(true);
+    expect(selected(['qwen-code/remote-deny'], 'qwen-code', 'remote-deny')).toBe(true);
+    expect(selected(['qwen-code/remote-deny'], 'qwen-code', 'remote-allow')).toBe(false);
+    expect(selected(['qwen-code/remote-deny', 'gemini'], 'gemini', 'observe-tool')).toBe(true);
+    expect(selected(['gemini'], 'cline', 'record-session')).toBe(false);
   });
 });

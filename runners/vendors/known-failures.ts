@@ -28,6 +28,13 @@ export const KNOWN_FAILURES: readonly KnownFailure[] = [
     reason:
       "Codex 0.171.0's PostToolUse carries the command's output as a plain string (tool_response) with no exit code, so the adapter cannot tell a failed command from a successful one and emits tool.completed; a vendor limitation (the rollout file at transcript_path records the exit code, if the adapter wants to read it)",
   },
+  {
+    vendor: 'qwen-code',
+    scenarios: '*',
+    match: /^hook SessionEnd \(|^event session\.ended \(/,
+    reason:
+      "Qwen Code 0.24.4 fires SessionEnd only from its interactive UI (prompt_input_exit), /clear and ACP, never in the headless modes (-p or SDK stream-json, the only headless mode where PermissionRequest fires): the session's end never reaches the adapter, so no session.ended; a vendor limitation (the TUI under tmux would fire it)",
+  },
 ];
 
 /** The entries that apply to one scenario run. */

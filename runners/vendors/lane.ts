@@ -14,12 +14,14 @@ import { claudeCodeDriver } from './claude-code.js';
 import { codexDriver } from './codex.js';
 import type { VendorDriver } from './driver.js';
 import { geminiDriver } from './gemini.js';
+import { qwenCodeDriver } from './qwen-code.js';
+import { clineDriver } from './cline.js';
 import { entriesFor, excuse, KNOWN_FAILURES, staleEntries, type KnownFailure } from './known-failures.js';
 import { runVendorScenario } from './run-scenario.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { loadPins, type Vendor } from './versions.js';
 
-export const DRIVERS: Readonly<Record<Vendor, VendorDriver>> = { 'claude-code': claudeCodeDriver, codex: codexDriver, gemini: geminiDriver };
+export const DRIVERS: Readonly<Record<Vendor, VendorDriver>> = { 'claude-code': claudeCodeDriver, codex: codexDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver, cline: clineDriver };
 
 export interface LaneOptions {
   implementation: Pick<Implementation, 'parseJsonl' | 'validateStream'>;
@@ -27,6 +29,8 @@ export interface LaneOptions {
   vendors?: readonly string[];
   /** Only these scenarios (default: all). */
   scenarios?: readonly string[];
+  /** Only these `vendor` or `vendor/scenario` selections (`--only`), on top of the two above. */
+  only?: readonly string[];
   /** Vendor cache root (default: AEP_VENDORS_CACHE or ~/.cache/aep-vendors). */
   cache?: string;
   /** Where captured payloads go; undefined: not saved. */
@@ -54,6 +58,12 @@ export function verdict(name: string, problems: readonly string[], entries: read
   return { check: pass(name), used };
 }
 
+/** Whether `--only` selections (`vendor` or `vendor/scenario`; none: everything) take this scenario. */
+export function selected(only: readonly string[] | undefined, vendor: string, scenario: string): boolean {
+  if (!only || only.length === 0) return true;
+  return only.some((o) => o === vendor || o === `${vendor}/${scenario}`);
+}
+
 export async function runLane(opts: LaneOptions): Promise<Check[]> {
   const log = opts.log ?? (() => {});
   const root = projectRoot();
@@ -65,7 +75,7 @@ export async function runLane(opts: LaneOptions): Promise<Check[]> {
   const used = new Set<KnownFailure>();
   for (const pin of pins) {
     const driver = DRIVERS[pin.vendor];
-    const scenarios: Scenario[] = SCENARIOS.filter((s) => s.vendors.includes(pin.vendor) && (!opts.scenarios || opts.scenarios.includes(s.name)));
+    const scenarios: Scenario[] = SCENARIOS.filter((s) => s.vendors.includes(pin.vendor) && (!opts.scenarios || opts.scenarios.includes(s.name)) && selected(opts.only, pin.vendor, s.name));
     if (scenarios.length === 0) continue;
     let binary: string;
     try {

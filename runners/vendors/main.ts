@@ -2,8 +2,10 @@
  * `npm run test:vendors`: the real-vendors lane on its own. Prints one line per scenario and a
  * closing `N passed, N failed, N skipped` line; exits 1 when a check failed.
  *
- *   node dist/runners/vendors/main.js [--vendor NAME]... [--scenario NAME]... [--update-fixtures]
+ *   node dist/runners/vendors/main.js [--vendor NAME]... [--scenario NAME]... [--only VENDOR[/SCENARIO]]... [--update-fixtures]
  *
+ * `--only gemini` runs one vendor, `--only qwen-code/remote-deny` one scenario of it (repeatable;
+ * `npm run test:vendors -- --only cline`).
  * `--update-fixtures` writes the captures into conformance/fixtures/vendors (to commit them);
  * otherwise they go to AEP_VENDORS_CAPTURE_DIR, default reports/vendors.
  */
@@ -14,7 +16,7 @@ import { defaultCaptureDir, projectRoot, runLane } from './lane.js';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
-    options: { vendor: { type: 'string', multiple: true }, scenario: { type: 'string', multiple: true }, 'update-fixtures': { type: 'boolean' } },
+    options: { vendor: { type: 'string', multiple: true }, scenario: { type: 'string', multiple: true }, only: { type: 'string', multiple: true }, 'update-fixtures': { type: 'boolean' } },
     allowPositionals: false,
   });
   const captureDir = values['update-fixtures'] ? join(projectRoot(), 'conformance', 'fixtures', 'vendors') : process.env.AEP_VENDORS_CAPTURE_DIR || defaultCaptureDir();
@@ -23,6 +25,7 @@ async function main(): Promise<number> {
     implementation: referenceImplementation,
     ...(values.vendor ? { vendors: values.vendor } : {}),
     ...(values.scenario ? { scenarios: values.scenario } : {}),
+    ...(values.only ? { only: values.only } : {}),
     captureDir,
     log: (line) => process.stdout.write(`${line}\n`),
   });

@@ -158,7 +158,7 @@ async function act(scenario: Scenario, d: Drive, holdMs: number): Promise<{ prob
       return { problems, localPrompt };
     }
   }
-  await until(() => fired('Stop') || fired('AfterAgent'), 30_000);
+  await until(() => fired('Stop') || fired('AfterAgent') || fired('TaskComplete'), 30_000);
   pendingAfterTurn();
   // end() returns once the vendor exited (or after 15 s); its SessionEnd hook ran before that.
   await d.session.end(15_000);
@@ -210,8 +210,8 @@ export async function runVendorScenario(driver: VendorDriver, scenario: Scenario
           const daemon = await stack.adapter(def, { attentionTimeoutMs: holdMs, home: aepHome });
           const proxy = await startHookProxy(daemon.port, dirs.records);
           try {
-            const example: unknown = JSON.parse(readFileSync(join(env.projectRoot, driver.exampleFile), 'utf8'));
-            const wiring = wireExample(example, { adapter: driver.adapter, httpPort: proxy.port });
+            const examplePath = join(env.projectRoot, driver.exampleFile);
+            const wiring = driver.wire ? driver.wire(examplePath, driver.adapter) : wireExample(JSON.parse(readFileSync(examplePath, 'utf8')) as unknown, { adapter: driver.adapter, httpPort: proxy.port });
             if (wiring.problems.length) return wiring.problems.map((p) => `${driver.exampleFile}: ${p}`);
             const session = await launchWith(wiring.config, { [portEnvName(def.agent)]: String(daemon.port), AEP_ATTENTION_TIMEOUT_MS: String(holdMs) });
             return await observe(session, stack, daemon);

@@ -37,20 +37,25 @@ export interface Scenario {
 /** The text a deny carries back to the model. */
 export const DENY_TEXT = 'AEP lane: do not write there, use the scratch folder';
 
-const START = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest'];
-const EVENTS_START = ['session.started', 'run.started', 'tool.requested', 'attention.requested'];
+const START_HOOKS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest'];
+const START_EVENTS = ['session.started', 'run.started', 'tool.requested', 'attention.requested'];
+/** Qwen Code 0.24.4 fires PermissionRequest before PreToolUse (its scheduler asks first), so tool.requested follows the answer. */
+const QWEN_START_HOOKS = ['SessionStart', 'UserPromptSubmit', 'PermissionRequest'];
+const QWEN_START_EVENTS = ['session.started', 'run.started', 'attention.requested'];
+const startHooks = (vendor: Vendor): string[] => (vendor === 'qwen-code' ? QWEN_START_HOOKS : START_HOOKS);
+const startEvents = (vendor: Vendor): string[] => (vendor === 'qwen-code' ? QWEN_START_EVENTS : START_EVENTS);
 const ANSWERED = ['attention.answered', 'attention.resolved'];
 
 export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'remote-allow',
     summary: 'a remote allow over the relay makes the tool run',
-    vendors: ['claude-code', 'codex'],
+    vendors: ['claude-code', 'codex', 'qwen-code'],
     tool: 'write-proof',
     action: { kind: 'remote', answer: { option: 'allow' } },
-    expect: () => ({
-      hooks: [...START, 'PostToolUse', 'Stop', 'SessionEnd'],
-      events: [...EVENTS_START, ...ANSWERED, 'tool.completed', 'run.finished', 'session.ended'],
+    expect: (vendor) => ({
+      hooks: [...startHooks(vendor), 'PostToolUse', 'Stop', 'SessionEnd'],
+      events: [...startEvents(vendor), ...ANSWERED, 'tool.completed', 'run.finished', 'session.ended'],
       permissionReply: 'allow',
       effect: 'proof-exists',
       localPrompt: false,
@@ -59,12 +64,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'remote-deny',
     summary: 'a remote deny keeps the tool from running, and the tool call gets a terminal event',
-    vendors: ['claude-code', 'codex'],
+    vendors: ['claude-code', 'codex', 'qwen-code'],
     tool: 'write-proof',
     action: { kind: 'remote', answer: { option: 'deny' } },
-    expect: () => ({
-      hooks: [...START, 'Stop', 'SessionEnd'],
-      events: [...EVENTS_START, ...ANSWERED, 'tool.denied', 'run.finished', 'session.ended'],
+    expect: (vendor) => ({
+      hooks: [...startHooks(vendor), 'Stop', 'SessionEnd'],
+      events: [...startEvents(vendor), ...ANSWERED, 'tool.denied', 'run.finished', 'session.ended'],
       noEvents: ['tool.completed'],
       permissionReply: 'deny',
       effect: 'proof-absent',
@@ -74,12 +79,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'deny-with-text',
     summary: "a remote deny with guidance text: the tool does not run and the text reaches the model",
-    vendors: ['claude-code', 'codex'],
+    vendors: ['claude-code', 'codex', 'qwen-code'],
     tool: 'write-proof',
     action: { kind: 'remote', answer: { option: 'deny', text: DENY_TEXT } },
-    expect: () => ({
-      hooks: [...START, 'Stop', 'SessionEnd'],
-      events: [...EVENTS_START, ...ANSWERED, 'tool.denied', 'run.finished', 'session.ended'],
+    expect: (vendor) => ({
+      hooks: [...startHooks(vendor), 'Stop', 'SessionEnd'],
+      events: [...startEvents(vendor), ...ANSWERED, 'tool.denied', 'run.finished', 'session.ended'],
       noEvents: ['tool.completed'],
       permissionReply: 'deny',
       effect: 'proof-absent',
@@ -90,13 +95,13 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'no-answer',
     summary: "nobody answers: the hold times out, the vendor falls back to its own prompt, the local user allows",
-    vendors: ['claude-code', 'codex'],
+    vendors: ['claude-code', 'codex', 'qwen-code'],
     tool: 'write-proof',
     holdMs: 2500,
     action: { kind: 'no-answer', local: 'allow' },
-    expect: () => ({
-      hooks: [...START, 'PostToolUse', 'Stop', 'SessionEnd'],
-      events: [...EVENTS_START, 'attention.timeout', 'tool.completed', 'run.finished', 'session.ended'],
+    expect: (vendor) => ({
+      hooks: [...startHooks(vendor), 'PostToolUse', 'Stop', 'SessionEnd'],
+      events: [...startEvents(vendor), 'attention.timeout', 'tool.completed', 'run.finished', 'session.ended'],
       permissionReply: 'neutral',
       effect: 'proof-exists',
       localPrompt: true,
@@ -105,12 +110,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'tool-fails',
     summary: 'a remotely allowed tool that fails: the failure is reported as such',
-    vendors: ['claude-code', 'codex'],
+    vendors: ['claude-code', 'codex', 'qwen-code'],
     tool: 'failing-command',
     action: { kind: 'remote', answer: { option: 'allow' } },
     expect: (vendor) => ({
-      hooks: [...START, vendor === 'claude-code' ? 'PostToolUseFailure' : 'PostToolUse', 'Stop', 'SessionEnd'],
-      events: [...EVENTS_START, ...ANSWERED, 'tool.failed', 'run.finished', 'session.ended'],
+      hooks: [...startHooks(vendor), vendor === 'codex' ? 'PostToolUse' : 'PostToolUseFailure', 'Stop', 'SessionEnd'],
+      events: [...startEvents(vendor), ...ANSWERED, 'tool.failed', 'run.finished', 'session.ended'],
       noEvents: ['tool.completed'],
       permissionReply: 'allow',
       localPrompt: false,
@@ -119,12 +124,12 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'user-ends-session',
     summary: 'the user ends the session while a permission request is held: the request is closed, the session ends',
-    vendors: ['claude-code', 'codex'],
+    vendors: ['claude-code', 'codex', 'qwen-code'],
     tool: 'write-proof',
     action: { kind: 'end-while-held' },
-    expect: () => ({
-      hooks: [...START, 'SessionEnd'],
-      events: [...EVENTS_START, 'session.ended'],
+    expect: (vendor) => ({
+      hooks: [...startHooks(vendor), 'SessionEnd'],
+      events: [...startEvents(vendor), 'session.ended'],
       effect: 'proof-absent',
       cutHooks: ['PermissionRequest'],
     }),
@@ -135,9 +140,9 @@ export const SCENARIOS: readonly Scenario[] = [
     vendors: ['claude-code'],
     tool: 'ask-user-question',
     action: { kind: 'remote', answer: { values: { '1': '2' } } },
-    expect: () => ({
-      hooks: [...START, 'PostToolUse', 'Stop', 'SessionEnd'],
-      events: [...EVENTS_START, ...ANSWERED, 'tool.completed', 'run.finished', 'session.ended'],
+    expect: (vendor) => ({
+      hooks: [...startHooks(vendor), 'PostToolUse', 'Stop', 'SessionEnd'],
+      events: [...startEvents(vendor), ...ANSWERED, 'tool.completed', 'run.finished', 'session.ended'],
       permissionReply: 'allow',
       modelSees: 'Blue',
       localPrompt: false,
@@ -150,9 +155,9 @@ export const SCENARIOS: readonly Scenario[] = [
     tui: true,
     tool: 'write-proof',
     action: { kind: 'remote', answer: { option: 'allow' } },
-    expect: () => ({
-      hooks: [...START, 'PostToolUse', 'Stop', 'SessionEnd'],
-      events: [...EVENTS_START, ...ANSWERED, 'tool.completed', 'run.finished', 'session.ended'],
+    expect: (vendor) => ({
+      hooks: [...startHooks(vendor), 'PostToolUse', 'Stop', 'SessionEnd'],
+      events: [...startEvents(vendor), ...ANSWERED, 'tool.completed', 'run.finished', 'session.ended'],
       permissionReply: 'allow',
       effect: 'proof-exists',
     }),
@@ -165,24 +170,68 @@ export const SCENARIOS: readonly Scenario[] = [
     tool: 'write-proof',
     holdMs: 2500,
     action: { kind: 'no-answer', local: 'allow' },
-    expect: () => ({
-      hooks: [...START, 'PostToolUse', 'Stop', 'SessionEnd'],
-      events: [...EVENTS_START, 'attention.timeout', 'tool.completed', 'run.finished', 'session.ended'],
+    expect: (vendor) => ({
+      hooks: [...startHooks(vendor), 'PostToolUse', 'Stop', 'SessionEnd'],
+      events: [...startEvents(vendor), 'attention.timeout', 'tool.completed', 'run.finished', 'session.ended'],
       permissionReply: 'neutral',
       effect: 'proof-exists',
       localPrompt: true,
     }),
   },
+  // Gemini CLI is observe-only (no remote answer decides a tool call): its scenarios run the tool
+  // under --approval-mode yolo and judge that the hooks reach the relay as pinned, with no
+  // attention request anywhere.
   {
-    name: 'record-hooks',
-    summary: "the vendor's hooks recorded around one allowed tool call (no adapter yet: the lane's own recording config)",
+    name: 'observe-tool',
+    summary: "an allowed tool call observed end to end: the hooks reach the relay as pinned, no attention request (observe-only)",
     vendors: ['gemini'],
     tool: 'write-proof',
     action: { kind: 'none' },
     expect: () => ({
       hooks: ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd'],
-      events: [],
+      events: ['session.started', 'run.started', 'tool.requested', 'tool.completed', 'run.finished', 'session.ended'],
+      noEvents: ['attention.requested', 'tool.failed'],
       effect: 'proof-exists',
+    }),
+  },
+  {
+    name: 'observe-tool-fails',
+    summary: 'a tool that fails, observed: the failure reaches the relay as tool.failed',
+    vendors: ['gemini'],
+    tool: 'failing-command',
+    action: { kind: 'none' },
+    expect: () => ({
+      hooks: ['SessionStart', 'BeforeAgent', 'BeforeTool', 'AfterTool', 'AfterAgent', 'SessionEnd'],
+      events: ['session.started', 'run.started', 'tool.requested', 'tool.failed', 'run.finished', 'session.ended'],
+      noEvents: ['attention.requested', 'tool.completed'],
+    }),
+  },
+  // Cline is read-only by default: its session is recorded, and its hooks must reach the relay as pinned.
+  {
+    name: 'record-session',
+    summary: "an auto-approved tool call: Cline's hooks reach the relay as pinned (read-only: nothing is answered)",
+    vendors: ['cline'],
+    tool: 'write-proof',
+    action: { kind: 'none' },
+    expect: () => ({
+      // The Cline adapter opens no session.started (the design: taskId is the session, runs are
+      // the agents'); the CLI fires no SessionShutdown when a headless task ends.
+      hooks: ['TaskStart', 'PreToolUse', 'PostToolUse', 'TaskComplete'],
+      events: ['run.started', 'tool.requested', 'tool.completed', 'run.finished'],
+      noEvents: ['attention.requested', 'tool.failed'],
+      effect: 'proof-exists',
+    }),
+  },
+  {
+    name: 'record-tool-fails',
+    summary: 'an auto-approved command that fails: the failure reaches the relay as tool.failed',
+    vendors: ['cline'],
+    tool: 'failing-command',
+    action: { kind: 'none' },
+    expect: () => ({
+      hooks: ['TaskStart', 'PreToolUse', 'PostToolUse', 'TaskComplete'],
+      events: ['run.started', 'tool.requested', 'tool.failed', 'run.finished'],
+      noEvents: ['attention.requested', 'tool.completed'],
     }),
   },
 ];

@@ -4,7 +4,7 @@ import { loadPins, parsePins } from './versions.js';
 describe('versions.json', () => {
   it('pins every vendor to an exact release', () => {
     const pins = loadPins();
-    expect(pins.map((p) => p.vendor)).toEqual(['claude-code', 'codex', 'gemini']);
+    expect(pins.map((p) => p.vendor)).toEqual(['claude-code', 'codex', 'gemini', 'qwen-code', 'cline']);
     for (const p of pins) expect(p.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
@@ -14,7 +14,9 @@ describe('versions.json', () => {
       'versions.json: codex.package must be the npm package name',
       'versions.json: codex.bin must be the binary name',
       'versions.json: "gemini" is missing; add {"package", "version", "bin"}',
-      'versions.json: unknown vendor "extra" (known: claude-code, codex, gemini)',
+      'versions.json: "qwen-code" is missing; add {"package", "version", "bin"}',
+      'versions.json: "cline" is missing; add {"package", "version", "bin"}',
+      'versions.json: unknown vendor "extra" (known: claude-code, codex, gemini, qwen-code, cline)',
     ]);
     expect(parsePins([]).problems).toEqual(['versions.json: expected a JSON object keyed by vendor']);
   });

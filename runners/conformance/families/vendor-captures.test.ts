@@ -18,11 +18,18 @@ describe('replayCapture', () => {
     expect(replayCapture('06-Stop.json', '{"hook_event_name":"Stop"}', () => ({ type: 'x.codex.session.stop', data: { anything: 1 } }))).toBe(null);
   });
 
+  it('takes a multi-event mapper (an array) and a capture named by its file only (no hook_event_name: Cline)', () => {
+    expect(replayCapture('01-TaskStart.json', '{"hookName":"agent_start"}', () => [{ type: 'run.started', data: {} }, { type: 'x.cline.y', data: {} }])).toBe(null);
+    expect(replayCapture('01-TaskStart.json', '{"hookName":"agent_start"}', () => [])).toBe(null);
+    expect(replayCapture('01-TaskStart.json', '{"hookName":"agent_start"}', () => [{ type: 'run.started', data: {} }, { type: 'tool.requested', data: {} }])).toMatch(/^tool\.requested: .*\$\.data\.tool/);
+    expect(replayCapture('01-TaskStart.json', '{}', () => [{ type: 'run.started' }])).toBe('the mapper returned [{"type":"run.started"}], expected null, {type, data} or an array of them');
+  });
+
   it('names what is wrong with a capture or with its mapping', () => {
     expect(replayCapture('01-Stop.json', 'nope', ok)).toBe('the capture is not JSON');
     expect(replayCapture('01-Stop.json', '[1]', ok)).toBe('the capture is not a JSON object');
     expect(replayCapture('01-Stop.json', '{"hook_event_name":"SessionEnd"}', ok)).toBe('the capture\'s hook_event_name is "SessionEnd", its file name says Stop');
-    expect(replayCapture('01-Stop.json', '{"hook_event_name":"Stop"}', () => ({ type: 'run.finished' }))).toBe('the mapper returned {"type":"run.finished"}, expected null or {type, data}');
+    expect(replayCapture('01-Stop.json', '{"hook_event_name":"Stop"}', () => ({ type: 'run.finished' }))).toBe('the mapper returned {"type":"run.finished"}, expected null, {type, data} or an array of them');
     expect(replayCapture('01-Stop.json', '{"hook_event_name":"Stop"}', () => ({ type: 'run.done', data: {} }))).toBe('the mapper emitted run.done, which is neither a registered type nor an x. extension');
     expect(replayCapture('01-Stop.json', '{"hook_event_name":"Stop"}', () => ({ type: 'tool.requested', data: {} }))).toMatch(/^tool\.requested: .*\$\.data\.tool/);
   });
@@ -36,6 +43,23 @@ describe('vendorCaptureChecks', () => {
     expect(checks.filter((c) => c.status !== 'pass')).toEqual([]);
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/claude-code-'))).toBe(true);
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/codex-'))).toBe(true);
+    // The lane's `gemini` captures go through the gemini-cli adapter's mapper.
+    expect(checks.some((c) => c.name.startsWith('mappings/vendors/gemini-0.61.0/'))).toBe(true);
+    expect(checks.some((c) => c.name.startsWith('mappings/vendors/qwen-code-0.24.4/'))).toBe(true);
+    expect(checks.some((c) => c.name.startsWith('mappings/vendors/cline-3.0.65/'))).toBe(true);
+    expect(lines.join('\n')).not.toContain('gemini-0.61.0');
+  });
+
+  it("maps a lane vendor name to its adapter's name (gemini: gemini-cli)", () => {
+    const corpus = mkdtempSync(join(tmpdir(), 'aep-vc-'));
+    dirs.push(corpus);
+    mkdirSync(join(corpus, 'vendors', 'gemini-9.9.9', 's'), { recursive: true });
+    writeFileSync(join(corpus, 'vendors', 'gemini-9.9.9', 'manifest.json'), '{"vendor":"gemini"}');
+    writeFileSync(join(corpus, 'vendors', 'gemini-9.9.9', 's', '01-AfterAgent.json'), '{"hook_event_name":"AfterAgent"}');
+    const seen: string[] = [];
+    const checks = vendorCaptureChecks(corpus, { 'gemini-cli': { mapHook: (i) => (seen.push(String(i.hook_event_name)), null) } }, { info: () => {} });
+    expect(checks.map((c) => c.status)).toEqual(['pass']);
+    expect(seen).toEqual(['AfterAgent']);
   });
 
   it('fails a capture the mapper throws on, and names releases it has no mapper for', () => {

@@ -3,8 +3,8 @@
  * `vendors/<vendor>-<version>/<scenario>/NN-<HookEvent>.json` (written by runners/vendors, the
  * exact bytes a real vendor binary sent) goes through that vendor's pure mapper. Checks
  * `mappings/vendors/<vendor>-<version>/<scenario>/<file>`: the payload is the hook its name says,
- * the mapper neither throws nor returns something other than null or `{type, data}`, and the
- * event it maps to is a registered type (or an `x.` extension) whose payload is valid.
+ * the mapper neither throws nor returns something other than null, `{type, data}` or an array of
+ * them, and each event it maps to is a registered type (or an `x.` extension) whose payload is valid.
  * Releases of vendors with no adapter here are named in one progress line.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
@@ -25,8 +25,16 @@ function dirs(path: string): string[] {
   }
 }
 
-/** The vendor a release folder belongs to (its manifest's `vendor`, else the name before the version). */
+/** Lane vendor names whose adapter goes by another name (the lane's `gemini` is the `gemini-cli` adapter). */
+export const CAPTURE_ADAPTERS: Readonly<Record<string, string>> = { gemini: 'gemini-cli' };
+
+/** The adapter a release folder's captures belong to (its manifest's `vendor`, else the name before the version). */
 function vendorOf(releaseDir: string, name: string): string {
+  const vendor = releaseVendor(releaseDir, name);
+  return CAPTURE_ADAPTERS[vendor] ?? vendor;
+}
+
+function releaseVendor(releaseDir: string, name: string): string {
   try {
     const manifest: unknown = JSON.parse(readFileSync(join(releaseDir, 'manifest.json'), 'utf8'));
     if (isObject(manifest) && typeof manifest.vendor === 'string') return manifest.vendor;
@@ -46,13 +54,20 @@ export function replayCapture(file: string, text: string, mapHook: (input: Recor
     return 'the capture is not JSON';
   }
   if (!isObject(input)) return 'the capture is not a JSON object';
-  if (event !== undefined && input.hook_event_name !== event) return `the capture's hook_event_name is ${JSON.stringify(input.hook_event_name)}, its file name says ${event}`;
+  // A capture without hook_event_name (Cline names its hooks by `hookName`) is taken as its file name says.
+  if (event !== undefined && input.hook_event_name !== undefined && input.hook_event_name !== event) return `the capture's hook_event_name is ${JSON.stringify(input.hook_event_name)}, its file name says ${event}`;
   const mapped = mapHook(input);
   if (mapped === null) return null;
-  if (!isObject(mapped) || typeof mapped.type !== 'string' || !isObject(mapped.data)) return `the mapper returned ${JSON.stringify(mapped)}, expected null or {type, data}`;
-  if (!mapped.type.startsWith('x.') && !lookupType(mapped.type)) return `the mapper emitted ${mapped.type}, which is neither a registered type nor an x. extension`;
-  const issues = validatePayload(mapped.type, mapped.data);
-  return issues.length === 0 ? null : `${mapped.type}: ${issues.map(renderIssue).join('; ')}`;
+  // Multi-event mappers (Cline, Hermes) return an array of {type, data}.
+  const list: unknown[] = Array.isArray(mapped) ? mapped : [mapped];
+  const problems: string[] = [];
+  for (const one of list) {
+    if (!isObject(one) || typeof one.type !== 'string' || !isObject(one.data)) return `the mapper returned ${JSON.stringify(mapped)}, expected null, {type, data} or an array of them`;
+    if (!one.type.startsWith('x.') && !lookupType(one.type)) return `the mapper emitted ${one.type}, which is neither a registered type nor an x. extension`;
+    const issues = validatePayload(one.type, one.data);
+    if (issues.length > 0) problems.push(`${one.type}: ${issues.map(renderIssue).join('; ')}`);
+  }
+  return problems.length === 0 ? null : problems.join(' | ');
 }
 
 /** Replay every capture under `corpusDir/vendors` whose vendor has a mapper. */

@@ -56,6 +56,19 @@ describe('startModelServer', () => {
     expect(server.requests.map((r) => `${r.url} ${r.kind}`)).toEqual(['/v1beta/models/flash-lite:generateContent side', '/v1beta/models/flash:streamGenerateContent?alt=sse main']);
   });
 
+  it('speaks Chat Completions on /v1/chat/completions (SSE when streaming, JSON otherwise) and lists its model', async () => {
+    server = await startModelServer({ turns: [{ tools: [{ name: 'run_shell_command', input: { command: 'ls' } }] }, { text: 'ok' }], sideText: 'T' }, { model: 'q', now: () => 7 });
+    const side = await post('/v1/chat/completions', { stream: false, messages: [] });
+    expect(JSON.parse(side.text).choices[0].message).toEqual({ role: 'assistant', content: 'T' });
+    const main = await post('/chat/completions', { stream: true, tools: [{ type: 'function' }] });
+    expect(main.type).toBe('text/event-stream');
+    expect(main.text).toContain('data: {"id":"chatcmpl_scripted_2","object":"chat.completion.chunk","created":7,"model":"q","choices":[{"index":0,"delta":{"tool_calls":[{"index":0,"id":"call_scripted_2_0","type":"function","function":{"name":"run_shell_command","arguments":"{\\"command\\":\\"ls\\"}"}}]},"finish_reason":null}]}\n\n');
+    expect(main.text.endsWith('data: [DONE]\n\n')).toBe(true);
+    const models = await fetch(`${server.url}/v1/models`);
+    expect(await models.text()).toBe('{"object":"list","data":[{"id":"q","object":"model","created":0,"owned_by":"aep-vendor-lane"}]}');
+    expect(server.requests.map((r) => [r.api, r.kind, r.turn])).toEqual([['openai-chat', 'side', null], ['openai-chat', 'main', 0], ['openai-chat', 'side', null]]);
+  });
+
   it('counts tokens, and answers an unknown path 404 naming it (recorded too)', async () => {
     server = await startModelServer({ turns: [] });
     expect(JSON.parse((await post('/v1/messages/count_tokens', { messages: [] })).text)).toEqual({ input_tokens: 4 });

@@ -7,17 +7,19 @@
  * - OpenAI Responses: `POST /v1/responses` (and `/responses`), always streamed.
  * - Gemini: `POST /v1beta/models/<model>:streamGenerateContent?alt=sse`, `:generateContent`,
  *   `:countTokens`.
+ * - OpenAI Chat Completions: `POST /v1/chat/completions` (and `/chat/completions`), always streamed.
  * Anything else is recorded and answered 404 with a JSON error naming the path.
  */
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { anthropicFrames, anthropicMessage, anthropicOffersTools } from './anthropic.js';
 import { geminiFrames, geminiOffersTools, geminiResponse } from './gemini.js';
+import { chatFrames, chatOffersTools } from './openai-chat.js';
 import { responsesFrames, responsesOffersTools } from './openai-responses.js';
 import { schemaInstance } from './schema-instance.js';
 import { TurnCursor, type RequestKind, type Script, type Turn } from './script.js';
 
-export type Api = 'anthropic' | 'openai-responses' | 'gemini' | 'unknown';
+export type Api = 'anthropic' | 'openai-responses' | 'openai-chat' | 'gemini' | 'unknown';
 
 /** One request as received. */
 export interface RecordedRequest {
@@ -130,6 +132,14 @@ export async function startModelServer(script: Script, options: ModelServerOptio
         setTurn(index);
         const ids = { response: `resp_scripted_${n}`, message: `msg_scripted_${n}`, call: (i: number) => ({ item: `fc_scripted_${n}_${i}`, call: `call_scripted_${n}_${i}` }) };
         sendSse(res, responsesFrames(turn, ids, model, now()));
+        return;
+      }
+      if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) {
+        const kind: RequestKind = chatOffersTools(obj) ? 'main' : 'side';
+        const setTurn = record(req, url, 'openai-chat', kind, body);
+        const { turn, index, n } = take(kind);
+        setTurn(index);
+        sendSse(res, chatFrames(turn, { completion: `chatcmpl_scripted_${n}`, call: (i) => `call_scripted_${n}_${i}` }, model, now()));
         return;
       }
       const gemini = /^\/v1(?:beta|alpha)?\/models\/[^/:]+:(streamGenerateContent|generateContent|countTokens)$/.exec(path);

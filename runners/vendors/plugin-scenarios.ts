@@ -22,7 +22,7 @@ export const PLUGIN_SCENARIOS: readonly Scenario[] = [
     action: { kind: 'remote', answer: { option: 'once' } },
     expect: () => ({
       hooks: ['bus', 'tool.before', 'tool.after'],
-      events: ['session.started', 'run.started', 'attention.requested', 'attention.answered', 'tool.completed', 'run.finished', 'session.ended'],
+      events: ['session.started', 'run.started', 'tool.requested', 'attention.requested', 'attention.answered', 'tool.completed', 'run.finished', 'session.ended'],
       effect: 'proof-exists',
       hostExitsClean: true,
     }),
@@ -35,8 +35,8 @@ export const PLUGIN_SCENARIOS: readonly Scenario[] = [
     action: { kind: 'remote', answer: { text: PLUGIN_DENY_TEXT } },
     expect: () => ({
       hooks: ['bus'],
-      events: ['session.started', 'run.started', 'attention.requested', 'attention.answered', 'run.finished', 'session.ended'],
-      noEvents: ['tool.completed'],
+      events: ['session.started', 'run.started', 'tool.requested', 'attention.requested', 'attention.answered', 'tool.denied', 'run.finished', 'session.ended'],
+      noEvents: ['tool.completed', 'tool.failed'],
       effect: 'proof-absent',
       modelSees: PLUGIN_DENY_TEXT,
       hostExitsClean: true,
@@ -50,7 +50,7 @@ export const PLUGIN_SCENARIOS: readonly Scenario[] = [
     action: { kind: 'none' },
     expect: () => ({
       hooks: ['bus', 'tool.before'],
-      events: ['session.started', 'run.started', 'tool.failed', 'run.finished', 'session.ended'],
+      events: ['session.started', 'run.started', 'tool.requested', 'tool.failed', 'run.finished', 'session.ended'],
       noEvents: ['tool.completed'],
       hostExitsClean: true,
     }),
@@ -73,15 +73,15 @@ export const PLUGIN_SCENARIOS: readonly Scenario[] = [
     summary: 'the adapter daemon is down: the plugin fails open, the host completes its run and ends cleanly',
     vendors: [...SERVE, 'pi'],
     tool: 'write-proof',
-    action: { kind: 'none' },
+    // OpenCode/Kilo: the ask stays with the host's own prompt, which the local user allows; pi: the gate fails open.
+    action: { kind: 'local', local: 'allow' },
     daemonDown: true,
     pluginEnv: { AEP_PI_CONTROL: '1' },
     expect: (vendor) => ({
       hooks: vendor === 'pi' ? ['session_start', 'tool_call', 'session_shutdown'] : ['bus'],
       events: [],
       hooksMayFail: true,
-      // OpenCode/Kilo: the ask stays with the host (nobody answers it; the run is ended); pi: the gate fails open, the tool runs.
-      ...(vendor === 'pi' ? { effect: 'proof-exists' as const } : {}),
+      effect: 'proof-exists',
       hostExitsClean: true,
     }),
   },

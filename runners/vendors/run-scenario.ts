@@ -142,7 +142,8 @@ async function act(scenario: Scenario, d: Drive, holdMs: number): Promise<{ prob
   const pendingAfterTurn = (): void => {
     if (d.session.promptPending?.()) localPrompt = true;
   };
-  if (action.kind !== 'none') {
+  if (action.kind === 'local') localPrompt = await d.session.answerLocally(action.local === 'allow', 30_000);
+  else if (action.kind !== 'none') {
     if (!d.client || !d.agent) return { problems: ['this scenario needs an adapter'], localPrompt };
     const request = await until(() => firstRequest(d.client!, d.agent!), 30_000);
     if (!request) return { problems: ['no attention.requested reached the relay within 30 s'], localPrompt };

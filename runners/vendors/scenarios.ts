@@ -19,7 +19,9 @@ export type Action =
   /** The user ends the session while the request is still held. */
   | { kind: 'end-while-held' }
   /** Nobody is asked (record-only runs). */
-  | { kind: 'none' };
+  | { kind: 'none' }
+  /** Nothing reaches the relay (the daemon is down): the local user answers the host's own prompt. */
+  | { kind: 'local'; local: 'allow' | 'deny' };
 
 export interface Scenario {
   name: string;

@@ -94,8 +94,24 @@ export class ServeSession implements VendorSession {
       .catch((err: Error) => void (this.out += `\n[lane] POST /session/${session.id}/message failed: ${err.message}\n`));
   }
 
-  answerLocally(): Promise<boolean> {
-    return Promise.resolve(false);
+  /** The local user answers the host's own pending permission prompt (`GET /permission`, then its reply route). */
+  async answerLocally(allow: boolean, ms: number): Promise<boolean> {
+    const deadline = Date.now() + ms;
+    while (this.url && Date.now() < deadline) {
+      try {
+        const pending = (await (await fetch(`${this.url}/permission`, { signal: AbortSignal.timeout(3000) })).json()) as Array<{ id?: string }>;
+        const id = Array.isArray(pending) ? pending.find((p) => typeof p.id === 'string')?.id : undefined;
+        if (id) {
+          const res = await fetch(`${this.url}/permission/${id}/reply`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: JSON.stringify({ reply: allow ? 'once' : 'reject' }) });
+          this.out += `\n[lane] local user: POST /permission/${id}/reply -> ${res.status}\n`;
+          return res.ok;
+        }
+      } catch {
+        // not up yet
+      }
+      await sleep(200);
+    }
+    return false;
   }
 
   /** Whether the run (the message POST) has returned. */

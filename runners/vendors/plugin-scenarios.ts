@@ -28,6 +28,20 @@ export const PLUGIN_SCENARIOS: readonly Scenario[] = [
     }),
   },
   {
+    name: 'remote-deny',
+    summary: "a remote reject (the vendor's own option) over the relay: the tool does not run, and the call ends as tool.denied",
+    vendors: SERVE,
+    tool: 'write-proof',
+    action: { kind: 'remote', answer: { option: 'reject' } },
+    expect: () => ({
+      hooks: ['bus'],
+      events: ['session.started', 'run.started', 'tool.requested', 'attention.requested', 'attention.answered', 'tool.denied', 'run.finished', 'session.ended'],
+      noEvents: ['tool.completed', 'tool.failed'],
+      effect: 'proof-absent',
+      hostExitsClean: true,
+    }),
+  },
+  {
     name: 'deny-with-text',
     summary: 'a remote reject with text: the tool does not run and the text reaches the model',
     vendors: SERVE,
@@ -123,7 +137,7 @@ export const PLUGIN_SCENARIOS: readonly Scenario[] = [
     action: { kind: 'none' },
     expect: () => ({
       hooks: ['session_start', 'agent_start', 'tool_execution_start', 'tool_execution_end', 'agent_end', 'session_shutdown'],
-      events: ['session.started', 'run.started', 'tool.started', 'tool.completed', 'run.finished', 'session.ended'],
+      events: ['session.started', 'run.started', 'tool.requested', 'tool.completed', 'run.finished', 'session.ended'],
       noEvents: ['attention.requested'],
       effect: 'proof-exists',
       hostExitsClean: true,

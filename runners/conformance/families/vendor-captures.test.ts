@@ -28,6 +28,40 @@ describe('replayCapture', () => {
   });
 });
 
+describe('replayCapture for plugin-shaped vendors', () => {
+  const ok = () => ({ type: 'run.finished', data: {} });
+  it('checks a moment by its kind (dots as _ in the file name) and a pi event by its type', () => {
+    expect(replayCapture('03-tool_before.json', '{"kind":"tool.before","input":{}}', ok, 'moment')).toBe(null);
+    expect(replayCapture('03-tool_before.json', '{"kind":"bus","event":{}}', ok, 'moment')).toBe('the capture\'s kind is "bus", its file name says tool_before');
+    expect(replayCapture('01-session_start.json', '{"session":"s","event":{"type":"session_start"}}', ok, 'event')).toBe(null);
+    expect(replayCapture('01-session_start.json', '{"session":"s","event":{"type":"agent_end"}}', ok, 'event')).toBe('the capture\'s event.type is "agent_end", its file name says session_start');
+    expect(replayCapture('01-session_start.json', '{"session":"s"}', ok, 'event')).toBe('the capture\'s event.type is undefined, its file name says session_start');
+  });
+
+  it('replays moments through mapMoment and events through mapEvent (with the deltas flag the capture carries)', () => {
+    const corpus = mkdtempSync(join(tmpdir(), 'aep-vc-'));
+    dirs.push(corpus);
+    mkdirSync(join(corpus, 'vendors', 'oc-1.0.0', 's'), { recursive: true });
+    mkdirSync(join(corpus, 'vendors', 'pe-1.0.0', 's'), { recursive: true });
+    writeFileSync(join(corpus, 'vendors', 'oc-1.0.0', 's', '01-bus.json'), '{"kind":"bus","event":{"type":"session.idle","properties":{}}}');
+    writeFileSync(join(corpus, 'vendors', 'pe-1.0.0', 's', '01-message_update.json'), '{"session":"s","event":{"type":"message_update"},"deltas":true}');
+    const seen: unknown[] = [];
+    const checks = vendorCaptureChecks(
+      corpus,
+      {
+        oc: { mapMoment: (i) => (seen.push(['moment', i.kind]), { type: 'run.finished', data: {} }) },
+        pe: { mapEvent: (i, o) => (seen.push(['event', o?.deltas]), { type: 'tool.requested', data: {} }) },
+      },
+      { info: () => {} },
+    );
+    expect(seen).toEqual([['moment', 'bus'], ['event', true]]);
+    expect(checks.map((c) => [c.name, c.status])).toEqual([
+      ['mappings/vendors/oc-1.0.0/s/01-bus.json', 'pass'],
+      ['mappings/vendors/pe-1.0.0/s/01-message_update.json', 'fail'],
+    ]);
+  });
+});
+
 describe('vendorCaptureChecks', () => {
   it("replays the project's committed captures through this implementation's mappers, all valid", () => {
     const lines: string[] = [];
@@ -36,6 +70,7 @@ describe('vendorCaptureChecks', () => {
     expect(checks.filter((c) => c.status !== 'pass')).toEqual([]);
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/claude-code-'))).toBe(true);
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/codex-'))).toBe(true);
+    for (const v of ['opencode-', 'kilocode-', 'pi-']) expect(checks.some((c) => c.name.startsWith(`mappings/vendors/${v}`))).toBe(true);
   });
 
   it('fails a capture the mapper throws on, and names releases it has no mapper for', () => {

@@ -148,7 +148,7 @@ stop_last
 stop_last
 passed
 
-stage "real vendors in the loop: the pinned Claude Code, Codex and Gemini CLIs against scripted model servers"
+stage "real vendors in the loop: the pinned Claude Code, Codex, Gemini, OpenCode, Kilo Code and pi CLIs against scripted model servers"
 if [ "${AEP_SKIP_VENDORS:-}" = "1" ]; then
   echo "skipped (AEP_SKIP_VENDORS=1)"
 else

@@ -166,7 +166,7 @@ stage "the demo: five beats through real processes (npm run demo)"
 npm run demo
 passed
 
-stage "real vendors in the loop: the pinned Claude Code, Codex and Gemini CLIs against scripted model servers"
+stage "real vendors in the loop: the pinned Claude Code, Codex, Gemini, Qwen Code, Cline, OpenCode, Kilo Code and pi CLIs against scripted model servers"
 if [ "${AEP_SKIP_VENDORS:-}" = "1" ]; then
   echo "skipped (AEP_SKIP_VENDORS=1)"
 else

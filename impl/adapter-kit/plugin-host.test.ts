@@ -129,3 +129,28 @@ describe('the question surface', () => {
     ]);
   });
 });
+
+describe('the end of a call whose tool errored (seen with OpenCode 1.18.33 by the vendor lane)', () => {
+  const errored = { part: { type: 'tool', tool: 'bash', callID: 'c9', state: { status: 'error', input: {}, error: 'The user rejected permission to use this specific tool call.' } } };
+
+  it('after our reject, the errored part closes the call as tool.denied (by runtime), cause-linked to the answer', async () => {
+    const h = harness(recordingReplies());
+    await h.bus('k7', 'permission.asked', asked);
+    h.respond('k7', h.events[0]!.id, { text: 'no' });
+    await h.settle();
+    await h.bus('k7', 'message.part.updated', errored);
+    const answered = h.events.find((e) => e.type === 'attention.answered')!;
+    const denied = h.events[h.events.length - 1]!;
+    expect(denied).toMatchObject({ type: 'tool.denied', data: { tool: { name: 'bash', call_id: 'c9' }, by: 'runtime' }, cause: answered.id });
+    await h.bus('k7', 'message.part.updated', errored);
+    expect(h.types().filter((t) => t.startsWith('tool.'))).toEqual(['tool.denied']);
+  });
+
+  it('without our reject it is tool.failed, once, and a later tool.after of the same call adds no second terminal', async () => {
+    const h = harness(recordingReplies());
+    await h.bus('k8', 'message.part.updated', errored);
+    await h.bus('k8', 'message.part.updated', errored);
+    await h.engine.handleHook('tool.after', { kind: 'tool.after', input: { tool: 'bash', sessionID: 'k8', callID: 'c9' }, output: { output: '' } });
+    expect(h.types().filter((t) => t.startsWith('tool.'))).toEqual(['tool.failed']);
+  });
+});

@@ -69,6 +69,10 @@ interface FamilyState {
   asks: Map<string, AskRecord>;
   /** The questions of each `question.asked`, to turn vendor answers back into form values. */
   questions: Map<string, VendorQuestion[]>;
+  /** Calls whose permission our loop refused (call key → the answer's event id): their errored part is `tool.denied`. */
+  refused: Map<string, string>;
+  /** Calls that already got their terminal tool event (`tool.after`, or an errored part). */
+  ended: Set<string>;
 }
 
 const callKey = (session: string, call: string): string => `call:${session}:${call}`;
@@ -106,7 +110,7 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
   const states = new WeakMap<HookContext, FamilyState>();
   const stateOf = (ctx: HookContext): FamilyState => {
     let s = states.get(ctx);
-    if (!s) states.set(ctx, (s = { todos: new Map(), openers: new Map(), asks: new Map(), questions: new Map() }));
+    if (!s) states.set(ctx, (s = { todos: new Map(), openers: new Map(), asks: new Map(), questions: new Map(), refused: new Map(), ended: new Set() }));
     return s;
   };
 
@@ -155,6 +159,9 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
         return;
       }
       record.state = 'ours';
+      if (how.call && settlement.kind === 'option' && settlement.option !== 'once' && settlement.option !== 'always' && settlement.option !== 'allow') {
+        stateOf(ctx).refused.set(callKey(session, how.call), settlement.answered ?? request.id);
+      }
       const outcome = how.server ? await how.deliver(settlement, how.server) : { ok: false as const, route: 'none', detail: 'the plugin forwarded no server_url, so the answer cannot reach the vendor' };
       if (!outcome.ok) replyFailed(ctx, session, request.id, outcome.route, outcome.detail);
     });
@@ -200,6 +207,20 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
         if (message) state.openers.set(session, message);
         ctx.emit(session, mapped!, { run: ctx.setRun(session, undefined)! });
         return PLUGIN_NEUTRAL;
+      }
+      case 'message.part.updated': {
+        if (!mapped || mapped.type !== 'tool.failed') break;
+        const tool = obj(mapped.data.tool);
+        const key = str(tool.call_id) ? callKey(session, str(tool.call_id)!) : undefined;
+        if (key && state.ended.has(key)) return PLUGIN_NEUTRAL;
+        if (key) state.ended.add(key);
+        const refusedBy = key ? state.refused.get(key) : undefined;
+        if (refusedBy) {
+          // Our loop refused the permission: the runtime enforced that answer (as Codex's adapter says it).
+          ctx.emit(session, { type: 'tool.denied', data: { tool, by: 'runtime' }, subject: mapped.subject ?? String(tool.name) }, { ...(ctx.run(session) ? { run: ctx.run(session)! } : {}), cause: refusedBy });
+          return PLUGIN_NEUTRAL;
+        }
+        break;
       }
       case 'todo.updated': {
         const next = Array.isArray(p.todos) ? p.todos : [];
@@ -296,6 +317,8 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
       case 'tool.after': {
         const call = str(obj(moment.input).callID);
         if (call) for (const r of ctx.pending(session, callKey(session, call))) ctx.settle(r.id, { kind: 'dismissed' });
+        if (call && stateOf(ctx).ended.has(callKey(session, call))) return PLUGIN_NEUTRAL;
+        if (call) stateOf(ctx).ended.add(callKey(session, call));
         break;
       }
     }

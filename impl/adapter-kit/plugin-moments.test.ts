@@ -44,6 +44,17 @@ describe('mapPluginMoment above the default ceiling', () => {
     expect(mapPluginMoment('opencode', bus('file.edited', { file: '/home/ana/a.ts' }), REDACTED)!.data).toEqual({ file: '~/a.ts' });
   });
 
+  it("an errored tool part is tool.failed (OpenCode 1.18.33 calls no tool.execute.after for it), other parts stay vendor facts", () => {
+    const part = (status: string, extra: Record<string, unknown> = {}) =>
+      bus('message.part.updated', { sessionID: 's', part: { type: 'tool', tool: 'read', callID: 'c1', state: { status, input: {}, ...extra } } });
+    const failed = mapPluginMoment('opencode', part('error', { error: 'File not found: /x', time: { start: 100, end: 143 } }), REDACTED)!;
+    expect(failed).toEqual({ type: 'tool.failed', data: { tool: { name: 'read', call_id: 'c1' }, error: { message: 'File not found: /x' }, duration_ms: 43 }, subject: 'read' });
+    expect(validateEvent(envelope(failed, 'redacted'))).toEqual([]);
+    expect(mapPluginMoment('opencode', part('error', { error: 'File not found: /x' }), METADATA)!.data).toEqual({ tool: { name: 'read', call_id: 'c1' }, error: {} });
+    expect(mapPluginMoment('opencode', part('completed'), REDACTED)).toEqual({ type: 'x.opencode.message.part.updated', data: {} });
+    expect(mapPluginMoment('opencode', bus('message.part.updated', { part: { type: 'text', text: 'hi' } }), REDACTED)!.type).toBe('x.opencode.message.part.updated');
+  });
+
   it('an unknown moment kind still lands in the vendor namespace', () => {
     expect(mapPluginMoment('opencode', { kind: 'chat.params' })).toEqual({ type: 'x.opencode.moment.chat.params', data: {} });
   });

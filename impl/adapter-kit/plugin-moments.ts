@@ -259,6 +259,23 @@ function mapBus(agent: string, event: Obj, posture: Posture): Mapped | null {
       return resolved(str(p.requestID), 'answered');
     case 'question.rejected':
       return resolved(str(p.requestID), 'dismissed');
+    case 'message.part.updated': {
+      // A tool that errors (a failed read, a rejected permission) gets no `tool.execute.after`
+      // (OpenCode 1.18.33, seen by the vendor lane): its part's `error` state is the call's end.
+      const part = obj(p.part);
+      const state = obj(part.state);
+      if (part.type !== 'tool' || state.status !== 'error') return { type: vendorType(agent, type), data: {} };
+      const tool: { name: string; call_id?: string } = { name: str(part.tool) ?? 'unknown' };
+      put(tool, 'call_id', str(part.callID));
+      const error: Obj = {};
+      put(error, 'message', str(state.error) && red(state.error as string, at('tool.failed')));
+      const data: Obj = { tool, error };
+      const time = obj(state.time);
+      const start = num(time.start);
+      const end = num(time.end);
+      if (start !== undefined && end !== undefined && end >= start) data.duration_ms = Math.round(end - start);
+      return { type: 'tool.failed', data, subject: tool.name };
+    }
     case 'file.edited': {
       const data: Obj = {};
       put(data, 'file', str(p.file) && red(p.file as string, posture.ceiling));

@@ -3,6 +3,7 @@
  * run it headless, and how its local user acts. One implementation per vendor (claude-code.ts,
  * codex.ts, gemini.ts).
  */
+import type { AdapterDef } from '../../impl/adapter-kit/types.js';
 import type { ToolCall } from './model/script.js';
 import type { ProcessJar } from './procs.js';
 import type { Pin } from './versions.js';
@@ -37,6 +38,8 @@ export interface LaunchContext {
   prompt: string;
   /** Run the interactive TUI under tmux instead of the vendor's default headless mode (vendors that have both). */
   tui?: boolean;
+  /** The clone's root (plugin-shaped vendors copy their plugin file from here). */
+  projectRoot?: string;
 }
 
 /** A running vendor session, driven as its user would. */
@@ -56,9 +59,13 @@ export interface VendorSession {
   end(ms: number): Promise<void>;
   /** What the vendor printed (stdout, or the TUI screen), for diagnostics. */
   transcript(): Promise<string>;
+  /** The host's exit code once it ended (undefined while it runs), where the lane judges it (plugin-shaped hosts). */
+  exitCode?(): number | null | undefined;
+  /** Resolves true once the prompt's run is over (hosts that say so), false after `ms`. */
+  settled?(ms: number): Promise<boolean>;
 }
 
-export type ToolKind = 'write-proof' | 'failing-command' | 'ask-user-question';
+export type ToolKind = 'write-proof' | 'failing-command' | 'ask-user-question' | 'question-form';
 
 export interface VendorDriver {
   vendor: Pin['vendor'];
@@ -81,4 +88,13 @@ export interface VendorDriver {
   toolCall(kind: ToolKind, proof: string): ToolCall | null;
   /** Start the vendor with `ctx.prompt`. */
   launch(ctx: LaunchContext): Promise<VendorSession>;
+  /**
+   * Plugin-shaped vendors (OpenCode, Kilo Code, pi): `exampleFile` is the plugin/extension file
+   * the host loads as a user installs it, there is no hook config to wire, and the plugin's
+   * daemon port points at the lane's recording proxy, so each moment it POSTs is recorded.
+   * `env` goes to both the host and the daemon (pi's `AEP_PI_CONTROL=1`). `adapter` is the
+   * daemon as `aep adapter <name>` runs it (real REST replies to the host, the posture from the
+   * scenario's environment), instead of the control-loop family's recording one.
+   */
+  plugin?: { env?: Record<string, string>; adapter: (env: Record<string, string>) => AdapterDef };
 }

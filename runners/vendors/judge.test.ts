@@ -78,3 +78,21 @@ describe('judge', () => {
     expect(judge({ ...exp, effect: 'proof-absent' }, good)).toEqual(['the tool ran: the proof file exists']);
   });
 });
+
+describe('the plugin-shaped hosts', () => {
+  it('hostExitsClean fails a host that did not end with 0, or whose end is unknown', () => {
+    const e: Expectation = { hooks: [], events: [], hostExitsClean: true };
+    const o: Observation = { ...good, hooks: [], events: [] };
+    expect(judge(e, { ...o, hostExit: 0 })).toEqual([]);
+    expect(judge(e, { ...o, hostExit: 1 })).toEqual(['the host did not end cleanly: exit 1 (the plugin must never break the host)']);
+    expect(judge(e, o)).toEqual(['the host did not end cleanly: exit undefined (the plugin must never break the host)']);
+  });
+
+  it('hooksMayFail excuses moments the stopped daemon never answered, and nothing else', () => {
+    const cut: HookRecord = { event: 'bus', via: 'http', at: '2026-01-01T00:00:00Z', payload: '{}', code: 502 };
+    const o: Observation = { ...good, hooks: [cut], events: [] };
+    expect(judge({ hooks: ['bus'], events: [] }, o)).toEqual(['the bus hook never completed (no reply recorded)']);
+    expect(judge({ hooks: ['bus'], events: [], hooksMayFail: true }, o)).toEqual([]);
+    expect(judge({ hooks: ['bus', 'tool.after'], events: [], hooksMayFail: true }, o)).toEqual(['hook tool.after (expected #2 of bus, tool.after) did not fire in order; fired: bus']);
+  });
+});

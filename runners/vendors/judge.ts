@@ -21,6 +21,10 @@ export interface Expectation {
   cutHooks?: readonly string[];
   /** Whether the vendor fell back to its own prompt (answered locally, or still pending after the turn where the mode can tell). */
   localPrompt?: boolean;
+  /** The host ended cleanly (exit 0, or its run completed: plugin-shaped hosts, see VendorSession.exitCode). */
+  hostExitsClean?: boolean;
+  /** The hooks' receiver is down on purpose (a daemon-down scenario): an uncompleted hook call is expected. */
+  hooksMayFail?: boolean;
 }
 
 export interface Observation {
@@ -35,6 +39,8 @@ export interface Observation {
   /** Every model request body after the first, as JSON text. */
   laterModelRequests: readonly string[];
   localPrompt: boolean;
+  /** The host's exit code, where the session reports it. */
+  hostExit?: number | null | undefined;
 }
 
 /** The first element of `want` missing from `have` as an ordered subsequence, with its position; null when all are there. */
@@ -69,7 +75,7 @@ export function judge(exp: Expectation, obs: Observation): string[] {
   const missingHook = missingInOrder(exp.hooks, fired);
   if (missingHook) problems.push(`hook ${missingHook.item} (expected #${missingHook.index + 1} of ${exp.hooks.join(', ')}) did not fire in order; fired: ${fired.join(', ') || 'none'}`);
   for (const h of obs.hooks) {
-    if (h.reply === undefined && exp.cutHooks?.includes(h.event)) continue;
+    if (h.reply === undefined && (exp.hooksMayFail || exp.cutHooks?.includes(h.event))) continue;
     if (h.reply === undefined) problems.push(`the ${h.event} hook never completed (no reply recorded)`);
     else if (h.via === 'command' && h.code !== 0) problems.push(`the ${h.event} hook command exited ${String(h.code)} (the shim must always exit 0)`);
   }
@@ -99,5 +105,6 @@ export function judge(exp: Expectation, obs: Observation): string[] {
   if (exp.localPrompt !== undefined && exp.localPrompt !== obs.localPrompt) {
     problems.push(exp.localPrompt ? 'the vendor never showed its own permission prompt' : "the vendor's own permission prompt was still waiting after the hook decided");
   }
+  if (exp.hostExitsClean && obs.hostExit !== 0) problems.push(`the host did not end cleanly: exit ${String(obs.hostExit)} (the plugin must never break the host)`);
   return problems;
 }

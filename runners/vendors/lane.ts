@@ -16,12 +16,15 @@ import type { VendorDriver } from './driver.js';
 import { geminiDriver } from './gemini.js';
 import { qwenCodeDriver } from './qwen-code.js';
 import { clineDriver } from './cline.js';
+import { kilocodeDriver } from './kilocode.js';
+import { opencodeDriver } from './opencode.js';
+import { piDriver } from './pi.js';
 import { entriesFor, excuse, KNOWN_FAILURES, staleEntries, type KnownFailure } from './known-failures.js';
 import { runVendorScenario } from './run-scenario.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
 import { loadPins, type Vendor } from './versions.js';
 
-export const DRIVERS: Readonly<Record<Vendor, VendorDriver>> = { 'claude-code': claudeCodeDriver, codex: codexDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver, cline: clineDriver };
+export const DRIVERS: Readonly<Record<Vendor, VendorDriver>> = { 'claude-code': claudeCodeDriver, codex: codexDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver, cline: clineDriver, opencode: opencodeDriver, kilocode: kilocodeDriver, pi: piDriver };
 
 export interface LaneOptions {
   implementation: Pick<Implementation, 'parseJsonl' | 'validateStream'>;
@@ -85,9 +88,10 @@ export async function runLane(opts: LaneOptions): Promise<Check[]> {
       continue;
     }
     // Record-only until the implementation has the adapter and its example file (Gemini today).
-    const adapterDef = existsSync(join(root, driver.exampleFile)) ? SCENARIO_ADAPTERS[driver.adapter] : undefined;
+    const vendorDef = existsSync(join(root, driver.exampleFile)) ? SCENARIO_ADAPTERS[driver.adapter] : undefined;
     for (const scenario of scenarios) {
       const name = `vendors/${pin.vendor}/${scenario.name}`;
+      const adapterDef = driver.plugin ? driver.plugin.adapter({ ...(driver.plugin.env ?? {}), ...(scenario.pluginEnv ?? {}) }) : vendorDef;
       const started = Date.now();
       try {
         const result = await runVendorScenario(driver, scenario, {

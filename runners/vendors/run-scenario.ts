@@ -142,7 +142,8 @@ async function act(scenario: Scenario, d: Drive, holdMs: number): Promise<{ prob
   const pendingAfterTurn = (): void => {
     if (d.session.promptPending?.()) localPrompt = true;
   };
-  if (action.kind !== 'none') {
+  if (action.kind === 'local') localPrompt = await d.session.answerLocally(action.local === 'allow', 30_000);
+  else if (action.kind !== 'none') {
     if (!d.client || !d.agent) return { problems: ['this scenario needs an adapter'], localPrompt };
     const request = await until(() => firstRequest(d.client!, d.agent!), 30_000);
     if (!request) return { problems: ['no attention.requested reached the relay within 30 s'], localPrompt };
@@ -158,7 +159,8 @@ async function act(scenario: Scenario, d: Drive, holdMs: number): Promise<{ prob
       return { problems, localPrompt };
     }
   }
-  await until(() => fired('Stop') || fired('AfterAgent') || fired('TaskComplete'), 30_000);
+  if (d.session.settled) await d.session.settled(30_000);
+  else await until(() => fired('Stop') || fired('AfterAgent') || fired('TaskComplete'), 30_000);
   pendingAfterTurn();
   // end() returns once the vendor exited (or after 15 s); its SessionEnd hook ran before that.
   await d.session.end(15_000);
@@ -194,12 +196,13 @@ export async function runVendorScenario(driver: VendorDriver, scenario: Scenario
       proofExists: existsSync(proof),
       laterModelRequests: model.requests.filter((r) => r.kind === 'main').slice(1).map((r) => JSON.stringify(r.body)),
       localPrompt: acted.localPrompt,
+      ...(session.exitCode ? { hostExit: session.exitCode() } : {}),
     };
     return [...acted.problems, ...judge(scenario.expect(driver.vendor), obs)];
   };
 
   const launchWith = async (config: Record<string, unknown>, hookEnv: Record<string, string>) =>
-    driver.launch({ jar, pin: env.pin, binary: env.binary, dirs, modelUrl: model.url, hookConfig: config, hookEnv, prompt, ...(scenario.tui ? { tui: true } : {}) });
+    driver.launch({ jar, pin: env.pin, binary: env.binary, dirs, modelUrl: model.url, hookConfig: config, hookEnv, prompt, projectRoot: env.projectRoot, ...(scenario.tui ? { tui: true } : {}) });
 
   let problems: string[];
   try {
@@ -207,9 +210,17 @@ export async function runVendorScenario(driver: VendorDriver, scenario: Scenario
       if (env.adapterDef) {
         const def = env.adapterDef;
         return withStack(async (stack) => {
-          const daemon = await stack.adapter(def, { attentionTimeoutMs: holdMs, home: aepHome });
+          const pluginEnv = { ...(driver.plugin?.env ?? {}), ...(scenario.pluginEnv ?? {}) };
+          const daemon = await stack.adapter(def, { attentionTimeoutMs: holdMs, home: aepHome }, pluginEnv);
           const proxy = await startHookProxy(daemon.port, dirs.records);
           try {
+            if (driver.plugin) {
+              // The plugin POSTs each moment to its daemon port: the proxy's, which records it.
+              // A daemon-down scenario closes the daemon first: the proxy answers 502, the host must not care.
+              if (scenario.daemonDown) await daemon.close();
+              const session = await launchWith({}, { ...pluginEnv, [portEnvName(def.agent)]: String(proxy.port), AEP_ATTENTION_TIMEOUT_MS: String(holdMs) });
+              return await observe(session, stack, scenario.daemonDown ? null : daemon);
+            }
             const examplePath = join(env.projectRoot, driver.exampleFile);
             const wiring = driver.wire ? driver.wire(examplePath, driver.adapter) : wireExample(JSON.parse(readFileSync(examplePath, 'utf8')) as unknown, { adapter: driver.adapter, httpPort: proxy.port });
             if (wiring.problems.length) return wiring.problems.map((p) => `${driver.exampleFile}: ${p}`);

@@ -8,6 +8,7 @@ import type { Answer } from '../../impl/adapter-kit/types.js';
 import type { ToolKind } from './driver.js';
 import type { Expectation } from './judge.js';
 import type { Vendor } from './versions.js';
+import { PLUGIN_SCENARIOS } from './plugin-scenarios.js';
 
 /** How the people around the session act. */
 export type Action =
@@ -18,7 +19,9 @@ export type Action =
   /** The user ends the session while the request is still held. */
   | { kind: 'end-while-held' }
   /** Nobody is asked (record-only runs). */
-  | { kind: 'none' };
+  | { kind: 'none' }
+  /** Nothing reaches the relay (the daemon is down): the local user answers the host's own prompt. */
+  | { kind: 'local'; local: 'allow' | 'deny' };
 
 export interface Scenario {
   name: string;
@@ -32,6 +35,10 @@ export interface Scenario {
   /** The adapter's hold window for this scenario (ms); default 20 000. */
   holdMs?: number;
   expect: (vendor: Vendor) => Expectation;
+  /** Plugin-shaped vendors: environment for the host and the daemon (pi's gate, `AEP_PI_CONTROL=1`). */
+  pluginEnv?: Record<string, string>;
+  /** Plugin-shaped vendors: the daemon is stopped before the host starts (the plugin must fail open). */
+  daemonDown?: boolean;
 }
 
 /** The text a deny carries back to the model. */
@@ -234,4 +241,5 @@ export const SCENARIOS: readonly Scenario[] = [
       noEvents: ['attention.requested', 'tool.completed'],
     }),
   },
+  ...PLUGIN_SCENARIOS,
 ];

@@ -4,7 +4,7 @@ import { loadPins, parsePins } from './versions.js';
 describe('versions.json', () => {
   it('pins every vendor to an exact release', () => {
     const pins = loadPins();
-    expect(pins.map((p) => p.vendor)).toEqual(['claude-code', 'codex', 'gemini', 'qwen-code', 'cline']);
+    expect(pins.map((p) => p.vendor)).toEqual(['claude-code', 'codex', 'gemini', 'qwen-code', 'cline', 'opencode', 'kilocode', 'pi']);
     for (const p of pins) expect(p.version).toMatch(/^\d+\.\d+\.\d+/);
   });
 
@@ -16,7 +16,10 @@ describe('versions.json', () => {
       'versions.json: "gemini" is missing; add {"package", "version", "bin"}',
       'versions.json: "qwen-code" is missing; add {"package", "version", "bin"}',
       'versions.json: "cline" is missing; add {"package", "version", "bin"}',
-      'versions.json: unknown vendor "extra" (known: claude-code, codex, gemini, qwen-code, cline)',
+            'versions.json: "opencode" is missing; add {"package", "version", "bin"}',
+      'versions.json: "kilocode" is missing; add {"package", "version", "bin"}',
+      'versions.json: "pi" is missing; add {"package", "version", "bin"}',
+      'versions.json: unknown vendor "extra" (known: claude-code, codex, gemini, qwen-code, cline, opencode, kilocode, pi)',
     ]);
     expect(parsePins([]).problems).toEqual(['versions.json: expected a JSON object keyed by vendor']);
   });

@@ -6,7 +6,7 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const VENDORS = ['claude-code', 'codex', 'gemini', 'qwen-code', 'cline'] as const;
+export const VENDORS = ['claude-code', 'codex', 'gemini', 'qwen-code', 'cline', 'opencode', 'kilocode', 'pi'] as const;
 export type Vendor = (typeof VENDORS)[number];
 
 export interface Pin {

@@ -35,6 +35,42 @@ describe('replayCapture', () => {
   });
 });
 
+describe('replayCapture for plugin-shaped vendors', () => {
+  const ok = () => ({ type: 'run.finished', data: {} });
+  it('checks a moment by its kind (dots as _ in the file name) and a pi event by its type', () => {
+    expect(replayCapture('03-tool_before.json', '{"kind":"tool.before","input":{}}', ok, 'moment')).toBe(null);
+    expect(replayCapture('03-tool_before.json', '{"kind":"bus","event":{}}', ok, 'moment')).toBe('the capture\'s kind is "bus", its file name says tool_before');
+    expect(replayCapture('01-session_start.json', '{"session":"s","event":{"type":"session_start"}}', ok, 'event')).toBe(null);
+    expect(replayCapture('01-session_start.json', '{"session":"s","event":{"type":"agent_end"}}', ok, 'event')).toBe('the capture\'s event.type is "agent_end", its file name says session_start');
+    expect(replayCapture('01-session_start.json', '{"session":"s"}', ok, 'event')).toBe('the capture\'s event.type is undefined, its file name says session_start');
+    // A hook capture that names nothing is taken as its file name says (Cline names its hooks by hookName).
+    expect(replayCapture('02-PreToolUse.json', '{"hookName":"tool_call"}', ok)).toBe(null);
+  });
+
+  it('replays moments through mapMoment and events through mapEvent (with the deltas flag the capture carries)', () => {
+    const corpus = mkdtempSync(join(tmpdir(), 'aep-vc-'));
+    dirs.push(corpus);
+    mkdirSync(join(corpus, 'vendors', 'oc-1.0.0', 's'), { recursive: true });
+    mkdirSync(join(corpus, 'vendors', 'pe-1.0.0', 's'), { recursive: true });
+    writeFileSync(join(corpus, 'vendors', 'oc-1.0.0', 's', '01-bus.json'), '{"kind":"bus","event":{"type":"session.idle","properties":{}}}');
+    writeFileSync(join(corpus, 'vendors', 'pe-1.0.0', 's', '01-message_update.json'), '{"session":"s","event":{"type":"message_update"},"deltas":true}');
+    const seen: unknown[] = [];
+    const checks = vendorCaptureChecks(
+      corpus,
+      {
+        oc: { mapMoment: (i) => (seen.push(['moment', i.kind]), { type: 'run.finished', data: {} }) },
+        pe: { mapEvent: (i, o) => (seen.push(['event', o?.deltas]), { type: 'tool.requested', data: {} }) },
+      },
+      { info: () => {} },
+    );
+    expect(seen).toEqual([['moment', 'bus'], ['event', true]]);
+    expect(checks.map((c) => [c.name, c.status])).toEqual([
+      ['mappings/vendors/oc-1.0.0/s/01-bus.json', 'pass'],
+      ['mappings/vendors/pe-1.0.0/s/01-message_update.json', 'fail'],
+    ]);
+  });
+});
+
 describe('vendorCaptureChecks', () => {
   it("replays the project's committed captures through this implementation's mappers, all valid", () => {
     const lines: string[] = [];
@@ -47,6 +83,7 @@ describe('vendorCaptureChecks', () => {
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/gemini-0.61.0/'))).toBe(true);
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/qwen-code-0.24.4/'))).toBe(true);
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/cline-3.0.65/'))).toBe(true);
+    for (const v of ['opencode-', 'kilocode-', 'pi-']) expect(checks.some((c) => c.name.startsWith(`mappings/vendors/${v}`))).toBe(true);
     expect(lines.join('\n')).not.toContain('gemini-0.61.0');
   });
 

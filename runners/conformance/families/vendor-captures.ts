@@ -1,7 +1,9 @@
 /**
  * The real-vendors lane's captures, replayed by the pure `mappings` family: every payload under
  * `vendors/<vendor>-<version>/<scenario>/NN-<HookEvent>.json` (written by runners/vendors, the
- * exact bytes a real vendor binary sent) goes through that vendor's pure mapper. Checks
+ * exact bytes a real vendor binary sent) goes through that vendor's pure mapper: `mapHook` for
+ * hook vendors, `mapMoment` for the plugin moments of OpenCode/Kilo Code (`NN-<kind>.json`, the
+ * kind's dots as `_`), `mapEvent` for pi's extension events (`NN-<event name>.json`). Checks
  * `mappings/vendors/<vendor>-<version>/<scenario>/<file>`: the payload is the hook its name says,
  * the mapper neither throws nor returns something other than null, `{type, data}` or an array of
  * them, and each event it maps to is a registered type (or an `x.` extension) whose payload is valid.
@@ -44,8 +46,17 @@ function releaseVendor(releaseDir: string, name: string): string {
   return name.replace(/-\d[^/]*$/, '');
 }
 
+export type CaptureShape = 'hook' | 'moment' | 'event';
+
+/** What a capture of `shape` says it is (the name its file carries, dots as `_`). */
+function nameOf(input: Record<string, unknown>, shape: CaptureShape): { field: string; value: unknown } {
+  if (shape === 'moment') return { field: 'kind', value: input.kind };
+  if (shape === 'event') return { field: 'event.type', value: isObject(input.event) ? input.event.type : undefined };
+  return { field: 'hook_event_name', value: input.hook_event_name };
+}
+
 /** One capture's verdict: null when it maps cleanly. */
-export function replayCapture(file: string, text: string, mapHook: (input: Record<string, unknown>) => unknown): string | null {
+export function replayCapture(file: string, text: string, map: (input: Record<string, unknown>) => unknown, shape: CaptureShape = 'hook'): string | null {
   const event = /^\d+-(.+)\.json$/.exec(file)?.[1];
   let input: unknown;
   try {
@@ -54,9 +65,11 @@ export function replayCapture(file: string, text: string, mapHook: (input: Recor
     return 'the capture is not JSON';
   }
   if (!isObject(input)) return 'the capture is not a JSON object';
-  // A capture without hook_event_name (Cline names its hooks by `hookName`) is taken as its file name says.
-  if (event !== undefined && input.hook_event_name !== undefined && input.hook_event_name !== event) return `the capture's hook_event_name is ${JSON.stringify(input.hook_event_name)}, its file name says ${event}`;
-  const mapped = mapHook(input);
+  const named = nameOf(input, shape);
+  const said = typeof named.value === 'string' ? named.value.replace(/[^A-Za-z0-9_-]/g, '_') : named.value;
+  // A hook capture that does not name itself (Cline names its hooks by `hookName`) is taken as its file name says.
+  if (event !== undefined && !(shape === 'hook' && named.value === undefined) && said !== event) return `the capture's ${named.field} is ${JSON.stringify(named.value)}, its file name says ${event}`;
+  const mapped = map(input);
   if (mapped === null) return null;
   // Multi-event mappers (Cline, Hermes) return an array of {type, data}.
   const list: unknown[] = Array.isArray(mapped) ? mapped : [mapped];
@@ -71,21 +84,33 @@ export function replayCapture(file: string, text: string, mapHook: (input: Recor
 }
 
 /** Replay every capture under `corpusDir/vendors` whose vendor has a mapper. */
-export function vendorCaptureChecks(corpusDir: string, mappers: Readonly<Record<string, { mapHook?(input: Record<string, unknown>): unknown }>>, logger: Logger): Check[] {
+export function vendorCaptureChecks(
+  corpusDir: string,
+  mappers: Readonly<Record<string, { mapHook?(input: Record<string, unknown>): unknown; mapMoment?(input: Record<string, unknown>): unknown; mapEvent?(input: Record<string, unknown>, opts?: { deltas?: boolean }): unknown }>>,
+  logger: Logger,
+): Check[] {
   const root = join(corpusDir, 'vendors');
   const checks: Check[] = [];
   const unrun: string[] = [];
   for (const release of dirs(root)) {
     const releaseDir = join(root, release);
-    const mapHook = mappers[vendorOf(releaseDir, release)]?.mapHook;
-    if (!mapHook) {
+    const m = mappers[vendorOf(releaseDir, release)];
+    const mapEvent = m?.mapEvent;
+    const replay: { shape: CaptureShape; map: (input: Record<string, unknown>) => unknown } | undefined = m?.mapHook
+      ? { shape: 'hook', map: m.mapHook }
+      : m?.mapMoment
+        ? { shape: 'moment', map: m.mapMoment }
+        : mapEvent
+          ? { shape: 'event', map: (i) => mapEvent(i, { deltas: i.deltas === true }) }
+          : undefined;
+    if (!replay) {
       unrun.push(release);
       continue;
     }
     for (const scenario of dirs(releaseDir)) {
       const files = readdirSync(join(releaseDir, scenario)).filter((f) => f.endsWith('.json')).sort();
       for (const file of files) {
-        checks.push(attempt(`mappings/vendors/${release}/${scenario}/${file}`, () => replayCapture(file, readFileSync(join(releaseDir, scenario, file), 'utf8'), (i) => mapHook(i))));
+        checks.push(attempt(`mappings/vendors/${release}/${scenario}/${file}`, () => replayCapture(file, readFileSync(join(releaseDir, scenario, file), 'utf8'), replay.map, replay.shape)));
       }
     }
   }

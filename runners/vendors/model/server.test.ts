@@ -43,6 +43,25 @@ describe('startModelServer', () => {
     expect(server.requests[0]!.api).toBe('openai-responses');
   });
 
+  it('speaks Chat Completions on /v1/chat/completions with exact SSE frames, ending in [DONE]', async () => {
+    server = await startModelServer({ turns: [{ tools: [{ name: 'bash', input: { command: 'ls' } }] }] }, { model: 'm', now: () => 7 });
+    const side = await post('/v1/chat/completions', { stream: true, messages: [] });
+    expect(side.text).toBe(
+      'data: {"id":"chatcmpl_scripted_1","object":"chat.completion.chunk","created":7,"model":"m","choices":[{"index":0,"delta":{"role":"assistant","content":""},"finish_reason":null}]}\n\n' +
+        'data: {"id":"chatcmpl_scripted_1","object":"chat.completion.chunk","created":7,"model":"m","choices":[{"index":0,"delta":{"content":"Scripted session"},"finish_reason":null}]}\n\n' +
+        'data: {"id":"chatcmpl_scripted_1","object":"chat.completion.chunk","created":7,"model":"m","choices":[{"index":0,"delta":{},"finish_reason":"stop"}]}\n\n' +
+        'data: {"id":"chatcmpl_scripted_1","object":"chat.completion.chunk","created":7,"model":"m","choices":[],"usage":{"prompt_tokens":10,"completion_tokens":5,"total_tokens":15}}\n\n' +
+        'data: [DONE]\n\n',
+    );
+    const main = await post('/v1/chat/completions', { stream: true, tools: [{ type: 'function' }] });
+    expect(main.type).toBe('text/event-stream');
+    expect(main.text).toContain('"tool_calls":[{"index":0,"id":"call_scripted_2_0","type":"function","function":{"name":"bash","arguments":"{\\"command\\":\\"ls\\"}"}}]');
+    expect(server.requests.map((r) => [r.api, r.kind, r.turn])).toEqual([
+      ['openai-chat', 'side', null],
+      ['openai-chat', 'main', 0],
+    ]);
+  });
+
   it('speaks Gemini streamGenerateContent, and answers a JSON-schema side request with an instance of the schema', async () => {
     server = await startModelServer({ turns: [{ tools: [{ name: 'run_shell_command', input: { command: 'ls' } }] }] }, { model: 'g' });
     const side = await post('/v1beta/models/flash-lite:generateContent', {

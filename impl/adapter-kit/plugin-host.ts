@@ -326,7 +326,7 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
     return PLUGIN_NEUTRAL;
   }
 
-  return defineAdapter({
+  const def = defineAdapter({
     agent,
     defaultPort: spec.defaultPort,
     emits: ['session', 'run', 'tool', 'attention', 'progress', 'control'],
@@ -334,4 +334,7 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
     steerable: new Set(),
     handle,
   });
+  // No plugin moment's reply carries context, so queued steering could never be delivered.
+  def.instruct = false;
+  return def;
 }

@@ -117,6 +117,8 @@ export function createAdapter(opts: { control?: boolean } = {}): AdapterDef {
     handle,
   });
   if (!control) def.accepts = [];
+  // No pi moment's reply carries context, so queued steering could never be delivered.
+  def.instruct = false;
   return def;
 }
 

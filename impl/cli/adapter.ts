@@ -21,7 +21,7 @@ export const ADAPTERS: Record<string, (env?: Record<string, string | undefined>)
   'qwen-code': async () => (await import('../adapter-qwen-code/adapter.js')).adapter,
   opencode: async () => (await import('../adapter-opencode/adapter.js')).adapter,
   kilocode: async () => (await import('../adapter-kilocode/adapter.js')).adapter,
-  pi: async () => (await import('../adapter-pi/adapter.js')).adapterFromEnv(process.env),
+  pi: async (env = {}) => (await import('../adapter-pi/adapter.js')).adapterFromEnv(env),
 };
 
 export const verb: Verb = {

@@ -3,7 +3,7 @@
  * `impl/bridge-<name>/descriptor.ts` (exporting `descriptor`), found by scanning impl/, so an
  * adapter or bridge joins the matrices by adding its own file and nothing else.
  */
-import { existsSync, readdirSync } from 'node:fs';
+import { existsSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
@@ -15,7 +15,8 @@ const IMPL = join(dirname(HERE), '..', '..', 'impl');
 
 /** The directories that may hold a descriptor, sorted: `adapter-*`, then `bridge-*`. */
 export function descriptorDirs(implDir: string = IMPL): string[] {
-  const names = readdirSync(implDir).filter((n) => /^(adapter|bridge)-/.test(n) && n !== 'adapter-kit');
+  // Shared kits (`adapter-kit`, `bridge-kit`) and plain files (`bridge-api.ts`) are not integrations.
+  const names = readdirSync(implDir).filter((n) => /^(adapter|bridge)-/.test(n) && !n.endsWith('-kit') && statSync(join(implDir, n)).isDirectory());
   return names.sort((a, b) => (a.startsWith('bridge-') === b.startsWith('bridge-') ? a.localeCompare(b) : a.startsWith('bridge-') ? 1 : -1));
 }
 

@@ -1,0 +1,25 @@
+/** The Kilo Code adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'adapter',
+  name: 'kilocode',
+  vendor: 'Kilo Code',
+  surface: 'plugin `kilocode-plugin.js` (`{ id, server }`) POSTing to `/hook/kilocode`: held `permission.ask` up to 7.4.5, bus `permission.asked` from 7.4.6 (`@kilocode/plugin` 7.3.1)',
+  identity: { session: 'bus `sessionID`', run: 'opened by the first user `message.updated`, closed by `session.idle`' },
+  classes: ['Emitter', 'Control-capable'],
+  emits: ['session', 'run', 'tool', 'attention', 'progress', 'control'],
+  postures: [
+    { name: 'default', env: {}, summary: 'permission asks answered once/always/reject (held hook, or REST reply at `server_url` for the 7.4.6 bus)', accepts: ['control.attention.respond'] },
+  ],
+  forms: ['question.asked (bus, answered over REST)'],
+  steering: [],
+  deviations: [
+    'from 7.4.6 an ask is a notification: Kilo\'s own prompt runs in parallel and nothing is held',
+    'a failed REST delivery is `x.kilocode.reply.failed`; the ack stays `control.accepted`',
+    'no moment reply carries context, so AEP_INSTRUCT is ignored',
+  ],
+  port: 8391,
+  configs: ['impl/adapter-kilocode/kilocode-plugin.js'],
+  verification: { status: 'documented', detail: 'pinned mappings plus a manual real-host smoke run (Kilo Code 7.7.9); no captured session in conformance/fixtures/vendors' },
+};

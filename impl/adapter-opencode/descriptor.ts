@@ -1,0 +1,25 @@
+/** The OpenCode adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'adapter',
+  name: 'opencode',
+  vendor: 'OpenCode',
+  surface: 'JS plugin `opencode-plugin.js` (`event`, `tool.execute.before/after`, `permission.ask`) POSTing to `/hook/opencode` (`@opencode-ai/plugin` 1.18.33)',
+  identity: { session: 'bus `sessionID`', run: 'opened by the first user `message.updated`, closed by `session.idle`' },
+  classes: ['Emitter', 'Control-capable'],
+  emits: ['session', 'run', 'tool', 'attention', 'progress', 'control'],
+  postures: [
+    { name: 'default', env: {}, summary: 'held `permission.ask` and bus `permission.asked` answered allow/deny (REST reply at `server_url`)', accepts: ['control.attention.respond'] },
+  ],
+  forms: ['question.asked (bus, answered over REST)'],
+  steering: [],
+  deviations: [
+    'OpenCode 1.18.x declares `permission.ask` but never calls it: asks arrive on the v2 bus as `permission.asked`, answered over REST',
+    'no `tool.failed`: the typed hook has no error surface',
+    'no moment reply carries context, so AEP_INSTRUCT is ignored',
+  ],
+  port: 8390,
+  configs: ['impl/adapter-opencode/opencode-plugin.js'],
+  verification: { status: 'documented', detail: 'pinned mappings plus a manual real-host smoke run (OpenCode 1.18.33); no captured session in conformance/fixtures/vendors' },
+};

@@ -1,0 +1,26 @@
+/** The pi adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'adapter',
+  name: 'pi',
+  vendor: 'pi coding agent',
+  surface: 'extension factory `pi-extension.js` (notification events) POSTing to `/hook/pi/<event>` (0.80.x extension types)',
+  identity: { session: '`ctx.sessionManager.getSessionId()`', run: 'one agent loop: `agent_start` to `agent_end` (closed by the last `stopReason`)' },
+  classes: ['Emitter', 'Control-capable'],
+  emits: ['session', 'run', 'tool', 'control'],
+  postures: [
+    { name: 'default', env: {}, summary: 'observe: notification events only, nothing held', accepts: [] },
+    { name: 'gate', env: { AEP_PI_CONTROL: '1' }, summary: '`tool_call` held allow/deny for tools matching AEP_PI_GATE_TOOLS (set for pi and the daemon)', accepts: ['control.attention.respond'] },
+  ],
+  forms: [],
+  steering: [],
+  deviations: [
+    'an aborted loop closes run.cancelled without `by`',
+    'no control.cancel; no moment reply carries context, so AEP_INSTRUCT is ignored',
+    'not type-checked: the published package is the whole agent, not a types package',
+  ],
+  port: 8396,
+  configs: ['impl/adapter-pi/pi-extension.js'],
+  verification: { status: 'documented', detail: 'mapped from the design record; a manual real-host smoke run (pi 0.73.1); no captured session in conformance/fixtures/vendors' },
+};

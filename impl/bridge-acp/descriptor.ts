@@ -1,0 +1,21 @@
+/** The acp bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'bridge',
+  name: "acp",
+  vendor: "Agent Client Protocol (any ACP agent and editor)",
+  surface: "stdio tee: `aep bridge acp -- <agent>` between editor and agent, JSON-RPC frames read both ways (`@agentclientprotocol/sdk` 1.2.1)",
+  identity: { session: "`sessionId`", run: "the `session/prompt` request id, as `run:<epoch>:<id>`" },
+  classes: ["Emitter"],
+  emits: ["session", "run", "tool", "attention"],
+  postures: [
+    { name: "default", env: {}, summary: "off-path tee; AEP_ACP_DELTAS=1 opts message/thought chunks in", accepts: [] },
+  ],
+  forms: [],
+  steering: [],
+  deviations: ["read-only: permission requests are observed, never answered", "port 8394 is reserved; the bridge speaks stdio"],
+  port: 8394,
+  configs: [],
+  verification: { status: "documented", detail: "real ACP SDK peers on both sides (peer.test.ts) and the bridge-mappings pins; no captured vendor session" },
+};

@@ -1,0 +1,21 @@
+/** The ce bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'bridge',
+  name: "ce",
+  vendor: "CloudEvents / OCSF sinks",
+  surface: "outbound sidecar: relay `GET /stream` to structured-mode CloudEvents POSTs (`--ocsf`: OCSF records)",
+  identity: { session: "carried from the AEP event", run: "carried from the AEP event" },
+  classes: ["Consumer"],
+  emits: [],
+  postures: [
+    { name: "default", env: {}, summary: "subscribe, project, POST; resume cursor, retry with backoff", accepts: null },
+  ],
+  forms: [],
+  steering: [],
+  deviations: ["a consumer: it opens no listening port (0 here) and sends no hello"],
+  port: 0,
+  configs: [],
+  verification: { status: "documented", detail: "projection and delivery tests against a local sink; no external sink verified" },
+};

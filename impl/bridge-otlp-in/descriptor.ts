@@ -1,0 +1,21 @@
+/** The otlp-in bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'bridge',
+  name: "otlp-in",
+  vendor: "Codex / VS Code OpenTelemetry logs",
+  surface: "`POST /v1/logs` OTLP/HTTP JSON receiver (protobuf refused 415)",
+  identity: { session: "`conversation.id` (codex) or resource `session.id` (vscode)", run: "none synthesized" },
+  classes: ["Emitter"],
+  emits: [],
+  postures: [
+    { name: "default", env: {}, summary: "companion: only `x.<vendor>.otel.*`; `--primary` / AEP_OTLP_IN_MODE=primary emits the core subset", accepts: [] },
+  ],
+  forms: [],
+  steering: [],
+  deviations: ["records with no session key are answered as OTLP `partialSuccess`", "no runs are synthesized"],
+  port: 4319,
+  configs: [],
+  verification: { status: "documented", detail: "the official OTel exporter as a real peer (peer.test.ts) and the codex-otel / vscode-otel pins" },
+};

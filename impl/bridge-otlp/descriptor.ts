@@ -1,0 +1,21 @@
+/** The otlp bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+import type { Descriptor } from '../adapter-kit/descriptor.js';
+
+export const descriptor: Descriptor = {
+  kind: 'bridge',
+  name: "otlp",
+  vendor: "OpenTelemetry collectors (OTLP/HTTP logs)",
+  surface: "outbound sidecar: relay `GET /stream` to OTLP/HTTP JSON `ExportLogsServiceRequest` at `<endpoint>/v1/logs`",
+  identity: { session: "carried from the AEP event", run: "carried from the AEP event" },
+  classes: ["Consumer"],
+  emits: [],
+  postures: [
+    { name: "default", env: {}, summary: "subscribe, batch, POST; resume cursor, retry with backoff", accepts: null },
+  ],
+  forms: [],
+  steering: [],
+  deviations: ["a consumer: it opens no listening port (0 here) and sends no hello", "not yet decoded by the OpenTelemetry packages in a peer test"],
+  port: 0,
+  configs: [],
+  verification: { status: "documented", detail: "wire and delivery tests against a local collector stub" },
+};

@@ -10,7 +10,8 @@ import type { Received } from './buffer.js';
 import { renderAt } from './render.js';
 import { sseEvent } from './sse-format.js';
 
-const NO_CEILING = 'none';
+/** The key for "no ceiling" and `full` (both render the received bytes); never a capture level's name. */
+const NO_CEILING = '*';
 const encoded = new WeakMap<Received, Map<CaptureLevel | typeof NO_CEILING, Buffer>>();
 
 /** The SSE message for `rec` at `ceiling`, as UTF-8 bytes, encoded once per (event, ceiling). */

@@ -90,6 +90,11 @@ AEP_RELIABILITY=ci npm run test:reliability 2>&1 | tee "$WORK/reliability.log"
 grep -h '\[reliability\]' "$WORK/reliability.log" || true
 passed
 
+stage "benchmarks, quick mode (npm run bench -- --quick --json): every benchmark runs and its workload checks pass; no timing is judged"
+npm run bench -- --quick --json "$WORK/bench.json"
+node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); if(!Array.isArray(d.benchmarks)||d.benchmarks.length===0) throw new Error("bench: no rows in the --json report"); console.log(`bench: ${d.benchmarks.length} rows`)' "$WORK/bench.json"
+passed
+
 stage "the project's own corpus (npm run conformance)"
 npm run conformance -- --json "$WORK/report-own.json"
 passed

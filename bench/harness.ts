@@ -49,6 +49,8 @@ export interface MeasureOptions {
   readonly now: () => number;
   /** Untimed warm-up rounds before the timed ones. Default 1. */
   readonly warmupRounds?: number;
+  /** Overrides every benchmark's `budgetMs` (quick mode). Default: the benchmark's own. */
+  readonly budgetMs?: number;
   /** Called after each timed round (progress output). Default: nothing. */
   readonly onRound?: (round: RoundResult) => void;
 }
@@ -98,9 +100,10 @@ export async function timeSide(side: Side, budgetMs: number, now: () => number):
 export async function measure(bench: Benchmark, prepared: Prepared, opts: MeasureOptions): Promise<BenchResult> {
   if (!Number.isInteger(opts.rounds) || opts.rounds < 1) throw new RangeError(`rounds must be a positive integer, got ${opts.rounds}`);
   const { ours, baseline } = prepared;
+  const budget = opts.budgetMs ?? bench.budgetMs;
   for (let w = 0; w < (opts.warmupRounds ?? 1); w++) {
-    await timeSide(ours, bench.budgetMs, opts.now);
-    await timeSide(baseline, bench.budgetMs, opts.now);
+    await timeSide(ours, budget, opts.now);
+    await timeSide(baseline, budget, opts.now);
   }
   const rounds: RoundResult[] = [];
   for (let round = 1; round <= opts.rounds; round++) {
@@ -108,11 +111,11 @@ export async function measure(bench: Benchmark, prepared: Prepared, opts: Measur
     let oursPerSec: number;
     let baselinePerSec: number;
     if (first === 'ours') {
-      oursPerSec = await timeSide(ours, bench.budgetMs, opts.now);
-      baselinePerSec = await timeSide(baseline, bench.budgetMs, opts.now);
+      oursPerSec = await timeSide(ours, budget, opts.now);
+      baselinePerSec = await timeSide(baseline, budget, opts.now);
     } else {
-      baselinePerSec = await timeSide(baseline, bench.budgetMs, opts.now);
-      oursPerSec = await timeSide(ours, bench.budgetMs, opts.now);
+      baselinePerSec = await timeSide(baseline, budget, opts.now);
+      oursPerSec = await timeSide(ours, budget, opts.now);
     }
     const result: RoundResult = { round, first, oursPerSec, baselinePerSec, ratio: oursPerSec / baselinePerSec };
     rounds.push(result);

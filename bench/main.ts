@@ -8,7 +8,12 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs, USAGE } from './args.js';
 import { BENCHMARKS } from './cases/index.js';
 import { runBenchmark, type Benchmark, type BenchResult } from './harness.js';
+import { writeFileSync } from 'node:fs';
 import { formatRatio, renderJson, renderTable } from './report.js';
+import { renderTargets } from './targets.js';
+
+/** Quick mode's time budget per side (one round, no warm-up). */
+export const QUICK_BUDGET_MS = 20;
 
 /** Where output goes; `process.stdout` / `process.stderr` by default. */
 export interface Writer {
@@ -43,6 +48,7 @@ export async function main(
     try {
       const result = await runBenchmark(bench, {
         rounds: args.rounds,
+        ...(args.quick ? { budgetMs: QUICK_BUDGET_MS, warmupRounds: 0 } : {}),
         now: () => performance.now(),
         onRound: (r) => err.write(`  round ${r.round}/${args.rounds} (${r.first} first): ${formatRatio(r.ratio)}\n`),
       });
@@ -52,8 +58,16 @@ export async function main(
       err.write(`bench ${bench.name} failed: ${error instanceof Error ? error.message : String(error)}\n`);
     }
   }
-  const meta = { node: process.version, platform: `${process.platform}-${process.arch}`, rounds: args.rounds };
+  const meta = { node: process.version, platform: `${process.platform}-${process.arch}`, rounds: args.rounds, quick: args.quick };
   out.write(args.json ? renderJson(results, meta) : renderTable(results));
+  if (args.jsonFile !== undefined) {
+    try {
+      writeFileSync(args.jsonFile, renderTargets(results));
+    } catch (error) {
+      err.write(`bench: cannot write ${args.jsonFile}: ${error instanceof Error ? error.message : String(error)}\n`);
+      return 1;
+    }
+  }
   return failed > 0 ? 1 : 0;
 }
 

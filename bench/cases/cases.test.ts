@@ -5,16 +5,17 @@ import { validateEvent } from '../../impl/core/envelope.js';
 import type { Prepared } from '../harness.js';
 import { BENCHMARKS } from './index.js';
 import { BatchMaker, relayIngestBench } from './relay-ingest.js';
-import { envelopeSchemaValidator } from './validate.js';
+import { againstSchema, envelopeSchemaValidator } from './validate.js';
+import { fanoutBench } from './fanout.js';
 
 describe('the benchmark table', () => {
   it('has the benchmarks, uniquely named, each with a bounded budget', () => {
-    expect(BENCHMARKS.map((b) => b.name)).toEqual(['validate', 'envelope', 'stream', 'redact', 'downlevel', 'relay-ingest', 'hook-shim']);
+    expect(BENCHMARKS.map((b) => b.name)).toEqual(['validate', 'envelope', 'stream', 'redact', 'downlevel', 'relay-ingest', 'fanout', 'hook-shim']);
     for (const b of BENCHMARKS) expect(b.budgetMs).toBeLessThanOrEqual(3000);
   });
 });
 
-describe.each(BENCHMARKS.filter((b) => b.name !== 'relay-ingest' && b.name !== 'hook-shim'))('$name', (bench) => {
+describe.each(BENCHMARKS.filter((b) => b.name !== 'relay-ingest' && b.name !== 'hook-shim' && b.name !== 'fanout'))('$name', (bench) => {
   let prepared: Prepared | undefined;
   afterAll(async () => prepared?.close?.());
 
@@ -67,4 +68,25 @@ describe('hook-shim', () => {
       await prepared.close?.();
     }
   });
+});
+
+describe('workload checks stop a no-op implementation', () => {
+  it('a validator that reports nothing fails on the planted invalid events', async () => {
+    const noop = againstSchema('noop', () => [], 'a no-op validator');
+    const prepared = await noop.prepare();
+    expect(() => prepared.ours.run()).toThrow(/planted invalid event 1 passed/);
+  });
+});
+
+describe('fanout', () => {
+  it('delivers to all 50 subscribers through the relay and the broadcaster with the checks passing', async () => {
+    const prepared = await fanoutBench.prepare();
+    try {
+      // 20 batches of 100: 17 subscribers take all 2000, 33 take 400 each.
+      expect(await prepared.ours.run()).toBe(17 * 2000 + 33 * 400);
+      expect(await prepared.baseline.run()).toBe(17 * 2000 + 33 * 400);
+    } finally {
+      await prepared.close?.();
+    }
+  }, 30_000);
 });

@@ -6,5 +6,6 @@ import { redactBench } from './redact.js';
 import { relayIngestBench } from './relay-ingest.js';
 import { streamBench } from './stream.js';
 import { envelopeBench, validateBench } from './validate.js';
+import { fanoutBench } from './fanout.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, hookShimBench];
+export const BENCHMARKS: readonly Benchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, fanoutBench, hookShimBench];

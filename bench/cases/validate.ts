@@ -25,8 +25,27 @@ export function envelopeSchemaValidator(schema: Record<string, unknown> = readEn
   return (value) => fn(value) === true;
 }
 
+/**
+ * Invalid Events planted among the golden ones, each a golden Event broken in one envelope
+ * member both sides must reject: a validator that reports nothing stops the benchmark.
+ */
+export function plantInvalid(events: readonly Record<string, unknown>[]): Record<string, unknown>[] {
+  const breaks: Array<(e: Record<string, unknown>) => void> = [
+    (e) => delete e.id,
+    (e) => (e.aep = '9.9'),
+    (e) => (e.time = 'yesterday at noon'),
+    (e) => (e.type = 42),
+    (e) => delete e.source,
+  ];
+  return breaks.map((breakIt, i) => {
+    const e = structuredClone(events[(i * 7) % events.length]!);
+    breakIt(e);
+    return e;
+  });
+}
+
 /** A golden-corpus benchmark of `validator` against the schema-only baseline. */
-function againstSchema(name: string, validator: (value: unknown) => Issue[], what: string): Benchmark {
+export function againstSchema(name: string, validator: (value: unknown) => Issue[], what: string): Benchmark {
   return {
     name,
     unit: 'events',
@@ -37,19 +56,25 @@ function againstSchema(name: string, validator: (value: unknown) => Issue[], wha
       const schemaOnly = envelopeSchemaValidator();
       const dirty = events.findIndex((e) => validator(e).length > 0 || !schemaOnly(e));
       if (dirty >= 0) throw new Error(`${name}: golden line ${dirty + 1} is not valid on both sides; the bench measures the valid path`);
+      const planted = plantInvalid(events as Record<string, unknown>[]);
+      const all = [...events, ...planted];
+      const firstPlanted = events.length;
       return {
         ours: {
           run() {
-            let issues = 0;
-            for (const e of events) issues += validator(e).length;
-            if (issues !== 0) throw new Error(`${name}: issues reported on the golden corpus`);
-            return events.length;
+            for (let i = 0; i < all.length; i++) {
+              const flagged = validator(all[i]).length > 0;
+              if (flagged !== i >= firstPlanted) throw new Error(`${name}: ${flagged ? 'issues reported on golden line ' + (i + 1) : `planted invalid event ${i - firstPlanted + 1} passed`}`);
+            }
+            return all.length;
           },
         },
         baseline: {
           run() {
-            for (const e of events) if (!schemaOnly(e)) throw new Error(`${name}: the envelope schema rejected a golden event`);
-            return events.length;
+            for (let i = 0; i < all.length; i++) {
+              if (schemaOnly(all[i]) !== i < firstPlanted) throw new Error(`${name}: the envelope schema misjudged event ${i + 1} (golden: ${i < firstPlanted})`);
+            }
+            return all.length;
           },
         },
       };

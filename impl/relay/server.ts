@@ -11,7 +11,7 @@ import { DEFAULTS, type RelayConfig } from './config.js';
 import { sendJson } from './http-util.js';
 import { Hub } from './hub.js';
 import { route } from './routes.js';
-import { drain } from './shutdown.js';
+import { Connections, drain } from './shutdown.js';
 import { SLOW_BYTES, SseStreams } from './sse.js';
 import { attachSockets } from './upgrade.js';
 
@@ -56,6 +56,7 @@ export async function startRelay(options: RelayOptions = {}): Promise<RunningRel
   let stopping: Promise<boolean> | undefined;
 
   const server = createServer();
+  const connections = new Connections(server);
   const sockets = attachSockets(server, { config, hub, instance, log, slowBytes, livenessMs, stopping: () => stopping !== undefined });
   const ctx = { config, hub, streams, slowBytes, started: Date.now(), connections: () => sockets.sessions.size };
   server.on('request', (req, res) => {
@@ -81,6 +82,6 @@ export async function startRelay(options: RelayOptions = {}): Promise<RunningRel
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
 
-  const shutdown = (): Promise<boolean> => (stopping ??= drain(server, streams, sockets, drainMs));
+  const shutdown = (): Promise<boolean> => (stopping ??= drain(server, streams, sockets, drainMs, connections));
   return { url: baseUrl(config.host, port), port, config, close: () => shutdown().then(() => undefined), shutdown };
 }

@@ -23,6 +23,7 @@ import { CORS_HEADERS, sendJson } from './http-util.js';
 import type { Hub, Sink } from './hub.js';
 import { renderAt } from './render.js';
 import { GapWatch } from './gap-watch.js';
+import { joinShared, messageBytes } from './sse-bytes.js';
 import { SSE_PING, SSE_REPLAY_COMPLETE, SSE_SHUTTING_DOWN, SSE_SLOW_CONSUMER, sseEvent, sseExhausted } from './sse-format.js';
 import { parseStreamQuery, type StreamRequest } from './stream-query.js';
 
@@ -76,19 +77,27 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
   /** Live events that arrived during the replay, in order, and their size. */
   const queue: Received[] = [];
   let queued = 0;
-  /** Messages of the current fan-out, written as one chunk by `flush`. */
-  let held = '';
+  /** Messages of the current fan-out (shared bytes, `sse-bytes.ts`), written as one chunk by `flush`. */
+  let held: Buffer[] = [];
+  let heldBytes = 0;
   const plan = hub.plan(request.replay, request.match);
   const gaps = new GapWatch(plan.unanchored);
   const message = (rec: Received): string => {
     const gap = gaps.check(rec);
     return `${gap && typeof rec.event.session === 'string' ? sseExhausted(rec.event.session, gap) : ''}${sseEvent(rec.event, renderAt(rec, request.ceiling))}`;
   };
+  /** A live message: the shared bytes, unless a gap marker must precede it on this stream. */
+  const liveMessage = (rec: Received): Buffer => {
+    const gap = gaps.check(rec);
+    if (gap && typeof rec.event.session === 'string') return Buffer.from(sseExhausted(rec.event.session, gap) + sseEvent(rec.event, renderAt(rec, request.ceiling)), 'utf8');
+    return messageBytes(rec, request.ceiling);
+  };
   const flush = (): void => {
-    if (held === '') return;
-    const text = held;
-    held = '';
-    if (!closed) res.write(text);
+    if (held.length === 0) return;
+    const parts = held;
+    held = [];
+    heldBytes = 0;
+    if (!closed) res.write(joinShared(parts));
   };
   const sink: Sink = {
     filter: request.filter,
@@ -104,8 +113,10 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
       }
       // What would be queued had every held message been written already. Over the bound the
       // consumer is told why and dropped, never silently skipped (AEP-0003 §8.4).
-      if (res.writableLength + held.length > slowBytes) return slowClose();
-      held += message(rec);
+      if (res.writableLength + heldBytes > slowBytes) return slowClose();
+      const bytes = liveMessage(rec);
+      held.push(bytes);
+      heldBytes += bytes.length;
     },
     flush,
   };

@@ -35,7 +35,7 @@ export const DEFAULT_PORT = 4323;
 export const SUBPROTOCOL_PREFIX = 'kimi-code.bearer.';
 
 export interface KimiWebOptions {
-  /** The kap-server base URL, e.g. http://127.0.0.1:5494. */
+  /** The kap-server base URL (host and port as 'kimi web' reports them). */
   server: string;
   token: string;
   mode: WsMode;

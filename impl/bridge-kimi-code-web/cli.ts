@@ -33,7 +33,7 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
   if (io.env.AEP_KIMI_WEB_CONTROL === '1') throw new UsageError('AEP_KIMI_WEB_CONTROL=1 (the approval and abort writes) is not implemented in this bridge yet; unset it to run read-only');
   const server = values.server ?? io.env.AEP_KIMI_WEB_SERVER;
-  if (typeof server !== 'string' || server === '') throw new UsageError("--server is required: the kap-server URL that 'kimi web' printed, e.g. http://127.0.0.1:5494 (or AEP_KIMI_WEB_SERVER)");
+  if (typeof server !== 'string' || server === '') throw new UsageError("--server is required: the kap-server URL that 'kimi web' printed, such as http://127.0.0.1:<port> (or AEP_KIMI_WEB_SERVER)");
   try {
     new URL(server);
   } catch {

@@ -131,7 +131,7 @@ stop_last
 stop_last
 passed
 
-stage "live: each adapter daemon, attached to a tokened relay, as a control-capable target"
+stage "live: each adapter daemon (and the SSE bridges' opt-in gate), attached to a tokened relay, as a control-capable target"
 TOKEN="ci-$RANDOM$RANDOM"
 AEP_TOKEN=$TOKEN start_bg relay-adapters 'listening on' $AEP relay --port 0
 URL=$(relay_url relay-adapters)
@@ -164,6 +164,19 @@ wait_session "$URL" "$TOKEN" ci-hermes
 $AEP check-live "$URL" --token "$TOKEN" --control-session ci-hermes \
   --checks control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe --json "$WORK/report-live-hermes.json"
 stop_last
+# The SSE bridges' opt-in gate (primary mode, AEP_<VENDOR>_SSE_CONTROL=1) against a stub vendor
+# server (impl/bridge-opencode-sse/stub-server.ts) that opens the session on its /event stream.
+for vendor in opencode kilocode; do
+  V=$(echo "$vendor" | tr a-z A-Z)
+  start_bg "stub-$vendor" 'listening on' node dist/impl/bridge-opencode-sse/stub-server.js "ci-$vendor-sse"
+  SERVER=$(relay_url "stub-$vendor")
+  AEP_HOME="$WORK/home-$vendor-sse" start_bg "bridge-$vendor-sse" 'attached to' env "AEP_${V}_SSE_CONTROL=1" $AEP bridge "$vendor-sse" --primary --port 0 --server "$SERVER" --relay "$URL" --token "$TOKEN"
+  wait_session "$URL" "$TOKEN" "ci-$vendor-sse"
+  $AEP check-live "$URL" --token "$TOKEN" --control-session "ci-$vendor-sse" \
+    --checks control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe --json "$WORK/report-live-$vendor-sse.json"
+  stop_last
+  stop_last
+done
 stop_last
 passed
 

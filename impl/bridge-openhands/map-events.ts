@@ -21,6 +21,7 @@
  * | TokenEvent | nothing, ever |
  * | anything else | `x.openhands.<family>.<leaf>` mechanically from the kind |
  */
+import { canonicalJson } from '../core/canonical.js';
 import { digest } from '../core/digest.js';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import { red } from '../adapter-kit/capture.js';
@@ -55,18 +56,22 @@ function contentText(content: unknown): string | undefined {
   return parts.length > 0 ? parts.join('\n') : undefined;
 }
 
-/** The tool arguments of an action: the parsed `tool_call.function.arguments`, else the action minus its kind. */
-function actionArgs(ev: Record<string, unknown>): unknown {
+/**
+ * The `action` arguments of an ActionEvent as the content `args_digest` covers. Rule (AEP-0003
+ * §9.3 `digest` applied to the content the OpenHands design record names, "the `action`
+ * arguments", AEP-0002 Annex A.15): the content is the TEXT of the whole transport `action`
+ * object (its `kind` included) in canonical JSON, and that text is digested as a string, i.e.
+ * `digest(canonicalJson(action))` = SHA-256 over the quoted canonical text. Not the parsed
+ * `tool_call.function.arguments` (that is the Codex-style `digest({command})`, which the
+ * standard's openhands pins refuse), not the action minus `kind`. Reproduces both pins
+ * (`action_event`, `action_event_unknown_risk`). At `full` the same text rides as `args`, so
+ * `digest(data.args) === data.args_digest` stays joinable. An event without an `action` object
+ * falls back to the raw `arguments` string.
+ */
+function actionArgs(ev: Record<string, unknown>): string | undefined {
+  if (isPlainObject(ev.action)) return canonicalJson(ev.action);
   const args = obj(obj(ev.tool_call).function).arguments;
-  if (typeof args === 'string') {
-    try {
-      return JSON.parse(args);
-    } catch {
-      return args;
-    }
-  }
-  const { kind: _kind, ...rest } = obj(ev.action);
-  return rest;
+  return typeof args === 'string' ? args : undefined;
 }
 
 function toolOf(ev: Record<string, unknown>): Record<string, unknown> {
@@ -95,8 +100,11 @@ export function mapEvent(event: Record<string, unknown>, opts: OpenHandsMapOptio
       const data: Record<string, unknown> = { ...base, tool: toolOf(event) };
       const risk = str(event.security_risk);
       if (risk && risk !== 'UNKNOWN') data.risk = risk;
-      data.args_digest = digest(actionArgs(event));
-      if (ceiling === 'full') data.args = actionArgs(event);
+      const args = actionArgs(event);
+      if (args !== undefined) {
+        data.args_digest = digest(args);
+        if (ceiling === 'full') data.args = args;
+      }
       return at({ type: 'tool.requested', data, subject: tool, step });
     }
     case 'ObservationEvent': {

@@ -27,6 +27,7 @@ export const BRIDGES: Record<string, { summary: string; load: () => Promise<Brid
   agui: { summary: 'inbound: AG-UI tee proxy on 4321 toward AEP_AGUI_UPSTREAM (the UI stream passes untouched)', load: async () => (await import('../bridge-agui/cli.js')).run },
   openhands: { summary: 'inbound: OpenHands agent server observer (discovery + auth-only sockets), healthz 8397', load: async () => (await import('../bridge-openhands/cli.js')).run },
   'otlp-in': { summary: 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs, port 4319', load: async () => (await import('../bridge-otlp-in/cli.js')).run },
+  'kimi-web': { summary: 'inbound: Kimi web kap-server observer (REST discovery + bearer-subprotocol WS), companion or --primary, healthz 4323', load: async () => (await import('../bridge-kimi-code-web/cli.js')).run },
 };
 
 const HELP = `usage: aep bridge <name> [flags]
@@ -54,7 +55,7 @@ outbound, live (ce, otlp): subscribe to the relay, deliver, retry, resume (see t
   --state FILE     resume cursor (default $AEP_HOME/bridges/<name>.cursor.json)
   --replay         with no cursor yet, replay what the relay holds (default: start live)
 
-inbound, common (otlp-in, acp, agui, openhands, opencode-sse, kilocode-sse):
+inbound, common (otlp-in, acp, agui, openhands, opencode-sse, kilocode-sse, kimi-web):
   --port N         listen port (default: the bridge's reference port; env AEP_<NAME>_PORT)
   --relay URL      relay base URL (default AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
   --token T        relay bearer token (default AEP_TOKEN)
@@ -88,6 +89,14 @@ openhands (healthz 8397, AEP_OPENHANDS_PORT):
                    AEP_OPENHANDS_API_KEY the session key (sent only in the socket's auth frame
                    and the discovery header), AEP_OPENHANDS_POLL discovery seconds (default 15),
                    AEP_OPENHANDS_DELTAS=1 streaming deltas. Read-only: AEP_OPENHANDS_CONTROL=1 is
+                   refused (not implemented yet).
+
+kimi-web (healthz 4323, AEP_KIMI_WEB_PORT):
+  --server URL     the kap-server behind 'kimi web' (AEP_KIMI_WEB_SERVER; required). Bearer token
+                   AEP_KIMI_WEB_TOKEN, else <KIMI_CODE_HOME or ~/.kimi-code>/server.token;
+                   AEP_KIMI_WEB_SESSIONS=a,b subscribes those (default: discover over REST).
+  --primary        the full wire mapping (runs, tools, read-only asks); default companion: only
+                   x.kimi-code.web.* (env AEP_KIMI_WEB_MODE=primary). AEP_KIMI_WEB_CONTROL=1 is
                    refused (not implemented yet).
 
 exit codes: 0 done (or stopped cleanly), 1 invalid input or could not start, 2 usage error

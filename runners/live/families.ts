@@ -17,6 +17,7 @@ import { runScenario } from './scenario-run.js';
 import { withStack, type StackOptions } from './stack.js';
 import type { ExternalTarget } from './external.js';
 import { adapter as hermes } from '../../impl/adapter-hermes/adapter.js';
+import { withBridgeScenarios } from './bridge-control-live.js';
 
 /** Run every scenario of every scenario file with an adapter end to end; one check per scenario. */
 export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>, stackOptions: StackOptions = {}): Family {
@@ -71,7 +72,8 @@ export function liveMappingsFamily(adapters: Readonly<Record<string, AdapterDef>
 export const LIVE_FAMILIES: Readonly<Record<string, Family>> = {
   // Mapping pins are the default posture's: Hermes replays through its observe-only adapter.
   mappings: liveMappingsFamily({ ...SCENARIO_ADAPTERS, hermes }),
-  'control-loop': liveControlLoopFamily(SCENARIO_ADAPTERS),
+  // The SSE bridges' opt-in gate scenarios (opencode-sse / kilocode-sse) run after the adapters'.
+  'control-loop': withBridgeScenarios(liveControlLoopFamily(SCENARIO_ADAPTERS)),
 };
 
 /**

@@ -59,6 +59,9 @@ export function validity(impl: Pick<Implementation, 'validateEvent' | 'validateS
   return { validate: (event) => first(impl.validateEvent(event)), validateStream: (events) => first(impl.validateStream(events)) };
 }
 
+/** Scenario files of the SSE bridges' gates: no hook engine to drive offline; runners/live/bridge-control-live.ts runs them. */
+export const LIVE_ONLY: ReadonlySet<string> = new Set(['opencode-sse', 'kilocode-sse']);
+
 export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
   return {
     name: 'control-loop',
@@ -67,8 +70,13 @@ export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>
     async run({ corpusDir, implementation, logger }) {
       const checks: Check[] = [];
       const skipped: string[] = [];
+      const liveOnly: string[] = [];
       for (const rel of scenarioFiles(corpusDir)) {
         const file = readScenarioFile(corpusDir, rel);
+        if (LIVE_ONLY.has(file.adapter)) {
+          liveOnly.push(`${rel} (${file.adapter})`);
+          continue;
+        }
         const def = adapters[file.adapter];
         if (!def) {
           skipped.push(`${rel} (${file.adapter})`);
@@ -90,6 +98,7 @@ export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>
           }
         }
       }
+      if (liveOnly.length) logger.info(`control-loop: live only (aep conformance --live): ${liveOnly.join(', ')}`);
       if (skipped.length) logger.info(`control-loop: not run: ${skipped.join(', ')} (this implementation has no such adapter)`);
       return checks;
     },

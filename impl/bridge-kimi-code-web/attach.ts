@@ -1,0 +1,217 @@
+/**
+ * The Kimi web bridge receiver (port 4323): observes the kap-server behind `kimi web` and emits
+ * every WS envelope through the pure `applyMode` as an ordinary AEP event toward the relay.
+ *
+ * Wire (design record "The kimi web channel"; the frame shapes marked ASSUMED are not pinned by
+ * the standard and are stated in the README):
+ * - REST `GET <server>/api/v1/sessions` with `Authorization: Bearer <token>`, answered in the
+ *   `{code, msg, data}` envelope (code 0 = ok). ASSUMED: `data` is an array of sessions (or
+ *   `{sessions: [...]}`), each with an `id` (or `session_id`). `--session ID` skips discovery.
+ * - WS `<server>/api/v1/ws` with the subprotocol `kimi-code.bearer.<token>`. ASSUMED: the bridge
+ *   subscribes with one text frame `{"type":"subscribe","session_ids":[...]}` after open; the
+ *   server sends envelopes `{type, seq, session_id, timestamp, payload, volatile?, epoch?}`
+ *   (pinned by the standard's ws_modes inputs).
+ * Receiver state on top of the pure policy:
+ * - echo dedupe: an envelope already handled (same `session_id`, `epoch`, `seq`) is dropped, so a
+ *   reconnect replay never emits twice; the bus echoes `permission.approval.*` are dropped by
+ *   the pure policy;
+ * - tool-name re-attachment (primary): `tool.call.started` records `toolCallId → name`; the
+ *   matching `tool.result` becomes `tool.completed` / `tool.failed` (by `isError`) carrying that
+ *   name; an unpairable result degrades to `x.kimi-code.web.tool.result` (channel visibility);
+ * - runs (primary): `run.started` opens `run:<epoch>:<n>` per session, the run.* close ends it.
+ * Read-only: nothing but the subscribe frame is ever written. A dropped socket reconnects with
+ * backoff (250 ms doubling to 10 s). `GET /healthz`: `{ok, relay, source}`.
+ */
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import WebSocket from 'ws';
+import { digest } from '../core/digest.js';
+import { isPlainObject } from '../core/event.js';
+import type { Emitter } from '../bridge-kit/emitter.js';
+import type { Mapped } from '../adapter-kit/types.js';
+import { applyMode, webType, type WsMode } from './mode-policy.js';
+
+export const DEFAULT_PORT = 4323;
+export const SUBPROTOCOL_PREFIX = 'kimi-code.bearer.';
+
+export interface KimiWebOptions {
+  /** The kap-server base URL (host and port as 'kimi web' reports them). */
+  server: string;
+  token: string;
+  mode: WsMode;
+  emitter: Emitter;
+  /** Sessions to subscribe; empty = discover over REST. */
+  sessions?: string[];
+  port?: number;
+  log(line: string): void;
+}
+
+export interface RunningKimiWeb {
+  url?: string;
+  sourceOpen(): boolean;
+  runOf(session: string): string | undefined;
+  close(): Promise<void>;
+}
+
+const obj = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
+const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
+
+/** The session ids of a `{code, msg, data}` sessions listing, or an error string. */
+export function sessionIds(body: unknown): string[] | string {
+  const env = obj(body);
+  if (env.code !== 0) return `kap-server answered code ${String(env.code)}: ${String(env.msg ?? 'no message')}`;
+  const list = Array.isArray(env.data) ? env.data : Array.isArray(obj(env.data).sessions) ? (obj(env.data).sessions as unknown[]) : undefined;
+  if (!list) return 'kap-server sessions listing has no data array';
+  return list.map((s) => str(obj(s).id) ?? str(obj(s).session_id)).filter((s): s is string => s !== undefined);
+}
+
+/** The per-connection state and the one-envelope step, exported for tests. */
+export class KimiWebReceiver {
+  private readonly seen = new Set<string>();
+  private readonly tools = new Map<string, string>();
+  private readonly runs = new Map<string, string>();
+  private runCount = 0;
+  constructor(private readonly mode: WsMode, private readonly emitter: Emitter) {}
+
+  runOf(session: string): string | undefined {
+    return this.runs.get(session);
+  }
+
+  handle(envelope: Record<string, unknown>): void {
+    const session = str(envelope.session_id) ?? str(obj(envelope.payload).sessionId);
+    if (!session) return;
+    if (typeof envelope.seq === 'number') {
+      const key = `${session}\u0000${String(envelope.epoch ?? '')}\u0000${envelope.seq}`;
+      if (this.seen.has(key)) return;
+      this.seen.add(key);
+    }
+    let mapped = applyMode(envelope, this.mode);
+    const p = obj(envelope.payload);
+    const type = str(envelope.type) ?? str(p.type);
+    if (this.mode === 'primary' && type === 'tool.call.started' && str(p.toolCallId)) this.tools.set(p.toolCallId as string, str(p.name) ?? 'unknown');
+    if (this.mode === 'primary' && type === 'tool.result') mapped = this.reattach(p);
+    if (mapped === null) return;
+    if (mapped.type === 'run.started') {
+      if (this.runs.has(session)) return;
+      this.runs.set(session, `run:${this.emitter.epoch}:${this.runCount++}`);
+    }
+    const run = this.runs.get(session);
+    if (mapped.type === 'run.finished' || mapped.type === 'run.cancelled' || mapped.type === 'run.failed') {
+      if (!run) return;
+      this.runs.delete(session);
+    }
+    this.emitter.emit(session, mapped, run ? { run } : {});
+  }
+
+  /** `tool.result` names no tool: re-attach the name recorded at `tool.call.started`. */
+  private reattach(p: Record<string, unknown>): Mapped {
+    const callId = str(p.toolCallId);
+    const name = callId ? this.tools.get(callId) : undefined;
+    if (!callId || !name) return { type: webType('tool.result'), data: {} };
+    this.tools.delete(callId);
+    const tool = { name, call_id: callId };
+    if (p.isError === true) return { type: 'tool.failed', data: { tool, error: { type: 'tool_error' } }, subject: name };
+    const data: Record<string, unknown> = { tool };
+    if (p.output !== undefined) data.result_digest = digest(p.output);
+    return { type: 'tool.completed', data, subject: name };
+  }
+}
+
+export async function startKimiWeb(opts: KimiWebOptions): Promise<RunningKimiWeb> {
+  const receiver = new KimiWebReceiver(opts.mode, opts.emitter);
+  let stopped = false;
+  let open = false;
+  let socket: WebSocket | undefined;
+  let wake: (() => void) | undefined;
+  const base = new URL(opts.server);
+
+  async function discover(): Promise<string[]> {
+    if (opts.sessions && opts.sessions.length > 0) return opts.sessions;
+    const res = await fetch(new URL('/api/v1/sessions', base), { headers: { authorization: `Bearer ${opts.token}` } });
+    if (res.status === 401 || res.status === 403) throw new Error(`GET /api/v1/sessions refused the token (HTTP ${res.status}); check <KIMI_CODE_HOME>/server.token`);
+    const ids = sessionIds(await res.json().catch(() => null));
+    if (typeof ids === 'string') throw new Error(ids);
+    return ids;
+  }
+
+  function connect(ids: string[]): Promise<string> {
+    return new Promise((resolve) => {
+      const wsUrl = new URL('/api/v1/ws', base);
+      wsUrl.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
+      const ws = new WebSocket(wsUrl, [SUBPROTOCOL_PREFIX + opts.token]);
+      socket = ws;
+      ws.on('open', () => {
+        open = true;
+        ws.send(JSON.stringify({ type: 'subscribe', session_ids: ids }));
+      });
+      ws.on('message', (data, isBinary) => {
+        if (isBinary) return;
+        try {
+          const value = JSON.parse(data.toString()) as unknown;
+          if (isPlainObject(value)) receiver.handle(value);
+        } catch {
+          opts.log('WS frame is not JSON; skipped');
+        }
+      });
+      ws.on('unexpected-response', (_req, res) => {
+        ws.terminate();
+        resolve(`WS upgrade answered HTTP ${res.statusCode}`);
+      });
+      ws.on('error', (err) => resolve(err.message));
+      ws.on('close', (code) => resolve(`socket closed (${code})`));
+    });
+  }
+
+  const loop = (async () => {
+    let backoff = 250;
+    while (!stopped) {
+      let why: string;
+      try {
+        const ids = await discover();
+        why = await connect(ids);
+        if (open) backoff = 250;
+      } catch (err) {
+        why = (err as Error).message;
+      }
+      open = false;
+      socket = undefined;
+      if (stopped) break;
+      opts.log(`kap-server stream closed (${why}); reconnecting in ${backoff} ms`);
+      await new Promise<void>((r) => {
+        const t = setTimeout(r, backoff);
+        wake = () => { clearTimeout(t); r(); };
+      });
+      backoff = Math.min(backoff * 2, 10_000);
+    }
+  })();
+
+  let server: Server | undefined;
+  let url: string | undefined;
+  if (opts.port !== undefined) {
+    server = createServer((req, res) => {
+      const ok = req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
+      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
+      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: open } : { error: 'not-found', detail: 'GET /healthz' }));
+    });
+    await new Promise<void>((resolve, reject) => {
+      server!.once('error', reject);
+      server!.listen(opts.port, '127.0.0.1', () => resolve());
+    });
+    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  }
+  return {
+    ...(url ? { url } : {}),
+    sourceOpen: () => open,
+    runOf: (s) => receiver.runOf(s),
+    async close() {
+      stopped = true;
+      socket?.terminate();
+      wake?.();
+      await loop;
+      if (server) {
+        server.closeAllConnections();
+        await new Promise<void>((r) => server!.close(() => r()));
+      }
+    },
+  };
+}

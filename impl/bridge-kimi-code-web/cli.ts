@@ -1,0 +1,68 @@
+/**
+ * `aep bridge kimi-web`: observe the kap-server behind `kimi web` until SIGINT/SIGTERM.
+ * `--server URL` (AEP_KIMI_WEB_SERVER; required: the kap-server's host and port are chosen at
+ * start), the bearer token AEP_KIMI_WEB_TOKEN or else `<KIMI_CODE_HOME>/server.token` (default
+ * home `~/.kimi-code`), AEP_KIMI_WEB_SESSIONS (comma list; default discover over REST),
+ * `--primary` (AEP_KIMI_WEB_MODE=primary; default companion), healthz on 4323 (AEP_KIMI_WEB_PORT).
+ * AEP_KIMI_WEB_CONTROL=1 is refused: the approval and abort writes are not built yet.
+ */
+import { readFileSync } from 'node:fs';
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import { EXIT, UsageError, type CliIo } from '../cli/io.js';
+import type { BridgeArgs } from '../cli/bridge.js';
+import { createEmitter } from '../bridge-kit/emitter.js';
+import { inboundOptions } from '../bridge-kit/options.js';
+import { AGENT } from './mode-policy.js';
+import { DEFAULT_PORT, startKimiWeb } from './attach.js';
+
+/** The kap-server bearer token: the env value, else the server.token file, else an error string. */
+export function kapToken(env: Record<string, string | undefined>): string | { error: string } {
+  if (env.AEP_KIMI_WEB_TOKEN) return env.AEP_KIMI_WEB_TOKEN;
+  const file = join(env.KIMI_CODE_HOME || join(homedir(), '.kimi-code'), 'server.token');
+  try {
+    const token = readFileSync(file, 'utf8').trim();
+    if (token !== '') return token;
+    return { error: `${file} is empty; start 'kimi web' first or set AEP_KIMI_WEB_TOKEN` };
+  } catch {
+    return { error: `cannot read ${file}; start 'kimi web' first, point KIMI_CODE_HOME at its home, or set AEP_KIMI_WEB_TOKEN` };
+  }
+}
+
+export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<number> {
+  if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
+  if (io.env.AEP_KIMI_WEB_CONTROL === '1') throw new UsageError('AEP_KIMI_WEB_CONTROL=1 (the approval and abort writes) is not implemented in this bridge yet; unset it to run read-only');
+  const server = values.server ?? io.env.AEP_KIMI_WEB_SERVER;
+  if (typeof server !== 'string' || server === '') throw new UsageError("--server is required: the kap-server URL that 'kimi web' printed, such as http://127.0.0.1:<port> (or AEP_KIMI_WEB_SERVER)");
+  try {
+    new URL(server);
+  } catch {
+    throw new UsageError(`--server must be the kap-server URL, got '${server}'`);
+  }
+  const opts = inboundOptions(values, io.env, DEFAULT_PORT, 'AEP_KIMI_WEB_PORT');
+  if (typeof opts === 'string') throw new UsageError(opts);
+  const token = kapToken(io.env);
+  if (typeof token !== 'string') throw new UsageError(token.error);
+  const sessions = (io.env.AEP_KIMI_WEB_SESSIONS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
+  const mode = values.primary === true || io.env.AEP_KIMI_WEB_MODE === 'primary' ? 'primary' : 'companion';
+  const log = (line: string): void => io.stderr(`aep bridge kimi-web: ${line}\n`);
+  const emitter = createEmitter({
+    agent: AGENT, stateKey: 'bridge-kimi-code-web', home: opts.home, posture: opts.posture,
+    ...(opts.relay ? { relay: opts.relay } : {}), ...(opts.token ? { token: opts.token } : {}),
+    emits: mode === 'primary' ? ['run', 'tool', 'attention', 'x.kimi-code'] : ['x.kimi-code'], log,
+  });
+  let bridge;
+  try {
+    bridge = await startKimiWeb({ server, token, mode, emitter, sessions, port: opts.port, log });
+  } catch (err) {
+    await emitter.close();
+    io.stderr(`aep bridge kimi-web: cannot start: ${(err as Error).message}\n`);
+    return EXIT.failed;
+  }
+  log(`observing ${server}/api/v1/ws (${mode} mode, read-only, epoch ${emitter.epoch}); healthz ${bridge.url}/healthz; relay ${opts.relay ?? 'disabled'}`);
+  const signal = await io.stopSignal;
+  log(`${signal}, stopping`);
+  await bridge.close();
+  await emitter.close();
+  return EXIT.ok;
+}

@@ -14,7 +14,7 @@ cd "$(dirname "$0")"
 STANDARD=${AEP_STANDARD_DIR:-../shared/aep-standard}
 CORPUS="$STANDARD/conformance/fixtures"
 # Families of the standard's corpus this project implements so far.
-FAMILIES=(golden invalid attr-match ce-roundtrip otlp ocsf redaction capture-gating downlevel mappings)
+FAMILIES=(golden invalid attr-match ce-roundtrip otlp ocsf redaction capture-gating downlevel mappings bridge-mappings)
 # Sources of that corpus with no implementation here are skip checks; this file names each, with why.
 STANDARD_EXPECTED=conformance/standard-expected-failures.json
 AEP="node bin/aep.js"

@@ -135,6 +135,22 @@ describe('Kimi web bridge against a stub kap-server', () => {
     expect(bridge.runOf('sess_a')).toBeUndefined();
   });
 
+  it('primary, gate off: the ask is read-only; a resolution names the request event and a decision is followed by resolved', async () => {
+    const { kap, events } = await start('primary');
+    await until(() => kap.received.length === 1);
+    kap.send(env('event.approval.requested', { approval_id: 'ap9', tool_name: 'Shell' }));
+    kap.send(env('event.approval.resolved', { approval_id: 'ap9', decision: 'approved' }));
+    kap.send(env('event.question.requested', { question_id: 'q1', questions: [{ id: 'q', question: 'Which?', options: [{ id: 'a', label: 'A' }] }] }));
+    kap.send(env('event.question.dismissed', { question_id: 'q1' }));
+    await until(() => events.length === 5);
+    const [ask, answered, resolved, form, dismissed] = events;
+    expect(ask!.data).toEqual({ kind: 'permission', prompt: 'Permission requested: Shell' });
+    expect([answered!.type, answered!.subject, answered!.cause, answered!.data]).toEqual(['attention.answered', ask!.id, ask!.id, { answer: { option: 'approved' }, via: 'oob' }]);
+    expect([resolved!.type, resolved!.subject, resolved!.cause, resolved!.data]).toEqual(['attention.resolved', ask!.id, answered!.id, { resolution: 'answered' }]);
+    expect([form!.type, dismissed!.type, dismissed!.subject, dismissed!.cause]).toEqual(['attention.requested', 'attention.resolved', form!.id, form!.id]);
+    for (const e of events) expect(validateEvent(e)).toEqual([]);
+  });
+
   it('companion: only x.kimi-code.web.* with empty data, no runs', async () => {
     const { kap, events } = await start('companion');
     await until(() => kap.received.length === 1);

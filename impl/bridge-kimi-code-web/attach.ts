@@ -19,7 +19,10 @@
  *   matching `tool.result` becomes `tool.completed` / `tool.failed` (by `isError`) carrying that
  *   name; an unpairable result degrades to `x.kimi-code.web.tool.result` (channel visibility);
  * - runs (primary): `run.started` opens `run:<epoch>:<n>` per session, the run.* close ends it.
- * Read-only: nothing but the subscribe frame is ever written. A dropped socket reconnects with
+ * - attention (primary): a resolution names the attention.requested event in `subject` (the pure
+ *   policy carries the vendor id); a decision is followed by `attention.resolved` answered.
+ * Read-only by default: nothing but the subscribe frame is ever written; the opt-in gate
+ * (control.ts, primary mode only) adds exactly two REST writes and never writes to the socket. A dropped socket reconnects with
  * backoff (250 ms doubling to 10 s). `GET /healthz`: `{ok, relay, source}`.
  */
 import { createServer, type Server } from 'node:http';
@@ -30,6 +33,7 @@ import { isPlainObject } from '../core/event.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
 import type { Mapped } from '../adapter-kit/types.js';
 import { applyMode, webType, type WsMode } from './mode-policy.js';
+import type { KimiControlGate } from './control.js';
 
 export const DEFAULT_PORT = 4323;
 export const SUBPROTOCOL_PREFIX = 'kimi-code.bearer.';
@@ -43,6 +47,8 @@ export interface KimiWebOptions {
   /** Sessions to subscribe; empty = discover over REST. */
   sessions?: string[];
   port?: number;
+  /** The opt-in control gate (honored in primary mode only). */
+  control?: KimiControlGate;
   log(line: string): void;
 }
 
@@ -70,8 +76,13 @@ export class KimiWebReceiver {
   private readonly seen = new Set<string>();
   private readonly tools = new Map<string, string>();
   private readonly runs = new Map<string, string>();
+  /** Vendor ask id (approval / question) → the attention.requested event id. */
+  private readonly asks = new Map<string, string>();
   private runCount = 0;
-  constructor(private readonly mode: WsMode, private readonly emitter: Emitter) {}
+  private readonly control: KimiControlGate | undefined;
+  constructor(private readonly mode: WsMode, private readonly emitter: Emitter, control?: KimiControlGate) {
+    this.control = mode === 'primary' ? control : undefined;
+  }
 
   runOf(session: string): string | undefined {
     return this.runs.get(session);
@@ -99,8 +110,43 @@ export class KimiWebReceiver {
     if (mapped.type === 'run.finished' || mapped.type === 'run.cancelled' || mapped.type === 'run.failed') {
       if (!run) return;
       this.runs.delete(session);
+      const note = this.control?.pendingCancel.get(session);
+      this.control?.pendingCancel.delete(session);
+      if (note && note.run === run && mapped.type === 'run.cancelled') {
+        this.emitter.emit(session, { type: 'run.cancelled', data: { by: 'control' } }, { run, cause: note.command });
+        return;
+      }
     }
-    this.emitter.emit(session, mapped, run ? { run } : {});
+    const extra = run ? { run } : {};
+    if (mapped.type.startsWith('attention.')) return this.attention(session, type, p, mapped, extra);
+    this.emitter.emit(session, mapped, extra);
+  }
+
+  /**
+   * The attention loop on the wire: a resolution names the request EVENT in `subject`; a vendor
+   * decision (`attention.answered`) is followed by `attention.resolved` answered, both
+   * cause-linked to the command when the gate's write settled it (`via: control`).
+   */
+  private attention(session: string, type: string | undefined, p: Record<string, unknown>, mapped: Mapped, extra: { run?: string }): void {
+    if (mapped.type === 'attention.requested') {
+      const isApproval = type === 'event.approval.requested';
+      const event = this.emitter.emit(session, this.control && isApproval ? this.control.decorate(mapped) : mapped, extra);
+      if (mapped.subject) this.asks.set(mapped.subject, event.id);
+      if (this.control && isApproval && str(p.approval_id)) this.control.asked(event.id, session, p.approval_id as string);
+      return;
+    }
+    const vendorId = mapped.subject;
+    const request = vendorId ? this.asks.get(vendorId) : undefined;
+    const command = this.control && type === 'event.approval.resolved' && vendorId ? this.control.resolved(vendorId) : undefined;
+    if (!request) return void this.emitter.emit(session, mapped, extra);
+    this.asks.delete(vendorId!);
+    if (mapped.type === 'attention.answered') {
+      const data = command ? { ...mapped.data, via: 'control' } : mapped.data;
+      const answered = this.emitter.emit(session, { ...mapped, data, subject: request }, { ...extra, cause: command ?? request });
+      this.emitter.emit(session, { type: 'attention.resolved', data: { resolution: 'answered' }, subject: request }, { ...extra, cause: command ?? answered.id });
+      return;
+    }
+    this.emitter.emit(session, { ...mapped, subject: request }, { ...extra, cause: command ?? request });
   }
 
   /** `tool.result` names no tool: re-attach the name recorded at `tool.call.started`. */
@@ -118,7 +164,7 @@ export class KimiWebReceiver {
 }
 
 export async function startKimiWeb(opts: KimiWebOptions): Promise<RunningKimiWeb> {
-  const receiver = new KimiWebReceiver(opts.mode, opts.emitter);
+  const receiver = new KimiWebReceiver(opts.mode, opts.emitter, opts.control);
   let stopped = false;
   let open = false;
   let socket: WebSocket | undefined;

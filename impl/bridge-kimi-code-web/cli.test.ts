@@ -38,8 +38,9 @@ describe('aep bridge kimi-web usage errors', () => {
   it('refuses a malformed server URL', async () => {
     await expect(attempt({ server: 'not a url' }, { AEP_KIMI_WEB_TOKEN: 't' })).rejects.toThrow("--server must be the kap-server URL, got 'not a url'");
   });
-  it('refuses the control gate, which is not built', async () => {
-    await expect(attempt({ server: 'http://127.0.0.1:1' }, { AEP_KIMI_WEB_CONTROL: '1' })).rejects.toThrow(/AEP_KIMI_WEB_CONTROL=1 .* not implemented/);
+  it('refuses the control gate outside primary mode, and a malformed ack guard', async () => {
+    await expect(attempt({ server: 'http://127.0.0.1:1' }, { AEP_KIMI_WEB_CONTROL: '1', AEP_KIMI_WEB_TOKEN: 't' })).rejects.toThrow('AEP_KIMI_WEB_CONTROL=1 is honored in primary mode only (companion mode leaves the answer surface to the hook adapter and the web UI); add --primary or unset it');
+    await expect(attempt({ server: 'http://127.0.0.1:1', primary: true }, { AEP_KIMI_WEB_CONTROL: '1', AEP_KIMI_WEB_ACK_GUARD_MS: 'soon', AEP_KIMI_WEB_TOKEN: 't' })).rejects.toThrow("AEP_KIMI_WEB_ACK_GUARD_MS must be a number of milliseconds, got 'soon'");
   });
   it('refuses to start without a token', async () => {
     await expect(attempt({ server: 'http://127.0.0.1:1', relay: 'none' }, { KIMI_CODE_HOME: kimiHome() })).rejects.toThrow(/cannot read .*server.token/);

@@ -4,7 +4,8 @@
  * start), the bearer token AEP_KIMI_WEB_TOKEN or else `<KIMI_CODE_HOME>/server.token` (default
  * home `~/.kimi-code`), AEP_KIMI_WEB_SESSIONS (comma list; default discover over REST),
  * `--primary` (AEP_KIMI_WEB_MODE=primary; default companion), healthz on 4323 (AEP_KIMI_WEB_PORT).
- * AEP_KIMI_WEB_CONTROL=1 is refused: the approval and abort writes are not built yet.
+ * The opt-in gate AEP_KIMI_WEB_CONTROL=1 (primary mode only; refused in companion mode) adds the
+ * approval and abort writes (control.ts), with AEP_KIMI_WEB_ACK_GUARD_MS (default 8000).
  */
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -14,7 +15,8 @@ import type { BridgeArgs } from '../cli/bridge.js';
 import { createEmitter } from '../bridge-kit/emitter.js';
 import { inboundOptions } from '../bridge-kit/options.js';
 import { AGENT } from './mode-policy.js';
-import { DEFAULT_PORT, startKimiWeb } from './attach.js';
+import { DEFAULT_PORT, startKimiWeb, type RunningKimiWeb } from './attach.js';
+import { CONTROL_ACCEPTS, KimiControlGate } from './control.js';
 
 /** The kap-server bearer token: the env value, else the server.token file, else an error string. */
 export function kapToken(env: Record<string, string | undefined>): string | { error: string } {
@@ -31,7 +33,6 @@ export function kapToken(env: Record<string, string | undefined>): string | { er
 
 export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<number> {
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
-  if (io.env.AEP_KIMI_WEB_CONTROL === '1') throw new UsageError('AEP_KIMI_WEB_CONTROL=1 (the approval and abort writes) is not implemented in this bridge yet; unset it to run read-only');
   const server = values.server ?? io.env.AEP_KIMI_WEB_SERVER;
   if (typeof server !== 'string' || server === '') throw new UsageError("--server is required: the kap-server URL that 'kimi web' printed, such as http://127.0.0.1:<port> (or AEP_KIMI_WEB_SERVER)");
   try {
@@ -45,21 +46,30 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   if (typeof token !== 'string') throw new UsageError(token.error);
   const sessions = (io.env.AEP_KIMI_WEB_SESSIONS ?? '').split(',').map((s) => s.trim()).filter((s) => s !== '');
   const mode = values.primary === true || io.env.AEP_KIMI_WEB_MODE === 'primary' ? 'primary' : 'companion';
+  const gated = io.env.AEP_KIMI_WEB_CONTROL === '1';
+  if (gated && mode !== 'primary') throw new UsageError('AEP_KIMI_WEB_CONTROL=1 is honored in primary mode only (companion mode leaves the answer surface to the hook adapter and the web UI); add --primary or unset it');
+  const guard = io.env.AEP_KIMI_WEB_ACK_GUARD_MS;
+  if (guard !== undefined && !/^[0-9]+$/.test(guard)) throw new UsageError(`AEP_KIMI_WEB_ACK_GUARD_MS must be a number of milliseconds, got '${guard}'`);
   const log = (line: string): void => io.stderr(`aep bridge kimi-web: ${line}\n`);
+  let bridgeRef: RunningKimiWeb | undefined;
+  let gate: KimiControlGate | undefined;
   const emitter = createEmitter({
+    ...(gated ? { accepts: CONTROL_ACCEPTS, onCommand: (raw: string, v: Record<string, unknown>) => gate?.onCommand(raw, v) } : {}),
     agent: AGENT, stateKey: 'bridge-kimi-code-web', home: opts.home, posture: opts.posture,
     ...(opts.relay ? { relay: opts.relay } : {}), ...(opts.token ? { token: opts.token } : {}),
     emits: mode === 'primary' ? ['run', 'tool', 'attention', 'x.kimi-code'] : ['x.kimi-code'], log,
   });
+  if (gated) gate = new KimiControlGate({ server, token, emitter, posture: opts.posture, runOf: (s) => bridgeRef?.runOf(s), ...(guard ? { guardMs: Number(guard) } : {}), log });
   let bridge;
   try {
-    bridge = await startKimiWeb({ server, token, mode, emitter, sessions, port: opts.port, log });
+    bridge = await startKimiWeb({ server, token, mode, emitter, sessions, port: opts.port, log, ...(gate ? { control: gate } : {}) });
+    bridgeRef = bridge;
   } catch (err) {
     await emitter.close();
     io.stderr(`aep bridge kimi-web: cannot start: ${(err as Error).message}\n`);
     return EXIT.failed;
   }
-  log(`observing ${server}/api/v1/ws (${mode} mode, read-only, epoch ${emitter.epoch}); healthz ${bridge.url}/healthz; relay ${opts.relay ?? 'disabled'}`);
+  log(`observing ${server}/api/v1/ws (${mode} mode, control ${gated ? 'on' : 'off'}, epoch ${emitter.epoch}); healthz ${bridge.url}/healthz; relay ${opts.relay ?? 'disabled'}`);
   const signal = await io.stopSignal;
   log(`${signal}, stopping`);
   await bridge.close();

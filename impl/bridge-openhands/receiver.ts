@@ -10,7 +10,11 @@
  * - Mapping: `mapEvent` per event, `statusMoments` on every execution-status change (runs
  *   `run:<conversation>:<n>`; an attention resolution names its request event); the envelope
  *   `ts` is receive time, the vendor time rides at `data.vendor_ts`.
- * Read-only: no REST write, `control.accepts: []` (the opt-in gate is not built here).
+ * Read-only by default: no REST write, `control.accepts: []`. The opt-in gate (control.ts,
+ * AEP_OPENHANDS_CONTROL=1) adds five REST writes; under it the waiting_for_confirmation request
+ * is answerable, a settled respond's flip out of waiting emits `attention.answered` +
+ * `attention.resolved` cause-linked to the command, and a status flip a pause / resume /
+ * interrupt asked for has its `state.delta` cause-linked. The socket stays auth-frame-only.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -18,7 +22,8 @@ import WebSocket from 'ws';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import type { Mapped } from '../adapter-kit/types.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
-import { executionStatus, mapEvent, statusMoments } from './map-events.js';
+import { executionStatus, mapEvent, statusMoments, WAITING } from './map-events.js';
+import type { OpenHandsControlGate } from './control.js';
 
 export const DEFAULT_PORT = 8397;
 
@@ -30,6 +35,8 @@ export interface OpenHandsOptions {
   deltas?: boolean;
   ceiling?: CaptureLevel;
   port?: number;
+  /** The opt-in control gate. */
+  control?: OpenHandsControlGate;
   log(line: string): void;
 }
 
@@ -37,6 +44,8 @@ export interface RunningOpenHands {
   url?: string;
   /** Conversations with an open socket. */
   attached(): string[];
+  /** The last-observed execution_status of a conversation (the gate's guards read it). */
+  statusOf(conversation: string): string | null;
   close(): Promise<void>;
 }
 
@@ -59,18 +68,31 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
   let reachable = false;
   const headers: Record<string, string> = opts.apiKey ? { 'x-session-api-key': opts.apiKey } : {};
 
-  function emit(c: Conversation, mapped: Mapped): void {
-    const extra = c.run ? { run: c.run } : {};
+  const control = opts.control;
+
+  function emit(c: Conversation, mapped: Mapped, cause?: string): void {
+    const extra = { ...(c.run ? { run: c.run } : {}), ...(cause ? { cause } : {}) };
     if (mapped.type === 'attention.resolved' && c.pendingAsk) {
-      opts.emitter.emit(c.id, { ...mapped, subject: c.pendingAsk }, { ...extra, cause: c.pendingAsk });
+      const request = c.pendingAsk;
+      // A respond of ours settled it: the echoed answer first, both cause-linked to the command.
+      const settling = control?.takeSettling(c.id);
+      if (settling) {
+        opts.emitter.emit(c.id, { type: 'attention.answered', data: control!.answerData(settling), subject: request }, { ...extra, cause: settling.command });
+      }
+      opts.emitter.emit(c.id, { ...mapped, subject: request }, { ...extra, cause: settling?.command ?? request });
       c.pendingAsk = undefined;
+      control?.asked(c.id, undefined);
       return;
     }
-    const event = opts.emitter.emit(c.id, mapped, extra);
-    if (mapped.type === 'attention.requested') c.pendingAsk = event.id;
+    const event = opts.emitter.emit(c.id, control ? control.decorate(mapped) : mapped, extra);
+    if (mapped.type === 'attention.requested') {
+      c.pendingAsk = event.id;
+      control?.asked(c.id, event.id);
+    }
   }
 
   function onStatus(c: Conversation, next: string): void {
+    if (c.status === WAITING && next !== WAITING && !c.pendingAsk) control?.takeSettling(c.id);
     for (const m of statusMoments(c.status, next)) {
       if (m.type === 'run.started') c.run = `run:${c.id}:${c.runs++}`;
       emit(c, m);
@@ -93,8 +115,10 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
     }
     if (typeof event.timestamp === 'string' && (!c.lastTs || event.timestamp > c.lastTs)) c.lastTs = event.timestamp;
     const mapped = mapEvent(event, { ...(opts.deltas ? { deltas: true } : {}), ...(opts.ceiling ? { ceiling: opts.ceiling } : {}) });
-    if (mapped) emit(c, mapped);
     const status = executionStatus(event);
+    // A flip a pause / resume / interrupt asked for: its state event is that command's outcome.
+    const cause = control && status && status !== c.status ? control.statusChanged(c.id, status) : undefined;
+    if (mapped) emit(c, mapped, cause);
     if (status) onStatus(c, status);
   }
 
@@ -172,6 +196,7 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
   return {
     ...(url ? { url } : {}),
     attached: () => [...conversations.values()].filter((c) => c.ws?.readyState === WebSocket.OPEN).map((c) => c.id),
+    statusOf: (id) => conversations.get(id)?.status ?? null,
     async close() {
       closed = true;
       clearInterval(poll);

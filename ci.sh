@@ -177,6 +177,27 @@ for vendor in opencode kilocode; do
   stop_last
   stop_last
 done
+# The WebSocket bridges' opt-in gates against their stubs: Kimi web (primary, AEP_KIMI_WEB_CONTROL=1;
+# impl/bridge-kimi-code-web/stub-server.ts opens the session on subscribe) and OpenHands
+# (AEP_OPENHANDS_CONTROL=1; impl/bridge-openhands/stub-server.ts lists the conversation).
+KAP_TOKEN="ci-kap-$RANDOM$RANDOM"
+start_bg stub-kimi-web 'listening on' node dist/impl/bridge-kimi-code-web/stub-server.js "$KAP_TOKEN" ci-kimi-web
+SERVER=$(relay_url stub-kimi-web)
+AEP_HOME="$WORK/home-kimi-web" start_bg bridge-kimi-web 'observing' env AEP_KIMI_WEB_CONTROL=1 AEP_KIMI_WEB_TOKEN="$KAP_TOKEN" $AEP bridge kimi-web --primary --port 0 --server "$SERVER" --relay "$URL" --token "$TOKEN"
+wait_session "$URL" "$TOKEN" ci-kimi-web
+$AEP check-live "$URL" --token "$TOKEN" --control-session ci-kimi-web \
+  --checks control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe --json "$WORK/report-live-kimi-web.json"
+stop_last
+stop_last
+start_bg stub-openhands 'listening on' node dist/impl/bridge-openhands/stub-server.js ci-openhands
+SERVER=$(relay_url stub-openhands)
+AEP_HOME="$WORK/home-openhands" start_bg bridge-openhands 'observing' env AEP_OPENHANDS_CONTROL=1 $AEP bridge openhands --port 0 --server "$SERVER" --relay "$URL" --token "$TOKEN"
+wait_session "$URL" "$TOKEN" ci-openhands
+# OpenHands declares control.pause, so the undeclared probe is control.cancel (not adopted: no write terminates a run).
+$AEP check-live "$URL" --token "$TOKEN" --control-session ci-openhands --control-undeclared control.cancel \
+  --checks control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe --json "$WORK/report-live-openhands.json"
+stop_last
+stop_last
 stop_last
 passed
 

@@ -1,12 +1,14 @@
 /**
- * The opt-in control legs of the SSE bridges under `aep conformance --live`: scenario files of
- * `control-loop/` whose `adapter` is `opencode-sse` or `kilocode-sse` run end to end against a
- * stub vendor server (impl/bridge-opencode-sse/stub-server.ts). The bridge runs in primary mode
- * with its gate on, linked to the stack's tokened relay; a `{"hook": "bus", "input": <bus event>}`
- * step pushes that event onto the stub's `GET /event` stream (its reply is always ""), commands
- * travel through the relay, and the events are the bridge's as the relay fans them out. The
- * REST writes the gate sends are the stub's to answer (200 `true`). Offline, the control-loop
- * family names these files as not run (a bridge has no hook engine to drive on a fake clock).
+ * The opt-in control legs of the inbound bridges under `aep conformance --live`: scenario files
+ * of `control-loop/` whose `adapter` names a bridge in BRIDGE_HARNESSES run end to end against
+ * that bridge's stub vendor server. The bridge runs with its gate on (primary mode where it has
+ * modes), linked to the stack's tokened relay; a step pushes its `input` onto the stub's stream
+ * (its reply is always ""): `"hook": "bus"` for the OpenCode/Kilo SSE bridges (a bus event on
+ * `GET /event`), `"ws"` for Kimi web (a kap-server WS envelope), `"event"` for OpenHands (an
+ * agent-server event on the conversation socket). Commands travel through the relay, and the
+ * events are the bridge's as the relay fans them out; the REST writes the gate sends are the
+ * stub's to answer. Offline, the control-loop family names these files as not run (a bridge has
+ * no hook engine to drive on a fake clock).
  */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -17,6 +19,7 @@ import { startSseBridge, type RunningSseBridge } from '../../impl/bridge-opencod
 import { CONTROL_ACCEPTS, ControlGate } from '../../impl/bridge-opencode-sse/control.js';
 import { startStubServer } from '../../impl/bridge-opencode-sse/stub-server.js';
 import type { BusVendor } from '../../impl/bridge-opencode-sse/map-bus.js';
+import { kimiWebHarness, openHandsHarness } from './bridge-harnesses.js';
 import { validity } from '../conformance/families/control-loop.js';
 import { describeThrown, fail, pass } from '../conformance/check.js';
 import type { Check, Family } from '../conformance/types.js';
@@ -27,39 +30,76 @@ import { withStack, LIVE_HOST, type Stack } from './stack.js';
 
 export const BRIDGE_SCENARIO_VENDORS: Readonly<Record<string, BusVendor>> = { 'opencode-sse': 'opencode', 'kilocode-sse': 'kilocode' };
 
-async function runBridgeScenario(stack: Stack, vendor: BusVendor, scenario: Scenario, impl: Parameters<typeof validity>[0]): Promise<string | null> {
-  const stub = await startStubServer([]);
-  const home = mkdtempSync(join(tmpdir(), 'aep-live-bridge-'));
-  let bridge: RunningSseBridge | undefined;
-  let gate: ControlGate | undefined;
-  const log = (): void => undefined;
-  const emitter = createEmitter({
-    agent: vendor, stateKey: `bridge-${vendor}-sse`, home, relay: stack.relayUrl, token: stack.token, host: LIVE_HOST, writeLog: false,
-    accepts: CONTROL_ACCEPTS, onCommand: (raw, v) => gate?.onCommand(raw, v), emits: ['session', 'run', 'attention', `x.${vendor}`], log,
-  });
-  try {
+/** One bridge with its gate on, linked to the stack's relay, fed by its stub vendor server. */
+export interface BridgeHarness {
+  /** The envelope `agent` of the bridge's events. */
+  agent: string;
+  /** The relay link and the vendor source are both up. */
+  ready(): boolean;
+  /** One scenario step: push `input` onto the stub's stream; an error string when the step is not this bridge's. */
+  push(hook: string, input: Record<string, unknown>): string;
+  close(): Promise<void>;
+}
+
+type HarnessFactory = (stack: Stack, scenario: Scenario, home: string) => Promise<BridgeHarness>;
+
+function sseHarness(vendor: BusVendor): HarnessFactory {
+  return async (stack, _scenario, home) => {
+    const stub = await startStubServer([]);
+    let bridge: RunningSseBridge | undefined;
+    let gate: ControlGate | undefined;
+    const log = (): void => undefined;
+    const emitter = createEmitter({
+      agent: vendor, stateKey: `bridge-${vendor}-sse`, home, relay: stack.relayUrl, token: stack.token, host: LIVE_HOST, writeLog: false,
+      accepts: CONTROL_ACCEPTS, onCommand: (raw, v) => gate?.onCommand(raw, v), emits: ['session', 'run', 'attention', `x.${vendor}`], log,
+    });
     gate = new ControlGate({ server: stub.url, emitter, runOf: (s) => bridge?.runOf(s), guardMs: 2000, log });
     bridge = await startSseBridge({ vendor, server: stub.url, mode: 'primary', emitter, control: gate, log });
-    await poll(() => emitter.relayReady() && bridge!.sourceOpen(), 5000);
-    if (!emitter.relayReady() || !bridge.sourceOpen()) return `the ${vendor}-sse bridge did not link to the relay and the stub's /event within 5000 ms`;
-    const target: ScenarioTarget = {
-      async hook(hookEvent, input) {
-        if (hookEvent !== 'bus') return `(a bridge scenario step pushes bus events only: "hook": "bus", got "${hookEvent}")`;
+    return {
+      agent: vendor,
+      ready: () => emitter.relayReady() && bridge!.sourceOpen(),
+      push(hook, input) {
+        if (hook !== 'bus') return `(a ${vendor}-sse scenario step pushes bus events only: "hook": "bus", got "${hook}")`;
         stub.push(input);
         return '';
       },
+      async close() {
+        await bridge?.close();
+        await emitter.close();
+        await stub.close();
+      },
+    };
+  };
+}
+
+/** Adapter name of a control-loop file → its bridge harness (the gate on, against its stub). */
+export const BRIDGE_HARNESSES: Readonly<Record<string, HarnessFactory>> = {
+  'opencode-sse': sseHarness('opencode'),
+  'kilocode-sse': sseHarness('kilocode'),
+  'kimi-code-web': kimiWebHarness,
+  openhands: openHandsHarness,
+};
+
+async function runBridgeScenario(stack: Stack, adapter: string, scenario: Scenario, impl: Parameters<typeof validity>[0]): Promise<string | null> {
+  const home = mkdtempSync(join(tmpdir(), 'aep-live-bridge-'));
+  let harness: BridgeHarness | undefined;
+  try {
+    harness = await BRIDGE_HARNESSES[adapter]!(stack, scenario, home);
+    await poll(() => harness!.ready(), 5000);
+    if (!harness.ready()) return `the ${adapter} bridge did not link to the relay and its stub vendor server within 5000 ms`;
+    const agent = harness.agent;
+    const target: ScenarioTarget = {
+      hook: async (hookEvent, input) => harness!.push(hookEvent, input),
       command: (raw) => stack.client.send(raw),
       elapse: () => undefined,
       settle: (until, ms) => poll(until, ms),
       observed: (): Observed[] =>
-        stack.client.events().flatMap((f) => (f.json!.session === scenario.session && f.json!.agent === vendor ? [{ event: f.json!, line: f.raw }] : [])),
+        stack.client.events().flatMap((f) => (f.json!.session === scenario.session && f.json!.agent === agent ? [{ event: f.json!, line: f.raw }] : [])),
       refusal: (id) => stack.client.refusal(id),
     };
     return await runScenario(scenario, target, { newId: () => ulid(), now: () => new Date().toISOString(), ...validity(impl), stepMs: 5000, quietMs: 100 });
   } finally {
-    await bridge?.close();
-    await emitter.close();
-    await stub.close();
+    await harness?.close();
     rmSync(home, { recursive: true, force: true });
   }
 }
@@ -71,7 +111,7 @@ export function withBridgeScenarios(inner: Family): Family {
     detect: (dir) => inner.detect(dir),
     async run(ctx) {
       const checks = await inner.run(ctx);
-      const files = scenarioFiles(ctx.corpusDir).map((rel) => readScenarioFile(ctx.corpusDir, rel)).filter((f) => BRIDGE_SCENARIO_VENDORS[f.adapter]);
+      const files = scenarioFiles(ctx.corpusDir).map((rel) => readScenarioFile(ctx.corpusDir, rel)).filter((f) => BRIDGE_HARNESSES[f.adapter]);
       if (files.length === 0) return checks;
       const more = await withStack(async (stack) => {
         const out: Check[] = [];
@@ -79,7 +119,7 @@ export function withBridgeScenarios(inner: Family): Family {
           for (const scenario of file.scenarios) {
             const name = `live/control-loop/${file.adapter}/${scenario.name}`;
             try {
-              const problem = await runBridgeScenario(stack, BRIDGE_SCENARIO_VENDORS[file.adapter]!, scenario, ctx.implementation);
+              const problem = await runBridgeScenario(stack, file.adapter, scenario, ctx.implementation);
               out.push(problem === null ? pass(name) : fail(name, problem));
             } catch (err) {
               out.push(fail(name, describeThrown(err)));

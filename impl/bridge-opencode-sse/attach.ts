@@ -7,7 +7,9 @@
  *   unless one is open (steering never double-opens), `session.idle` closes it (nothing when none
  *   is open); run ids are `run:<epoch>:<n>`;
  * - a resolution (`permission.replied`, `question.replied`) names the attention.requested EVENT
- *   in `subject` and `cause` (the pure mapping carries the vendor id);
+ *   in `subject` and `cause` (the pure mapping carries the vendor id); under the gate, a
+ *   `permission.replied` our reply settled is preceded by `attention.answered` (`via: control`,
+ *   cause = the command) and the resolution's cause is that answered event;
  * - `todo.updated` stays silent here (a whole-list snapshot; the plugin adapter diffs it).
  * Read-only by default: the hello declares `control.accepts: []` and nothing is written to the
  * server; the opt-in gate (control.ts, primary mode only) adds exactly two REST writes.
@@ -92,6 +94,13 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
       cause = asks.get(mapped.subject)!;
       asks.delete(mapped.subject);
       mapped = { ...mapped, subject: cause };
+      // Our reply settled it: the answer first (cause = the command), the resolution chained to it.
+      const replied = typeof p.permissionID === 'string' ? p.permissionID : typeof p.requestID === 'string' ? p.requestID : undefined;
+      const mine = control && event.type === 'permission.replied' && replied ? control.settled(replied) : undefined;
+      if (mine) {
+        const answered = opts.emitter.emit(session, { type: 'attention.answered', data: { answer: { option: mine.option }, via: 'control' }, subject: cause }, { ...(run ? { run } : {}), cause: mine.command });
+        cause = answered.id;
+      }
     }
     if (control && mapped.type === 'attention.requested' && (event.type === 'permission.updated' || event.type === 'permission.asked')) mapped = control.decorate(mapped);
     const emitted = opts.emitter.emit(session, mapped, { ...(run ? { run } : {}), ...(cause ? { cause } : {}) });
@@ -99,7 +108,10 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
       asks.set(p.id, emitted.id);
       if (control && mapped.data.kind === 'permission') control.asked(emitted.id, session, p.id);
     }
-    if (control && event.type === 'permission.replied' && typeof p.permissionID === 'string') control.settled(p.permissionID);
+    if (control && event.type === 'permission.replied') {
+      const replied = typeof p.permissionID === 'string' ? p.permissionID : typeof p.requestID === 'string' ? p.requestID : undefined;
+      if (replied) control.settled(replied);
+    }
   }
 
   const loop = (async () => {

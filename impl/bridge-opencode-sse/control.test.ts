@@ -82,6 +82,10 @@ describe('OpenCode SSE control gate (primary, AEP_OPENCODE_SSE_CONTROL=1) agains
     expect(writes.length).toBe(1);
     const resolved = sseEvents(sse).find((e) => e.type === 'attention.resolved')!;
     expect(resolved.subject).toBe(ask.id);
+    // The broadcast our reply settled: answered (via control, cause = the command), resolved chained to it.
+    const answered = sseEvents(sse).find((e) => e.type === 'attention.answered')!;
+    expect([answered.subject, answered.cause, answered.data]).toEqual([ask.id, 'cmd-reply-1', { answer: { option: 'once' }, via: 'control' }]);
+    expect([resolved.cause, resolved.data]).toEqual([answered.id, { resolution: 'answered' }]);
     const stale = command('control.attention.respond', 's_1', { answer: { option: 'once' } }, { subject: ask.id, id: 'cmd-reply-2' });
     consumer.send(stale);
     await sse.waitFor((t) => t.includes('control.rejected'));

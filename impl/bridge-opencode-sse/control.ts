@@ -4,7 +4,10 @@
  * - `control.attention.respond` (subject = the attention.requested event id): `answer.option`
  *   (`once` | `always` | `reject`) → `POST /session/{id}/permissions/{permissionID}`
  *   `{response}`; text-only and `values` answers are refused `invalid`; an unknown or settled
- *   subject is refused `invalid`.
+ *   subject is refused `invalid`. The reply marks the permission settling: the vendor's
+ *   `permission.replied` broadcast (the one outcome source) then rides `attention.answered`
+ *   (`via: control`, cause = the command) chained to `attention.resolved` (cause = the answered
+ *   event), per the design record; without a command only `attention.resolved` is emitted.
  * - `control.cancel` scope `run`: `POST /session/{id}/abort`, only while a synthesized run is open
  *   (and matches the command's `run` when given); accepted, it arms a pending-cancel note so the
  *   next `session.idle` closes the run as `run.cancelled` (by control, cause = the command).
@@ -45,6 +48,8 @@ export class ControlGate {
   private readonly asks = new Map<string, { session: string; permission: string }>();
   /** session → the accepted abort awaiting its idle boundary. */
   readonly pendingCancel = new Map<string, { command: string; run: string }>();
+  /** vendor permission → the command whose reply is settling it (marked before the write leaves). */
+  private readonly settling = new Map<string, { command: string; option: string }>();
 
   constructor(private readonly opts: ControlOptions) {}
 
@@ -59,9 +64,15 @@ export class ControlGate {
     this.asks.set(eventId, { session, permission });
   }
 
-  /** The vendor settled the permission (any channel): its request can no longer be answered. */
-  settled(permission: string): void {
+  /**
+   * The vendor settled the permission (any channel): its request can no longer be answered.
+   * Returns the command whose reply settled it, if ours (its answer is the one echoed).
+   */
+  settled(permission: string): { command: string; option: string } | undefined {
     for (const [id, a] of this.asks) if (a.permission === permission) this.asks.delete(id);
+    const mine = this.settling.get(permission);
+    this.settling.delete(permission);
+    return mine;
   }
 
   onCommand(_raw: string, cmd: Record<string, unknown>): void {
@@ -94,7 +105,11 @@ export class ControlGate {
       return this.ack(cmd, session, { reason: 'invalid', detail: `answer.option must be one of ${REPLY_OPTIONS.map((o) => o.id).join(', ')}; free text and values cannot reach this server` });
     }
     const path = `/session/${encodeURIComponent(session)}/permissions/${encodeURIComponent(ask.permission)}`;
-    this.write(cmd, session, key, path, { response: option }, () => this.asks.delete(subject!));
+    const mark = { command: cmd.id as string, option };
+    this.settling.set(ask.permission, mark);
+    this.write(cmd, session, key, path, { response: option }, () => this.asks.delete(subject!), () => {
+      if (this.settling.get(ask.permission) === mark) this.settling.delete(ask.permission);
+    });
   }
 
   private cancel(cmd: Record<string, unknown>, session: string, key: string): void {
@@ -106,7 +121,7 @@ export class ControlGate {
     this.write(cmd, session, key, `/session/${encodeURIComponent(session)}/abort`, undefined, () => this.pendingCancel.set(session, { command: cmd.id as string, run }));
   }
 
-  private write(cmd: Record<string, unknown>, session: string, key: string, path: string, body: unknown, onAccepted: () => void): void {
+  private write(cmd: Record<string, unknown>, session: string, key: string, path: string, body: unknown, onAccepted: () => void, onRefused?: () => void): void {
     this.inflight.add(key);
     let decided = false;
     const decide = (nack?: { reason: string; detail?: string }): void => {
@@ -115,6 +130,7 @@ export class ControlGate {
       clearTimeout(guard);
       this.inflight.delete(key);
       if (!nack) onAccepted();
+      else onRefused?.();
       this.ack(cmd, session, nack);
     };
     // Guard expiry: will-try. The write may still land; the outcome rides the vendor's broadcast.

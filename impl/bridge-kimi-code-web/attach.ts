@@ -22,8 +22,9 @@
  * - attention (primary): a resolution names the attention.requested event in `subject` (the pure
  *   policy carries the vendor id); a decision is followed by `attention.resolved` answered.
  * Read-only by default: nothing but the subscribe frame is ever written; the opt-in gate
- * (control.ts, primary mode only) adds exactly two REST writes and never writes to the socket. A dropped socket reconnects with
- * backoff (250 ms doubling to 10 s). `GET /healthz`: `{ok, relay, source}`.
+ * (control.ts, primary mode only) adds exactly two REST writes and never writes to the socket.
+ * A dropped socket (or a failed discovery) reconnects through bridge-kit/reconnect.ts (250 ms
+ * doubling to 10 s, reset once a socket was open). `GET /healthz`: `{ok, relay, source}`.
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -31,6 +32,7 @@ import WebSocket from 'ws';
 import { digest } from '../core/digest.js';
 import { isPlainObject } from '../core/event.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
+import { reconnectLoop } from '../bridge-kit/reconnect.js';
 import type { Mapped } from '../adapter-kit/types.js';
 import { applyMode, webType, type WsMode } from './mode-policy.js';
 import type { KimiControlGate } from './control.js';
@@ -165,10 +167,6 @@ export class KimiWebReceiver {
 
 export async function startKimiWeb(opts: KimiWebOptions): Promise<RunningKimiWeb> {
   const receiver = new KimiWebReceiver(opts.mode, opts.emitter, opts.control);
-  let stopped = false;
-  let open = false;
-  let socket: WebSocket | undefined;
-  let wake: (() => void) | undefined;
   const base = new URL(opts.server);
 
   async function discover(): Promise<string[]> {
@@ -180,14 +178,20 @@ export async function startKimiWeb(opts: KimiWebOptions): Promise<RunningKimiWeb
     return ids;
   }
 
-  function connect(ids: string[]): Promise<string> {
+  /** One connection: resolves with why it ended. */
+  function connect(ids: string[], signal: AbortSignal, opened: () => void): Promise<string> {
     return new Promise((resolve) => {
       const wsUrl = new URL('/api/v1/ws', base);
       wsUrl.protocol = base.protocol === 'https:' ? 'wss:' : 'ws:';
       const ws = new WebSocket(wsUrl, [SUBPROTOCOL_PREFIX + opts.token]);
-      socket = ws;
+      const stop = (): void => ws.terminate();
+      signal.addEventListener('abort', stop, { once: true });
+      const end = (why: string): void => {
+        signal.removeEventListener('abort', stop);
+        resolve(why);
+      };
       ws.on('open', () => {
-        open = true;
+        opened();
         ws.send(JSON.stringify({ type: 'subscribe', session_ids: ids }));
       });
       ws.on('message', (data, isBinary) => {
@@ -201,35 +205,17 @@ export async function startKimiWeb(opts: KimiWebOptions): Promise<RunningKimiWeb
       });
       ws.on('unexpected-response', (_req, res) => {
         ws.terminate();
-        resolve(`WS upgrade answered HTTP ${res.statusCode}`);
+        end(`WS upgrade answered HTTP ${res.statusCode}`);
       });
-      ws.on('error', (err) => resolve(err.message));
-      ws.on('close', (code) => resolve(`socket closed (${code})`));
+      ws.on('error', (err) => end(err.message));
+      ws.on('close', (code) => end(`socket closed (${code})`));
     });
   }
 
-  const loop = (async () => {
-    let backoff = 250;
-    while (!stopped) {
-      let why: string;
-      try {
-        const ids = await discover();
-        why = await connect(ids);
-        if (open) backoff = 250;
-      } catch (err) {
-        why = (err as Error).message;
-      }
-      open = false;
-      socket = undefined;
-      if (stopped) break;
-      opts.log(`kap-server stream closed (${why}); reconnecting in ${backoff} ms`);
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, backoff);
-        wake = () => { clearTimeout(t); r(); };
-      });
-      backoff = Math.min(backoff * 2, 10_000);
-    }
-  })();
+  const loop = reconnectLoop({
+    attempt: async ({ signal, opened }) => connect(await discover(), signal, opened),
+    onRetry: (why, ms) => opts.log(`kap-server stream closed (${why}); reconnecting in ${ms} ms`),
+  });
 
   let server: Server | undefined;
   let url: string | undefined;
@@ -237,7 +223,7 @@ export async function startKimiWeb(opts: KimiWebOptions): Promise<RunningKimiWeb
     server = createServer((req, res) => {
       const ok = req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
       res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: open } : { error: 'not-found', detail: 'GET /healthz' }));
+      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen() } : { error: 'not-found', detail: 'GET /healthz' }));
     });
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
@@ -247,13 +233,10 @@ export async function startKimiWeb(opts: KimiWebOptions): Promise<RunningKimiWeb
   }
   return {
     ...(url ? { url } : {}),
-    sourceOpen: () => open,
+    sourceOpen: () => loop.isOpen(),
     runOf: (s) => receiver.runOf(s),
     async close() {
-      stopped = true;
-      socket?.terminate();
-      wake?.();
-      await loop;
+      await loop.stop();
       if (server) {
         server.closeAllConnections();
         await new Promise<void>((r) => server!.close(() => r()));

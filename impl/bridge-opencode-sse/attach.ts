@@ -13,13 +13,15 @@
  * - `todo.updated` stays silent here (a whole-list snapshot; the plugin adapter diffs it).
  * Read-only by default: the hello declares `control.accepts: []` and nothing is written to the
  * server; the opt-in gate (control.ts, primary mode only) adds exactly two REST writes.
- * A dropped stream reconnects with backoff (250 ms doubling to 10 s). `GET /healthz` on the
+ * A dropped stream reconnects through bridge-kit/reconnect.ts (250 ms doubling to 10 s, reset
+ * once the stream was open). `GET /healthz` on the
  * bridge port: `{ok, relay, source}` (`source` = the bus stream is open).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { isPlainObject } from '../core/event.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
+import { reconnectLoop } from '../bridge-kit/reconnect.js';
 import { SseParser } from '../bridge-ce/sse-client.js';
 import type { BusVendor } from './map-bus.js';
 import { applyModeFor, type SseMode } from './mode-policy.js';
@@ -58,13 +60,11 @@ export function busSession(event: Record<string, unknown>): string | undefined {
 }
 
 export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSseBridge> {
-  const stop = new AbortController();
   const control = opts.mode === 'primary' ? opts.control : undefined;
   const runs = new Map<string, string>();
   /** Vendor ask id (permission / question) → the attention.requested event id. */
   const asks = new Map<string, string>();
   let runCount = 0;
-  let open = false;
 
   function handle(event: Record<string, unknown>): void {
     const session = busSession(event);
@@ -114,46 +114,38 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
     }
   }
 
-  const loop = (async () => {
-    let backoff = 250;
-    while (!stop.signal.aborted) {
-      let why = 'stream ended';
-      try {
-        const res = await fetch(new URL('/event', opts.server), { headers: { accept: 'text/event-stream' }, signal: stop.signal });
-        if (res.status !== 200 || !res.body) throw new Error(`GET /event answered HTTP ${res.status}`);
-        open = true;
-        backoff = 250;
-        const parser = new SseParser();
-        const decoder = new TextDecoder();
-        const reader = res.body.getReader();
-        const cancel = (): void => void reader.cancel().catch(() => undefined);
-        stop.signal.addEventListener('abort', cancel, { once: true });
-        for (;;) {
-          const { done, value: chunk } = await reader.read();
-          if (done) break;
-          parser.feed(decoder.decode(chunk, { stream: true }), (m) => {
-            try {
-              const value = JSON.parse(m.data) as unknown;
-              if (isPlainObject(value)) handle(value);
-            } catch {
-              opts.log(`bus message is not JSON; skipped`);
-            }
-          });
-        }
-        stop.signal.removeEventListener('abort', cancel);
-      } catch (err) {
-        why = (err as Error).message;
+  /** One attachment to `GET /event`: resolves when the stream ends (throws when refused). */
+  async function attach(signal: AbortSignal, opened: () => void): Promise<string> {
+    const res = await fetch(new URL('/event', opts.server), { headers: { accept: 'text/event-stream' }, signal });
+    if (res.status !== 200 || !res.body) throw new Error(`GET /event answered HTTP ${res.status}`);
+    opened();
+    const parser = new SseParser();
+    const decoder = new TextDecoder();
+    const reader = res.body.getReader();
+    const cancel = (): void => void reader.cancel().catch(() => undefined);
+    signal.addEventListener('abort', cancel, { once: true });
+    try {
+      for (;;) {
+        const { done, value: chunk } = await reader.read();
+        if (done) return 'stream ended';
+        parser.feed(decoder.decode(chunk, { stream: true }), (m) => {
+          try {
+            const value = JSON.parse(m.data) as unknown;
+            if (isPlainObject(value)) handle(value);
+          } catch {
+            opts.log(`bus message is not JSON; skipped`);
+          }
+        });
       }
-      open = false;
-      if (stop.signal.aborted) break;
-      opts.log(`bus stream closed (${why}); reconnecting in ${backoff} ms`);
-      await new Promise<void>((r) => {
-        const t = setTimeout(r, backoff);
-        stop.signal.addEventListener('abort', () => { clearTimeout(t); r(); }, { once: true });
-      });
-      backoff = Math.min(backoff * 2, 10_000);
+    } finally {
+      signal.removeEventListener('abort', cancel);
     }
-  })();
+  }
+
+  const loop = reconnectLoop({
+    attempt: ({ signal, opened }) => attach(signal, opened),
+    onRetry: (why, ms) => opts.log(`bus stream closed (${why}); reconnecting in ${ms} ms`),
+  });
 
   let server: Server | undefined;
   let url: string | undefined;
@@ -161,7 +153,7 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
     server = createServer((req, res) => {
       const ok = req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
       res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: open, control: control !== undefined } : { error: 'not-found', detail: 'GET /healthz' }));
+      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen(), control: control !== undefined } : { error: 'not-found', detail: 'GET /healthz' }));
     });
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);
@@ -171,11 +163,10 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
   }
   return {
     ...(url ? { url } : {}),
-    sourceOpen: () => open,
+    sourceOpen: () => loop.isOpen(),
     runOf: (session: string) => runs.get(session),
     async close() {
-      stop.abort();
-      await loop;
+      await loop.stop();
       if (server) {
         server.closeAllConnections();
         await new Promise<void>((r) => server!.close(() => r()));

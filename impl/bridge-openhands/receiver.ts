@@ -6,7 +6,8 @@
  * - Socket: `GET /sockets/events/{id}`, first attach `resend_mode=all`, reconnect
  *   `resend_mode=since&after_timestamp=<last vendor timestamp>`; the auth frame
  *   `{"type":"auth","session_api_key":...}` is the ONLY frame ever written (when a key is set);
- *   the vendor event id dedupes the replay overlap.
+ *   the vendor event id dedupes the replay overlap; each conversation's socket reconnects through
+ *   bridge-kit/reconnect.ts (250 ms doubling to 10 s, reset once the socket was open).
  * - Mapping: `mapEvent` per event, `statusMoments` on every execution-status change (runs
  *   `run:<conversation>:<n>`; an attention resolution names its request event); the envelope
  *   `ts` is receive time, the vendor time rides at `data.vendor_ts`.
@@ -22,6 +23,7 @@ import WebSocket from 'ws';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import type { Mapped } from '../adapter-kit/types.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
+import { reconnectLoop, type ReconnectLoop } from '../bridge-kit/reconnect.js';
 import { executionStatus, mapEvent, statusMoments, WAITING } from './map-events.js';
 import type { OpenHandsControlGate } from './control.js';
 
@@ -58,8 +60,7 @@ interface Conversation {
   run?: string;
   runs: number;
   pendingAsk?: string;
-  backoff: number;
-  timer?: NodeJS.Timeout;
+  loop?: ReconnectLoop;
 }
 
 export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<RunningOpenHands> {
@@ -132,28 +133,39 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
     return url.toString();
   }
 
+  /** One socket of a conversation: resolves with why it ended. */
+  function connect(c: Conversation, signal: AbortSignal, opened: () => void): Promise<string> {
+    return new Promise((resolve) => {
+      const ws = new WebSocket(socketUrl(c));
+      c.ws = ws;
+      const stop = (): void => ws.terminate();
+      signal.addEventListener('abort', stop, { once: true });
+      let ended = false;
+      const end = (why: string): void => {
+        if (ended) return;
+        ended = true;
+        signal.removeEventListener('abort', stop);
+        c.ws = null;
+        resolve(why);
+      };
+      ws.on('open', () => {
+        opened();
+        if (opts.apiKey) ws.send(JSON.stringify({ type: 'auth', session_api_key: opts.apiKey }));
+      });
+      ws.on('message', (data, isBinary) => {
+        if (!isBinary) onFrame(c, data.toString());
+      });
+      ws.on('error', (err) => end(err.message));
+      ws.on('close', (code) => end(`closed ${code}`));
+    });
+  }
+
   function attach(c: Conversation): void {
     if (closed) return;
-    const ws = new WebSocket(socketUrl(c));
-    c.ws = ws;
-    ws.on('open', () => {
-      c.backoff = 250;
-      if (opts.apiKey) ws.send(JSON.stringify({ type: 'auth', session_api_key: opts.apiKey }));
+    c.loop = reconnectLoop({
+      attempt: ({ signal, opened }) => connect(c, signal, opened),
+      onRetry: (why, ms) => opts.log(`conversation ${c.id}: socket down (${why}); reconnecting in ${ms} ms`),
     });
-    ws.on('message', (data, isBinary) => {
-      if (!isBinary) onFrame(c, data.toString());
-    });
-    let retried = false;
-    const retry = (why: string): void => {
-      if (retried || closed) return;
-      retried = true;
-      c.ws = null;
-      opts.log(`conversation ${c.id}: socket down (${why}); reconnecting in ${c.backoff} ms`);
-      c.timer = setTimeout(() => attach(c), c.backoff);
-      c.backoff = Math.min(c.backoff * 2, 10_000);
-    };
-    ws.on('error', (err) => retry(err.message));
-    ws.on('close', (code) => retry(`closed ${code}`));
   }
 
   async function discover(): Promise<void> {
@@ -165,7 +177,7 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
       const items = isPlainObject(body) && Array.isArray(body.items) ? body.items : [];
       for (const item of items) {
         if (!isPlainObject(item) || typeof item.id !== 'string' || conversations.has(item.id)) continue;
-        const c: Conversation = { id: item.id, ws: null, seen: new Set(), status: null, runs: 0, backoff: 250 };
+        const c: Conversation = { id: item.id, ws: null, seen: new Set(), status: null, runs: 0 };
         conversations.set(c.id, c);
         opts.emitter.emit(c.id, { type: 'session.started', data: { client: { name: 'openhands-agent-server' } } });
         attach(c);
@@ -200,10 +212,7 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
     async close() {
       closed = true;
       clearInterval(poll);
-      for (const c of conversations.values()) {
-        if (c.timer) clearTimeout(c.timer);
-        c.ws?.terminate();
-      }
+      await Promise.all([...conversations.values()].map((c) => c.loop?.stop()));
       if (server) {
         server.closeAllConnections();
         await new Promise<void>((r) => server!.close(() => r()));

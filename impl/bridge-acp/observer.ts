@@ -35,6 +35,8 @@ export class AcpObserver {
   private readonly partial: Record<Direction, string> = { client: '', agent: '' };
   private readonly pending: Record<Direction, Map<string, Pending>> = { client: new Map(), agent: new Map() };
   private readonly runs = new Map<string, string>();
+  /** `session NUL toolCallId` → the name its `tool_call` carried (until the terminal update). */
+  private readonly toolNames = new Map<string, string>();
   /** Moments dropped because no session was known (initialize, authenticate, ...). */
   skipped = 0;
 
@@ -108,6 +110,26 @@ export class AcpObserver {
     }
     const run = runOverride ?? this.runs.get(session);
     const { subject, ...rest } = extra;
-    return mapped.map((m) => this.emit(session, subject ? { ...m, subject } : m, { ...(run ? { run } : {}), ...rest }).id);
+    return mapped.map((m) => this.emit(session, this.toolName(session, subject ? { ...m, subject } : m), { ...(run ? { run } : {}), ...rest }).id);
+  }
+
+  /**
+   * A `tool_call_update` usually carries no title, so the pure mapping names the tool by its call
+   * id: give the terminal the name its `tool_call` had (per session and call id).
+   */
+  private toolName(session: string, m: Mapped): Mapped {
+    const tool = isPlainObject(m.data.tool) ? m.data.tool : undefined;
+    const callId = tool && typeof tool.call_id === 'string' ? tool.call_id : undefined;
+    if (!tool || !callId) return m;
+    const key = `${session}\u0000${callId}`;
+    if (m.type === 'tool.requested' && typeof tool.name === 'string') {
+      this.toolNames.set(key, tool.name);
+      return m;
+    }
+    if (m.type !== 'tool.completed' && m.type !== 'tool.failed') return m;
+    const name = this.toolNames.get(key);
+    this.toolNames.delete(key);
+    if (!name || tool.name !== callId) return m;
+    return { ...m, data: { ...m.data, tool: { ...tool, name } }, ...(m.subject === undefined ? {} : { subject: m.subject }) };
   }
 }

@@ -10,7 +10,7 @@ import { deadPort } from '../test-utils/dead-port.js';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
 import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
 import { AcpObserver } from './observer.js';
-import { runTee } from './tee.js';
+import { EXIT_DRAIN_MS, runTee } from './tee.js';
 
 const harness = useRelay();
 const home = useTempHome();
@@ -124,5 +124,20 @@ describe('ACP stdio tee with a stub editor and a stub agent', () => {
     expect(await runTee({ argv: ['/no/such/agent-binary'], stdin, stdout: new PassThrough(), observer: null })).toBe(127);
     const killed = runTee({ argv: [process.execPath, '-e', 'process.kill(process.pid, "SIGTERM")'], stdin: new PassThrough(), stdout: new PassThrough(), observer: null });
     expect(await killed).toBe(143);
+  });
+
+  it('an agent whose grandchild still holds stdout ends the tee EXIT_DRAIN_MS after the agent exits, output kept', async () => {
+    // A launcher that spawned a child (here a 3 s sleeper inheriting stdout) and exited 5.
+    const script = 'process.stdout.write("last words\\n"); require("child_process").spawn(process.execPath, ["-e", "setTimeout(() => {}, 3000)"], { stdio: ["ignore", "inherit", "ignore"], detached: true }).unref(); process.exit(5);';
+    const stdout = new PassThrough();
+    let output = '';
+    stdout.on('data', (c: Buffer) => (output += c.toString()));
+    const t0 = Date.now();
+    const code = await runTee({ argv: [process.execPath, '-e', script], stdin: new PassThrough(), stdout, observer: null });
+    const took = Date.now() - t0;
+    expect(code).toBe(5);
+    expect(output).toBe('last words\n');
+    expect(took).toBeGreaterThanOrEqual(EXIT_DRAIN_MS - 50);
+    expect(took).toBeLessThan(2800);
   });
 });

@@ -5,7 +5,8 @@
  * observer, off-path: a parse failure, a mapping bug or a dead relay never delays, reorders or
  * alters the pass-through. The agent's exit code is the tee's (128 + signal number when the
  * agent was killed). A stop signal to the bridge is forwarded to the agent, whose exit then ends
- * the bridge. Queued observations die with the process: transparency outranks delivery.
+ * the bridge (after at most EXIT_DRAIN_MS for its output, should a grandchild hold the pipe).
+ * Queued observations die with the process: transparency outranks delivery.
  */
 import { spawn } from 'node:child_process';
 import { constants } from 'node:os';
@@ -22,6 +23,9 @@ export interface TeeOptions {
   /** Resolves with a signal name to forward to the agent (the bridge was asked to stop). */
   stopSignal?: Promise<string>;
 }
+
+/** How long the agent's stdout may stay open after the agent exited (a grandchild holding it). */
+export const EXIT_DRAIN_MS = 1000;
 
 /** Runs the agent to completion; resolves with its exit code (127 when it cannot be spawned). */
 export function runTee(opts: TeeOptions): Promise<number> {
@@ -57,9 +61,22 @@ export function runTee(opts: TeeOptions): Promise<number> {
     void opts.stopSignal?.then((sig) => {
       if (!settled) child.kill(sig as NodeJS.Signals);
     });
-    child.on('close', (code, signal) => {
+    const codeOf = (code: number | null, signal: NodeJS.Signals | null): number => {
       const signum = signal ? (constants.signals as Record<string, number>)[signal] : undefined;
-      done(code ?? (signum !== undefined ? 128 + signum : 1));
+      return code ?? (signum !== undefined ? 128 + signum : 1);
+    };
+    // 'close' waits for the agent's stdout to end; a grandchild that inherited it (a launcher
+    // script that spawned the real binary and died) can hold it open forever. Once the agent
+    // itself has exited, its output gets EXIT_DRAIN_MS to drain, then the tee ends anyway.
+    child.on('exit', (code, signal) => {
+      const exitCode = codeOf(code, signal);
+      setTimeout(() => {
+        if (settled) return;
+        child.stdout.unpipe(opts.stdout);
+        child.stdout.destroy();
+        done(exitCode);
+      }, EXIT_DRAIN_MS).unref();
     });
+    child.on('close', (code, signal) => done(codeOf(code, signal)));
   });
 }

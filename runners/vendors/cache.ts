@@ -14,11 +14,14 @@ export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.AEP_VENDORS_CACHE && env.AEP_VENDORS_CACHE.trim() !== '' ? env.AEP_VENDORS_CACHE : join(homedir(), '.cache', 'aep-vendors');
 }
 
-export function installDir(pin: Pin, root: string): string {
+/** What the cache needs of a pin: the package, its exact version, the binary it installs. */
+export type Installable = Pick<Pin, 'package' | 'version' | 'bin'>;
+
+export function installDir(pin: Installable, root: string): string {
   return join(root, `${pin.package}@${pin.version}`);
 }
 
-export function binaryPath(pin: Pin, root: string): string {
+export function binaryPath(pin: Installable, root: string): string {
   return join(installDir(pin, root), 'node_modules', '.bin', pin.bin);
 }
 
@@ -28,7 +31,7 @@ const MARKER = '.aep-installed';
  * The pinned binary, installing it first when the cache lacks it. Rejects with the npm output's
  * tail when the install fails (no registry, a version that does not exist).
  */
-export async function ensureVendor(pin: Pin, root: string, log: (line: string) => void = () => {}): Promise<string> {
+export async function ensureVendor(pin: Installable, root: string, log: (line: string) => void = () => {}): Promise<string> {
   const dir = installDir(pin, root);
   const bin = binaryPath(pin, root);
   if (existsSync(join(dir, MARKER)) && existsSync(bin)) return bin;

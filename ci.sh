@@ -214,6 +214,9 @@ else
     apt-get update -qq && DEBIAN_FRONTEND=noninteractive apt-get install -y -qq tmux
   fi
   AEP_VENDORS_CAPTURE_DIR="$WORK/vendor-captures" $AEP conformance --family mappings --vendors --json "$WORK/report-vendors.json"
+  # The ACP bridge's real peer: the pinned @zed-industries/codex-acp into the same cache, then its test.
+  node dist/runners/vendors/acp-agent.js --install
+  npx vitest run runners/vendors/acp-agent.test.ts
   passed
 fi
 

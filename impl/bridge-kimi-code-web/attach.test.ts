@@ -102,7 +102,7 @@ describe('Kimi web bridge against a stub kap-server', () => {
     expect(kap.received[0]).toBe('{"type":"subscribe","session_ids":["sess_a"]}');
     expect(bridge.sourceOpen()).toBe(true);
     const health = await (await fetch(`${bridge.url}/healthz`)).json();
-    expect(health).toEqual({ ok: true, relay: false, source: true });
+    expect(health).toEqual({ ok: true, relay: false, source: true, control: false });
   });
 
   it('primary: run pair, tool name re-attached by call id, volatile and bus echoes dropped, replays deduped', async () => {

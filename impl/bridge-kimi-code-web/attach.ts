@@ -24,7 +24,8 @@
  * Read-only by default: nothing but the subscribe frame is ever written; the opt-in gate
  * (control.ts, primary mode only) adds exactly two REST writes and never writes to the socket.
  * A dropped socket (or a failed discovery) reconnects through bridge-kit/reconnect.ts (250 ms
- * doubling to 10 s, reset once a socket was open). `GET /healthz`: `{ok, relay, source}`.
+ * doubling to 10 s, reset once a socket was open). `GET /healthz`: `{ok, relay, source, control}`
+ * (`control`: the gate is honored).
  */
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
@@ -82,6 +83,10 @@ export class KimiWebReceiver {
   private readonly asks = new Map<string, string>();
   private runCount = 0;
   private readonly control: KimiControlGate | undefined;
+  /** The gate is honored (primary mode with a gate). */
+  get gated(): boolean {
+    return this.control !== undefined;
+  }
   constructor(private readonly mode: WsMode, private readonly emitter: Emitter, control?: KimiControlGate) {
     this.control = mode === 'primary' ? control : undefined;
   }
@@ -223,7 +228,7 @@ export async function startKimiWeb(opts: KimiWebOptions): Promise<RunningKimiWeb
     server = createServer((req, res) => {
       const ok = req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
       res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen() } : { error: 'not-found', detail: 'GET /healthz' }));
+      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen(), control: receiver.gated } : { error: 'not-found', detail: 'GET /healthz' }));
     });
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);

@@ -61,7 +61,7 @@ async function start() {
   const emitter: Emitter = createEmitter({ agent: 'kimi-code', stateKey: 'bridge-kimi-code-web', home: home(), relay, token: TOKEN, emits: ['run', 'attention'], accepts: CONTROL_ACCEPTS, onCommand: (raw, v) => gate?.onCommand(raw, v), log: () => undefined });
   running.push(emitter);
   gate = new KimiControlGate({ server: kap.url, token: KAP_TOKEN, emitter, runOf: (s) => bridge?.runOf(s), guardMs: 2000, log: () => undefined });
-  bridge = await startKimiWeb({ server: kap.url, token: KAP_TOKEN, mode: 'primary', emitter, control: gate, log: () => undefined });
+  bridge = await startKimiWeb({ server: kap.url, token: KAP_TOKEN, mode: 'primary', emitter, control: gate, port: 0, log: () => undefined });
   running.push(bridge);
   const sse = await openSse(`${relay}/stream?from=all`, { authorization: `Bearer ${TOKEN}` });
   const consumer = await helloWs(relay, {}, { authorization: `Bearer ${TOKEN}` });
@@ -70,7 +70,7 @@ async function start() {
   kap.push(env('turn.started', { turnId: 0, origin: { kind: 'user' } }));
   kap.push(env('event.approval.requested', { approval_id: 'ap_1', tool_name: 'Shell', action: 'rm -rf build' }));
   await sse.waitFor((t) => t.includes('attention.requested'));
-  return { sse, consumer };
+  return { sse, consumer, bridge };
 }
 
 describe('Kimi web control gate (primary, AEP_KIMI_WEB_CONTROL=1) against a stubbed kap-server', () => {
@@ -128,8 +128,9 @@ describe('Kimi web control gate (primary, AEP_KIMI_WEB_CONTROL=1) against a stub
     sse.close();
   });
 
-  it('an unreachable kap-server nacks busy', async () => {
-    const { sse, consumer } = await start();
+  it('an unreachable kap-server nacks busy; healthz reports the gate', async () => {
+    const { sse, consumer, bridge } = await start();
+    expect(await (await fetch(`${bridge.url}/healthz`)).json()).toEqual({ ok: true, relay: true, source: true, control: true });
     const ask = sseEvents(sse).find((e) => e.type === 'attention.requested')!;
     answer = { status: 503, body: { code: 50300, msg: 'down', data: null } };
     consumer.send(command('control.attention.respond', 'sess_k', { answer: { option: 'approved' } }, { subject: ask.id, id: 'cmd-busy' }));

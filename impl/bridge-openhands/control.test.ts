@@ -50,7 +50,7 @@ async function start(): Promise<{ stub: StubAgentServer; sse: Awaited<ReturnType
   const emitter = createEmitter({ agent: 'openhands', stateKey: 'bridge-openhands', home: home(), relay, token: TOKEN, emits: ['run'], accepts: CONTROL_ACCEPTS, onCommand: (raw, v) => gate?.onCommand(raw, v), log: () => undefined });
   running.push(emitter);
   gate = new OpenHandsControlGate({ server: stub.url, apiKey: KEY, emitter, statusOf: (c) => bridge?.statusOf(c) ?? null, guardMs: 2000, log: () => undefined });
-  bridge = await startOpenHandsBridge({ server: stub.url, apiKey: KEY, emitter, control: gate, pollMs: 60_000, log: () => undefined });
+  bridge = await startOpenHandsBridge({ server: stub.url, apiKey: KEY, emitter, control: gate, pollMs: 60_000, port: 0, log: () => undefined });
   running.push(bridge);
   for (let i = 0; i < 300 && !(bridge.attached().includes(CONV) && emitter.relayReady()); i++) await new Promise((r) => setTimeout(r, 10));
   const sse = await openSse(`${relay}/stream?from=all`, { authorization: `Bearer ${TOKEN}` });
@@ -146,7 +146,8 @@ describe('OpenHands control gate (AEP_OPENHANDS_CONTROL=1) against a stub agent 
   });
 
   it('send_input appends a user message with run pinned false and emits input.sent without the text; a 409 nacks refused', async () => {
-    const { sse, consumer } = await start();
+    const { sse, consumer, bridge } = await start();
+    expect(await (await fetch(`${bridge.url}/healthz`)).json()).toEqual({ ok: true, relay: true, source: true, control: true });
     consumer.send(command('x.openhands.control.send_input', CONV, { text: 'also run the linter' }, { id: 'cmd-in' }));
     await sse.waitFor((t) => t.includes('x.openhands.input.sent'));
     consumer.send(command('x.openhands.control.send_input', CONV, { text: 'x'.repeat(4001) }, { id: 'cmd-long' }));

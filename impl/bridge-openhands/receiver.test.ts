@@ -103,7 +103,7 @@ describe('OpenHands bridge against a stub agent server and a real relay', () => 
     expect(events.every((e) => e.session === 'conv_a' && e.agent === 'openhands')).toBe(true);
     for (const e of events) expect(validateEvent(e), String(e.type)).toEqual([]);
     expect(validateStream(events)).toEqual([]);
-    expect(await (await fetch(`${bridge.url}/healthz`)).json()).toEqual({ ok: true, relay: true, source: true });
+    expect(await (await fetch(`${bridge.url}/healthz`)).json()).toEqual({ ok: true, relay: true, source: true, control: false });
     sse.close();
   });
 });

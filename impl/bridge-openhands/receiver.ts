@@ -197,7 +197,7 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
     server = createServer((req, res) => {
       const ok = req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
       res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: reachable } : { error: 'not-found', detail: 'GET /healthz' }));
+      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: reachable, control: control !== undefined } : { error: 'not-found', detail: 'GET /healthz' }));
     });
     await new Promise<void>((resolve, reject) => {
       server!.once('error', reject);

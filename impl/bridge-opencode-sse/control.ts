@@ -12,15 +12,14 @@
  *   (and matches the command's `run` when given); accepted, it arms a pending-cancel note so the
  *   next `session.idle` closes the run as `run.cancelled` (by control, cause = the command).
  *   Scope `session` is refused (the only session-terminal write is a destructive DELETE).
- * Acks: REST 2xx → `control.accepted`; 4xx → `control.rejected` refused; unreachable → busy; the
- * guard (default 8000 ms, inside the declared 10 000 ms window) expiring → accepted. Commands
- * dedupe on (source, id): a redelivery gets the recorded ack bytes; an in-flight one waits for
- * the one forthcoming ack.
+ * Acks (bridge-kit/control-desk.ts): REST 2xx → `control.accepted`; 4xx → `control.rejected`
+ * refused; 5xx or unreachable → busy; the guard (default 8000 ms, inside the declared 10 000 ms
+ * window) expiring → accepted. Commands dedupe on (source, id): a redelivery gets the recorded
+ * ack bytes; an in-flight one waits for the one forthcoming ack.
  */
 import { isPlainObject } from '../core/event.js';
-import { CommandLedger } from '../adapter-kit/ledger.js';
-import { DEFAULT_POSTURE, levelFor, red } from '../adapter-kit/capture.js';
 import type { Mapped, Posture, RequestOption } from '../adapter-kit/types.js';
+import { ControlDesk, type Command } from '../bridge-kit/control-desk.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
 
 export const REPLY_OPTIONS: RequestOption[] = [
@@ -42,8 +41,7 @@ export interface ControlOptions {
 }
 
 export class ControlGate {
-  private readonly ledger = new CommandLedger();
-  private readonly inflight = new Set<string>();
+  private readonly desk: ControlDesk;
   /** attention.requested event id → the vendor permission it asks about. */
   private readonly asks = new Map<string, { session: string; permission: string }>();
   /** session → the accepted abort awaiting its idle boundary. */
@@ -51,7 +49,9 @@ export class ControlGate {
   /** vendor permission → the command whose reply is settling it (marked before the write leaves). */
   private readonly settling = new Map<string, { command: string; option: string }>();
 
-  constructor(private readonly opts: ControlOptions) {}
+  constructor(private readonly opts: ControlOptions) {
+    this.desk = new ControlDesk({ emitter: opts.emitter, ...(opts.posture ? { posture: opts.posture } : {}), ...(opts.guardMs !== undefined ? { guardMs: opts.guardMs } : {}), log: opts.log });
+  }
 
   /** The answerable form of a read-only permission request. */
   decorate(mapped: Mapped): Mapped {
@@ -75,72 +75,40 @@ export class ControlGate {
     return mine;
   }
 
-  onCommand(_raw: string, cmd: Record<string, unknown>): void {
-    const { id, source, type, session } = cmd;
-    if (typeof id !== 'string' || typeof source !== 'string' || typeof type !== 'string' || typeof session !== 'string') return;
-    const key = CommandLedger.key(source, id);
-    const recorded = this.ledger.recorded(source, id);
-    if (recorded !== undefined) return this.opts.emitter.sendRaw(recorded);
-    if (this.inflight.has(key)) return;
-    if (type === 'control.attention.respond') return this.respond(cmd, session, key);
-    if (type === 'control.cancel') return this.cancel(cmd, session, key);
-    this.ack(cmd, session, { reason: 'unsupported', detail: `${type} is not in this bridge's control.accepts (${CONTROL_ACCEPTS.join(', ')})` });
-  }
-
-  private ack(cmd: Record<string, unknown>, session: string, nack?: { reason: string; detail?: string }): void {
-    const run = typeof cmd.run === 'string' ? cmd.run : undefined;
-    const detail = nack?.detail ? red(nack.detail, levelFor('control.rejected', this.opts.posture ?? DEFAULT_POSTURE)) : undefined;
-    const data: Record<string, unknown> = nack ? { reason: nack.reason, ...(detail !== undefined ? { detail } : {}) } : {};
-    const event = this.opts.emitter.emit(session, { type: nack ? 'control.rejected' : 'control.accepted', data }, { cause: cmd.id as string, ...(run ? { run } : {}) });
-    this.ledger.record(cmd.source as string, cmd.id as string, JSON.stringify(event));
-  }
-
-  private respond(cmd: Record<string, unknown>, session: string, key: string): void {
-    const subject = typeof cmd.subject === 'string' ? cmd.subject : undefined;
-    const ask = subject ? this.asks.get(subject) : undefined;
-    if (!ask || ask.session !== session) return this.ack(cmd, session, { reason: 'invalid', detail: `no pending permission request '${subject ?? ''}' in session ${session}` });
-    const answer = isPlainObject(cmd.data) && isPlainObject(cmd.data.answer) ? cmd.data.answer : {};
-    const option = typeof answer.option === 'string' ? answer.option : undefined;
-    if (!option || !REPLY_OPTIONS.some((o) => o.id === option)) {
-      return this.ack(cmd, session, { reason: 'invalid', detail: `answer.option must be one of ${REPLY_OPTIONS.map((o) => o.id).join(', ')}; free text and values cannot reach this server` });
-    }
-    const path = `/session/${encodeURIComponent(session)}/permissions/${encodeURIComponent(ask.permission)}`;
-    const mark = { command: cmd.id as string, option };
-    this.settling.set(ask.permission, mark);
-    this.write(cmd, session, key, path, { response: option }, () => this.asks.delete(subject!), () => {
-      if (this.settling.get(ask.permission) === mark) this.settling.delete(ask.permission);
+  onCommand(_raw: string, value: Record<string, unknown>): void {
+    this.desk.receive(value, (cmd) => {
+      if (cmd.type === 'control.attention.respond') return this.respond(cmd);
+      if (cmd.type === 'control.cancel') return this.cancel(cmd);
+      this.desk.ack(cmd, { reason: 'unsupported', detail: `${cmd.type} is not in this bridge's control.accepts (${CONTROL_ACCEPTS.join(', ')})` });
     });
   }
 
-  private cancel(cmd: Record<string, unknown>, session: string, key: string): void {
-    const scope = isPlainObject(cmd.data) ? cmd.data.scope : undefined;
-    if (scope !== 'run') return this.ack(cmd, session, { reason: 'refused', detail: 'only scope "run" is supported: the session-terminal write is a destructive DELETE this bridge never sends' });
-    const run = this.opts.runOf(session);
-    if (!run) return this.ack(cmd, session, { reason: 'refused', detail: `no run is open in session ${session}` });
-    if (typeof cmd.run === 'string' && cmd.run !== run) return this.ack(cmd, session, { reason: 'refused', detail: `run ${cmd.run} is not the open run (${run})` });
-    this.write(cmd, session, key, `/session/${encodeURIComponent(session)}/abort`, undefined, () => this.pendingCancel.set(session, { command: cmd.id as string, run }));
+  private respond(cmd: Command): void {
+    const { session, subject } = cmd;
+    const ask = subject ? this.asks.get(subject) : undefined;
+    if (!ask || ask.session !== session) return this.desk.ack(cmd, { reason: 'invalid', detail: `no pending permission request '${subject ?? ''}' in session ${session}` });
+    const answer = isPlainObject(cmd.data.answer) ? cmd.data.answer : {};
+    const option = typeof answer.option === 'string' ? answer.option : undefined;
+    if (!option || !REPLY_OPTIONS.some((o) => o.id === option)) {
+      return this.desk.ack(cmd, { reason: 'invalid', detail: `answer.option must be one of ${REPLY_OPTIONS.map((o) => o.id).join(', ')}; free text and values cannot reach this server` });
+    }
+    const path = `/session/${encodeURIComponent(session)}/permissions/${encodeURIComponent(ask.permission)}`;
+    const mark = { command: cmd.id, option };
+    this.desk.write(cmd, { url: new URL(path, this.opts.server), body: { response: option } }, {
+      before: () => this.settling.set(ask.permission, mark),
+      onAccepted: () => this.asks.delete(subject!),
+      onRefused: () => { if (this.settling.get(ask.permission) === mark) this.settling.delete(ask.permission); },
+    });
   }
 
-  private write(cmd: Record<string, unknown>, session: string, key: string, path: string, body: unknown, onAccepted: () => void, onRefused?: () => void): void {
-    this.inflight.add(key);
-    let decided = false;
-    const decide = (nack?: { reason: string; detail?: string }): void => {
-      if (decided) return;
-      decided = true;
-      clearTimeout(guard);
-      this.inflight.delete(key);
-      if (!nack) onAccepted();
-      else onRefused?.();
-      this.ack(cmd, session, nack);
-    };
-    // Guard expiry: will-try. The write may still land; the outcome rides the vendor's broadcast.
-    const guard = setTimeout(() => decide(), this.opts.guardMs ?? 8000);
-    void fetch(new URL(path, this.opts.server), { method: 'POST', headers: { 'content-type': 'application/json' }, ...(body !== undefined ? { body: JSON.stringify(body) } : {}) })
-      .then(async (res) => {
-        const text = await res.text().catch(() => '');
-        if (res.status >= 200 && res.status < 300) decide();
-        else decide({ reason: res.status >= 500 ? 'busy' : 'refused', detail: `the server answered HTTP ${res.status} ${text.slice(0, 200)}` });
-      })
-      .catch((err: Error) => decide({ reason: 'busy', detail: `the server is unreachable: ${err.message}` }));
+  private cancel(cmd: Command): void {
+    const { session } = cmd;
+    if (cmd.data.scope !== 'run') return this.desk.ack(cmd, { reason: 'refused', detail: 'only scope "run" is supported: the session-terminal write is a destructive DELETE this bridge never sends' });
+    const run = this.opts.runOf(session);
+    if (!run) return this.desk.ack(cmd, { reason: 'refused', detail: `no run is open in session ${session}` });
+    if (cmd.run !== undefined && cmd.run !== run) return this.desk.ack(cmd, { reason: 'refused', detail: `run ${cmd.run} is not the open run (${run})` });
+    this.desk.write(cmd, { url: new URL(`/session/${encodeURIComponent(session)}/abort`, this.opts.server) }, {
+      onAccepted: () => this.pendingCancel.set(session, { command: cmd.id, run }),
+    });
   }
 }

@@ -2,7 +2,8 @@ import { existsSync } from 'node:fs';
 import { afterAll, describe, expect, it } from 'vitest';
 import { hookShimBench } from './hook-shim.js';
 import { validateEvent } from '../../impl/core/envelope.js';
-import type { Prepared } from '../harness.js';
+import type { Benchmark, Prepared } from '../harness.js';
+import { isSampleBenchmark } from '../samples.js';
 import { BENCHMARKS } from './index.js';
 import { BatchMaker, relayIngestBench } from './relay-ingest.js';
 import { againstSchema, envelopeSchemaValidator } from './validate.js';
@@ -15,7 +16,9 @@ describe('the benchmark table', () => {
   });
 });
 
-describe.each(BENCHMARKS.filter((b) => b.name !== 'relay-ingest' && b.name !== 'hook-shim' && b.name !== 'fanout'))('$name', (bench) => {
+const THROUGHPUT = BENCHMARKS.filter((b): b is Benchmark => !isSampleBenchmark(b));
+
+describe.each(THROUGHPUT.filter((b) => b.name !== 'relay-ingest' && b.name !== 'hook-shim' && b.name !== 'fanout'))('$name', (bench) => {
   let prepared: Prepared | undefined;
   afterAll(async () => prepared?.close?.());
 

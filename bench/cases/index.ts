@@ -1,5 +1,5 @@
 /** Every benchmark, in the order `npm run bench` runs them. */
-import type { Benchmark } from '../harness.js';
+import type { AnyBenchmark } from '../samples.js';
 import { downlevelBench } from './downlevel.js';
 import { hookShimBench } from './hook-shim.js';
 import { redactBench } from './redact.js';
@@ -8,4 +8,4 @@ import { streamBench } from './stream.js';
 import { envelopeBench, validateBench } from './validate.js';
 import { fanoutBench } from './fanout.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, fanoutBench, hookShimBench];
+export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, fanoutBench, hookShimBench];

@@ -7,5 +7,7 @@ import { relayIngestBench } from './relay-ingest.js';
 import { streamBench } from './stream.js';
 import { envelopeBench, validateBench } from './validate.js';
 import { fanoutBench } from './fanout.js';
+import { ingestWsBench } from './ingest-ws.js';
+import { latencyBench } from './latency.js';
 
-export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, fanoutBench, hookShimBench];
+export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, ingestWsBench, fanoutBench, latencyBench, hookShimBench];

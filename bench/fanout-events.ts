@@ -1,6 +1,6 @@
 /**
- * The fan-out workload's events, shared by the load generators (`fanout-load.ts`, `latency-load.ts`,
- * `nats-load.ts`). Pure and deterministic.
+ * The workload events the benchmarks and their load generators share (`fanout`, `latency`,
+ * `resume`, `peer-fanout`, `memory`, `ingest-ws`). Pure and deterministic.
  */
 
 export const FANOUT_BATCH = 100;
@@ -28,3 +28,11 @@ export class FanoutBatches {
   }
 }
 
+
+/** The planted event: an envelope with a string `seq`, which every relay must refuse. */
+export const plantedInvalid = (session: string, n: number): string =>
+  `{"aep":"0.1","id":"${session}-planted-${n}","type":"progress.status","time":"2026-11-30T06:00:00.000Z","source":"aep://bench-host/agent/loom/session/${session}","agent":"loom","session":"${session}","seq":"seven","epoch":0,"capture":"redacted","data":{"phase":"working"}}`;
+
+/** The n-th valid event of a session, ~300 B. */
+export const wsEvent = (session: string, seq: number): string =>
+  `{"aep":"0.1","id":"${session}-${seq}","type":"progress.status","time":"2026-11-30T06:00:00.000Z","source":"aep://bench-host/agent/loom/session/${session}","agent":"loom","session":"${session}","seq":${seq},"epoch":0,"capture":"redacted","data":{"phase":"working","percent":${seq % 100},"message":"step ${seq} of the WebSocket ingest bench"}}`;

@@ -121,6 +121,7 @@ async function run(events: number, rate: number): Promise<number[]> {
 }
 
 serveLoad(
+  import.meta.url,
   async (msg) => {
     if (msg.kind === 'connect') {
       session = `${String(msg.tag)}-latency`;

@@ -6,7 +6,7 @@
  * everything and exit.
  */
 import { fork, type ChildProcess } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 
 /** The compiled script `name` (e.g. `fanout-load.js`), from dist/ even when this module runs from source. */
 export function loadScript(name: string): string {
@@ -58,9 +58,13 @@ export class LoadProcess {
   }
 }
 
-/** The child side: answer each request with `handle`'s reply, errors as `{kind: 'error'}`; `stop` calls `onStop` then disconnects. */
-export function serveLoad(handle: (msg: { kind: string; [k: string]: unknown }) => Promise<Record<string, unknown>>, onStop: () => void | Promise<void>): void {
-  if (!process.send) return;
+/**
+ * The child side: answer each request with `handle`'s reply, errors as `{kind: 'error'}`; `stop`
+ * calls `onStop` then disconnects. Does nothing unless the module at `moduleUrl` is the process's
+ * main script and it has an IPC channel, so importing a load script elsewhere is harmless.
+ */
+export function serveLoad(moduleUrl: string, handle: (msg: { kind: string; [k: string]: unknown }) => Promise<Record<string, unknown>>, onStop: () => void | Promise<void>): void {
+  if (!process.send || process.argv[1] === undefined || pathToFileURL(process.argv[1]).href !== moduleUrl) return;
   process.on('message', (msg: { kind: string; [k: string]: unknown }) => {
     void (async () => {
       try {

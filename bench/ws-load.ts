@@ -15,14 +15,7 @@ import { request, type ClientRequest } from 'node:http';
 import WebSocket from 'ws';
 import { serveLoad } from './load-process.js';
 import { SseCounter } from './sse-count.js';
-
-/** The planted event: an envelope with a string `seq`, which every relay must refuse. */
-export const plantedInvalid = (session: string, n: number): string =>
-  `{"aep":"0.1","id":"${session}-planted-${n}","type":"progress.status","time":"2026-11-30T06:00:00.000Z","source":"aep://bench-host/agent/loom/session/${session}","agent":"loom","session":"${session}","seq":"seven","epoch":0,"capture":"redacted","data":{"phase":"working"}}`;
-
-/** The n-th valid event of a session, ~300 B. */
-export const wsEvent = (session: string, seq: number): string =>
-  `{"aep":"0.1","id":"${session}-${seq}","type":"progress.status","time":"2026-11-30T06:00:00.000Z","source":"aep://bench-host/agent/loom/session/${session}","agent":"loom","session":"${session}","seq":${seq},"epoch":0,"capture":"redacted","data":{"phase":"working","percent":${seq % 100},"message":"step ${seq} of the WebSocket ingest bench"}}`;
+import { plantedInvalid, wsEvent } from './fanout-events.js';
 
 let ws: WebSocket | undefined;
 let sse: ClientRequest | undefined;
@@ -74,6 +67,7 @@ function subscribe(url: string): Promise<void> {
 }
 
 serveLoad(
+  import.meta.url,
   async (msg) => {
     if (msg.kind === 'connect') {
       session = `${String(msg.tag)}-ws`;

@@ -9,5 +9,7 @@ import { envelopeBench, validateBench } from './validate.js';
 import { fanoutBench } from './fanout.js';
 import { ingestWsBench } from './ingest-ws.js';
 import { latencyBench } from './latency.js';
+import { resumeBench } from './resume.js';
+import { hookHttpBench } from './hook-http.js';
 
-export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, ingestWsBench, fanoutBench, latencyBench, hookShimBench];
+export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, ingestWsBench, fanoutBench, latencyBench, resumeBench, hookShimBench, hookHttpBench];

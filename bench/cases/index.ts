@@ -11,5 +11,7 @@ import { ingestWsBench } from './ingest-ws.js';
 import { latencyBench } from './latency.js';
 import { resumeBench } from './resume.js';
 import { hookHttpBench } from './hook-http.js';
+import { runnerBench } from './runner.js';
+import { peerFanoutBench } from './peer-fanout.js';
 
-export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, ingestWsBench, fanoutBench, latencyBench, resumeBench, hookShimBench, hookHttpBench];
+export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, ingestWsBench, fanoutBench, peerFanoutBench, latencyBench, resumeBench, hookShimBench, hookHttpBench, runnerBench];

@@ -67,7 +67,7 @@ describe('renderTable with sample rows', () => {
   });
 
   it('formats milliseconds, seconds and MiB', () => {
-    expect([formatValue(0.5123, 'ms'), formatValue(4, 'ms'), formatValue(1234.5, 'ms'), formatValue(3 * 2 ** 20, 'bytes'), formatValue(48_213, 'deliveries')]).toEqual(['0.512 ms', '4.00 ms', '1.23 s', '3.00 MiB', '48.2k']);
+    expect([formatValue(0.5123, 'ms'), formatValue(4, 'ms'), formatValue(1234.5, 'ms'), formatValue(3 * 2 ** 20, 'bytes'), formatValue(1.5 * 2 ** 30, 'bytes'), formatValue(48_213, 'deliveries')]).toEqual(['0.512 ms', '4.00 ms', '1.23 s', '3.00 MiB', '1.50 GiB', '48.2k']);
   });
 });
 

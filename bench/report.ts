@@ -17,11 +17,11 @@ export function formatRatio(ratio: number): string {
   return `${ratio.toFixed(2)}x`;
 }
 
-/** A sample row's figure in its unit: `3.12 ms`, `1.23 s`, `812 MiB`; other units as a rate. */
+/** A sample row's figure in its unit: `3.12 ms`, `1.23 s`, `812 MiB`, `1.56 GiB`; other units as a rate. */
 export function formatValue(value: number, unit: string): string {
   if (!Number.isFinite(value)) return String(value);
   if (unit === 'ms') return value >= 1000 ? `${(value / 1000).toPrecision(3)} s` : `${value.toPrecision(3)} ms`;
-  if (unit === 'bytes') return `${(value / 2 ** 20).toPrecision(3)} MiB`;
+  if (unit === 'bytes') return value >= 2 ** 30 ? `${(value / 2 ** 30).toPrecision(3)} GiB` : `${(value / 2 ** 20).toPrecision(3)} MiB`;
   return formatRate(value);
 }
 

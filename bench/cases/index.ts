@@ -13,5 +13,6 @@ import { resumeBench } from './resume.js';
 import { hookHttpBench } from './hook-http.js';
 import { runnerBench } from './runner.js';
 import { peerFanoutBench } from './peer-fanout.js';
+import { memoryBench } from './memory.js';
 
-export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, ingestWsBench, fanoutBench, peerFanoutBench, latencyBench, resumeBench, hookShimBench, hookHttpBench, runnerBench];
+export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, ingestWsBench, fanoutBench, peerFanoutBench, latencyBench, resumeBench, hookShimBench, hookHttpBench, runnerBench, memoryBench];

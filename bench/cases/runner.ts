@@ -26,10 +26,10 @@ interface Run {
   readonly families: readonly string[];
 }
 
-/** The standard's checkout: `AEP_STANDARD_DIR`, else `../shared/aep-standard` beside the package. */
+/** The standard's checkout, found as the tests find it: `AEP_STANDARD_DIR` (relative to the package root), else `../shared/aep-standard` beside it. */
 export function standardDir(): string | undefined {
-  const dir = process.env.AEP_STANDARD_DIR ?? join(repoRoot(), '..', 'shared', 'aep-standard');
-  return existsSync(join(dir, 'conformance', 'fixtures')) ? resolve(dir) : undefined;
+  const dir = resolve(repoRoot(), process.env.AEP_STANDARD_DIR ?? join('..', 'shared', 'aep-standard'));
+  return existsSync(join(dir, 'conformance', 'fixtures')) ? dir : undefined;
 }
 
 function runs(): Run[] {

@@ -54,6 +54,13 @@ describe('measureSamples', () => {
     expect(log.slice(0, 6)).toEqual(['ours', 'ours', 'ours', 'baseline', 'baseline', 'baseline']);
   });
 
+  it('takes hundreds of thousands of samples per trial (no argument spreading)', async () => {
+    const many = Array.from({ length: 300_000 }, (_, i) => i % 1000);
+    const { prepared, now } = rig(many, many);
+    const r = await measureSamples(bench({ budgetMs: 0 }), prepared, { rounds: 1, now, warmupRounds: 0 });
+    expect(r.stats.ours.latency).toEqual({ n: 300_000, p50: 499, p99: 989, max: 999 });
+  });
+
   it('has no ratio without a baseline, and honours maxRounds and minTrials', async () => {
     const { prepared, log, now } = rig([5], undefined);
     const r = await measureSamples(bench({ maxRounds: 1, minTrials: 5, budgetMs: 0 }), prepared, { rounds: 7, now });

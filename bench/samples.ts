@@ -84,7 +84,9 @@ export function quantile(values: readonly number[], q: number): number {
 }
 
 export function summarize(values: readonly number[]): MetricStats {
-  return { n: values.length, p50: quantile(values, 0.5), p99: quantile(values, 0.99), max: Math.max(...values) };
+  let max = -Infinity;
+  for (const v of values) if (v > max) max = v;
+  return { n: values.length, p50: quantile(values, 0.5), p99: quantile(values, 0.99), max };
 }
 
 type Pool = Map<string, number[]>;
@@ -106,14 +108,20 @@ async function roundOf(bench: SampleBenchmark, side: SampleSide, name: string, b
   do {
     const got = await side.trial();
     checkSamples(bench, got, name);
-    for (const m of bench.metrics) pool.get(m)!.push(...got[m]!);
+    for (const m of bench.metrics) {
+      const into = pool.get(m)!;
+      for (const v of got[m]!) into.push(v);
+    }
     trials++;
   } while (trials < (bench.minTrials ?? 1) || now() - start < budgetMs);
   return pool;
 }
 
 function merge(into: Pool, from: Pool): void {
-  for (const [m, list] of from) into.get(m)!.push(...list);
+  for (const [m, list] of from) {
+    const target = into.get(m)!;
+    for (const v of list) target.push(v);
+  }
 }
 
 /** A finished sample benchmark, in the shape `BenchResult` gives every row. */

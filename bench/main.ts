@@ -8,7 +8,7 @@ import { pathToFileURL } from 'node:url';
 import { parseArgs, USAGE } from './args.js';
 import { BENCHMARKS } from './cases/index.js';
 import { runBenchmark } from './harness.js';
-import { isSampleBenchmark, runSampleBenchmark, type AnyBenchmark, type AnyResult } from './samples.js';
+import { isSampleBenchmark, runSampleBenchmark, type AnyBenchmark, type AnyResult, type SampleResult } from './samples.js';
 import { writeFileSync } from 'node:fs';
 import { formatRatio, formatValue, renderJson, renderTable } from './report.js';
 import { renderTargets } from './targets.js';
@@ -61,6 +61,10 @@ export async function main(
             onRound: (r) => err.write(`  round ${r.round}/${rounds} (${r.first} first): ours ${formatValue(r.oursPerSec, bench.unit)}${Number.isNaN(r.ratio) ? '' : `, baseline ${formatValue(r.baselinePerSec, bench.unit)}, ${formatRatio(r.ratio)}`}\n`),
           }),
         );
+        const done = results[results.length - 1] as SampleResult;
+        for (const [side, stats] of [['ours', done.stats.ours], ['baseline', done.stats.baseline]] as const) {
+          for (const [metric, m] of Object.entries(stats ?? {})) err.write(`  ${side} ${metric}: p50 ${formatValue(m.p50, bench.unit)}, p99 ${formatValue(m.p99, bench.unit)}, max ${formatValue(m.max, bench.unit)} (${m.n} samples)\n`);
+        }
       } else {
         results.push(await runBenchmark(bench, { ...opts, onRound: (r) => err.write(`  round ${r.round}/${args.rounds} (${r.first} first): ${formatRatio(r.ratio)}\n`) }));
       }

@@ -49,6 +49,8 @@ export interface ReportRow {
   readonly ratio: number | null;
   readonly target: string | null;
   readonly ok: boolean | null;
+  /** Sample rows only: every metric's n, p50, p99 and max, per side (baseline null when none). */
+  readonly stats?: SampleResult['stats'];
 }
 
 /** The `--json FILE` document. Ends with a newline. */
@@ -64,6 +66,7 @@ export function renderTargets(results: readonly AnyResult[]): string {
       ratio: r.ratio,
       target: t?.target ?? null,
       ok: t?.ok ? t.ok(r) : null,
+      ...(isSampleResult(r) ? { stats: r.stats } : {}),
     };
   });
   return `${JSON.stringify({ benchmarks }, null, 2)}\n`;

@@ -4,7 +4,7 @@
  * its own process (`../relay-child.ts`, `--expose-gc`) and reads its RSS after forced collections;
  * this process fills it over `POST /events` (1000-event batches). Ratio raw bytes / RSS (> 1
  * would be less than the raw bytes; the target RSS <= 2.5x the raw bytes is a ratio >= 0.4).
- * Quick mode: 10 sessions x 1000 events. One trial, one round: a fill takes tens of seconds.
+ * Quick mode: 5 sessions x 1000 events. One trial, one round: a fill takes tens of seconds.
  *
  * Checked: every batch accepted whole, a planted invalid event refused, and afterwards one
  * session replays (`from`, `live=0`) exactly its buffered events, the last one included.
@@ -17,7 +17,7 @@ import type { SampleBenchmark } from '../samples.js';
 import { SseCounter } from '../sse-count.js';
 
 const FULL = { sessions: 100, events: 10_000 };
-const QUICK = { sessions: 10, events: 1000 };
+const QUICK = { sessions: 5, events: 1000 };
 const BATCH = 1000;
 
 /** Count the events a `live=0` replay of one session carries. */

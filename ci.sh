@@ -91,6 +91,11 @@ grep -h '\[reliability\]' "$WORK/reliability.log" || true
 passed
 
 stage "benchmarks, quick mode (npm run bench -- --quick --json): every benchmark runs and its workload checks pass; no timing is judged"
+# peer-fanout's baseline is Debian's nats-server (core pub/sub), started by the benchmark itself.
+if [ ! -x /usr/sbin/nats-server ] && ! command -v nats-server >/dev/null; then
+  SUDO=; [ "$(id -u)" != 0 ] && SUDO=sudo
+  $SUDO apt-get install -y nats-server || { $SUDO apt-get update && $SUDO apt-get install -y nats-server; }
+fi
 npm run bench -- --quick --json "$WORK/bench.json"
 node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); if(!Array.isArray(d.benchmarks)||d.benchmarks.length===0) throw new Error("bench: no rows in the --json report"); console.log(`bench: ${d.benchmarks.length} rows`)' "$WORK/bench.json"
 passed

@@ -16,33 +16,15 @@
 import { request, type ClientRequest } from 'node:http';
 import { NdjsonPoster } from './http-client.js';
 import { SseCounter } from './sse-count.js';
+import { FANOUT_BATCH, FANOUT_SESSIONS, FanoutBatches, PLANTED } from './fanout-events.js';
 
-export const FANOUT_BATCH = 100;
-export const FANOUT_SESSIONS = ['fan-a', 'fan-b', 'fan-c', 'fan-d', 'fan-e'] as const;
-/** Content every event carries; a `metadata` ceiling must remove it. */
-export const PLANTED = 'PLANTED-CONTENT-must-not-pass-a-metadata-ceiling';
+export { FANOUT_BATCH, FANOUT_SESSIONS, PLANTED, FanoutBatches, toolCompleted } from './fanout-events.js';
 
 export interface SubscriberSpec {
   readonly query: string;
   /** The session the filter selects, or null for every session. */
   readonly session: string | null;
   readonly ceiling: boolean;
-}
-
-/** Batches of valid `tool.completed` events (~600 B) round-robin over `FANOUT_SESSIONS`. */
-export class FanoutBatches {
-  private n = 0;
-  constructor(private readonly tag: string) {}
-
-  next(): string {
-    let body = '';
-    for (let i = 0; i < FANOUT_BATCH; i++, this.n++) {
-      const session = `${this.tag}-${FANOUT_SESSIONS[this.n % FANOUT_SESSIONS.length]!}`;
-      const seq = Math.floor(this.n / FANOUT_SESSIONS.length);
-      body += `{"aep":"0.1","id":"${session}-${seq}","type":"tool.completed","subject":"Edit","time":"2026-11-30T06:00:00.000Z","source":"aep://bench-host/agent/loom/session/${session}","agent":"loom","session":"${session}","seq":${seq},"epoch":0,"capture":"full","data":{"tool":{"name":"Edit","call_id":"call-${seq}"},"status":"success","duration_ms":${seq % 97},"result":"${PLANTED} ${'edited src/router.ts to route GET /v2 through the new handler; '.repeat(4)}"}}\n`;
-    }
-    return body;
-  }
 }
 
 interface Live {

@@ -23,9 +23,9 @@ describe('main', () => {
     const out = sink();
     const err = sink();
     expect(await main(['--rounds', '1', '--only', 'b'], [fake('a'), fake('b')], out, err)).toBe(0);
-    expect(out.text()).toMatch(/^name +unit +ours\/s/);
-    expect(out.text()).toMatch(/\nb +units /);
-    expect(out.text()).not.toMatch(/\na +units /);
+    expect(out.text()).toMatch(/^name +unit +ours +baseline/);
+    expect(out.text()).toMatch(/\nb +units\/s /);
+    expect(out.text()).not.toMatch(/\na +units\/s /);
     expect(err.text()).toContain('b: the b fake\n  round 1/1 (ours first): ');
   });
 

@@ -7,9 +7,10 @@ import { performance } from 'node:perf_hooks';
 import { pathToFileURL } from 'node:url';
 import { parseArgs, USAGE } from './args.js';
 import { BENCHMARKS } from './cases/index.js';
-import { runBenchmark, type Benchmark, type BenchResult } from './harness.js';
+import { runBenchmark } from './harness.js';
+import { isSampleBenchmark, runSampleBenchmark, type AnyBenchmark, type AnyResult, type SampleResult } from './samples.js';
 import { writeFileSync } from 'node:fs';
-import { formatRatio, renderJson, renderTable } from './report.js';
+import { formatRatio, formatValue, renderJson, renderTable } from './report.js';
 import { renderTargets } from './targets.js';
 
 /** Quick mode's time budget per side (one round, no warm-up). */
@@ -26,7 +27,7 @@ export interface Writer {
  */
 export async function main(
   argv: readonly string[],
-  benchmarks: readonly Benchmark[] = BENCHMARKS,
+  benchmarks: readonly AnyBenchmark[] = BENCHMARKS,
   out: Writer = process.stdout,
   err: Writer = process.stderr,
 ): Promise<number> {
@@ -41,18 +42,32 @@ export async function main(
     return 0;
   }
   const selected = args.only.length === 0 ? benchmarks : args.only.map((name) => benchmarks.find((b) => b.name === name)!);
-  const results: BenchResult[] = [];
+  const results: AnyResult[] = [];
   let failed = 0;
   for (const bench of selected) {
     err.write(`${bench.name}: ${bench.what}\n`);
     try {
-      const result = await runBenchmark(bench, {
+      const opts = {
         rounds: args.rounds,
         ...(args.quick ? { budgetMs: QUICK_BUDGET_MS, warmupRounds: 0 } : {}),
         now: () => performance.now(),
-        onRound: (r) => err.write(`  round ${r.round}/${args.rounds} (${r.first} first): ${formatRatio(r.ratio)}\n`),
-      });
-      results.push(result);
+        quick: args.quick,
+      };
+      if (isSampleBenchmark(bench)) {
+        const rounds = Math.min(args.rounds, bench.maxRounds ?? args.rounds);
+        results.push(
+          await runSampleBenchmark(bench, {
+            ...opts,
+            onRound: (r) => err.write(`  round ${r.round}/${rounds} (${r.first} first): ours ${formatValue(r.oursPerSec, bench.unit)}${Number.isNaN(r.ratio) ? '' : `, baseline ${formatValue(r.baselinePerSec, bench.unit)}, ${formatRatio(r.ratio)}`}\n`),
+          }),
+        );
+        const done = results[results.length - 1] as SampleResult;
+        for (const [side, stats] of [['ours', done.stats.ours], ['baseline', done.stats.baseline]] as const) {
+          for (const [metric, m] of Object.entries(stats ?? {})) err.write(`  ${side} ${metric}: p50 ${formatValue(m.p50, bench.unit)}, p99 ${formatValue(m.p99, bench.unit)}, max ${formatValue(m.max, bench.unit)} (${m.n} samples)\n`);
+        }
+      } else {
+        results.push(await runBenchmark(bench, { ...opts, onRound: (r) => err.write(`  round ${r.round}/${args.rounds} (${r.first} first): ${formatRatio(r.ratio)}\n`) }));
+      }
     } catch (error) {
       failed++;
       err.write(`bench ${bench.name} failed: ${error instanceof Error ? error.message : String(error)}\n`);

@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { BenchResult } from './harness.js';
-import { formatRate, formatRatio, renderJson, renderTable } from './report.js';
+import { formatRate, formatRatio, formatValue, renderJson, renderTable } from './report.js';
+import type { SampleResult } from './samples.js';
 
 const result = (name: string, ours: number, baseline: number, ratios: number[]): BenchResult => ({
   name,
@@ -27,13 +28,46 @@ describe('renderTable', () => {
     const text = renderTable([result('validate', 343_000, 680_000, [0.46, 0.5, 0.62]), result('relay-ingest', 44_900, 592_000, [0.08])]);
     expect(text).toBe(
       [
-        'name          unit    ours/s  baseline/s  ratio  ratio range  rounds',
-        '------------  ------  ------  ----------  -----  -----------  ------',
-        'validate      events    343k        680k  0.50x  0.46x-0.62x       3',
-        'relay-ingest  events   44.9k        592k  0.08x  0.08x-0.08x       1',
+        'name          unit       ours  baseline  ratio  ratio range  rounds',
+        '------------  --------  -----  --------  -----  -----------  ------',
+        'validate      events/s   343k      680k  0.50x  0.46x-0.62x       3',
+        'relay-ingest  events/s  44.9k      592k  0.08x  0.08x-0.08x       1',
         '',
       ].join('\n'),
     );
+  });
+});
+
+describe('renderTable with sample rows', () => {
+  const sample = (name: string, unit: string, ours: number, baseline: number | null): SampleResult => ({
+    kind: 'samples',
+    name,
+    unit,
+    what: 'a test',
+    ours,
+    baseline,
+    ratio: baseline === null ? null : baseline / ours,
+    ratioRange: baseline === null ? null : [baseline / ours, baseline / ours],
+    statistic: 'p99 latency',
+    stats: { ours: {}, baseline: null },
+    sampleRounds: [{ round: 1, first: 'ours', ours, baseline, ratio: null }],
+  });
+
+  it('prints the statistic and unit, and a dash where a row has no baseline', () => {
+    expect(renderTable([sample('latency', 'ms', 4, 2), sample('runner', 'ms', 1234.5, null), sample('memory', 'bytes', 3 * 2 ** 20, 2 ** 20)])).toBe(
+      [
+        'name     unit                    ours  baseline  ratio  ratio range  rounds',
+        '-------  ------------------  --------  --------  -----  -----------  ------',
+        'latency  ms, p99 latency      4.00 ms   2.00 ms  0.50x  0.50x-0.50x       1',
+        'runner   ms, p99 latency       1.23 s         -      -            -       1',
+        'memory   bytes, p99 latency  3.00 MiB  1.00 MiB  0.33x  0.33x-0.33x       1',
+        '',
+      ].join('\n'),
+    );
+  });
+
+  it('formats milliseconds, seconds and MiB', () => {
+    expect([formatValue(0.5123, 'ms'), formatValue(4, 'ms'), formatValue(1234.5, 'ms'), formatValue(3 * 2 ** 20, 'bytes'), formatValue(1.5 * 2 ** 30, 'bytes'), formatValue(48_213, 'deliveries')]).toEqual(['0.512 ms', '4.00 ms', '1.23 s', '3.00 MiB', '1.50 GiB', '48.2k']);
   });
 });
 

@@ -1,7 +1,7 @@
 /**
  * Rendering bench results: a plain-text table for people, JSON for machines. Pure.
  */
-import type { BenchResult } from './harness.js';
+import { isSampleResult, type AnyResult } from './samples.js';
 
 /** Throughput with three significant digits and a k/M suffix: `48.2k`, `1.31M`, `912`. */
 export function formatRate(perSec: number): string {
@@ -17,19 +17,35 @@ export function formatRatio(ratio: number): string {
   return `${ratio.toFixed(2)}x`;
 }
 
-const HEADER = ['name', 'unit', 'ours/s', 'baseline/s', 'ratio', 'ratio range', 'rounds'] as const;
+/** A sample row's figure in its unit: `3.12 ms`, `1.23 s`, `812 MiB`, `1.56 GiB`; other units as a rate. */
+export function formatValue(value: number, unit: string): string {
+  if (!Number.isFinite(value)) return String(value);
+  if (unit === 'ms') return value >= 1000 ? `${(value / 1000).toPrecision(3)} s` : `${value.toPrecision(3)} ms`;
+  if (unit === 'bytes') return value >= 2 ** 30 ? `${(value / 2 ** 30).toPrecision(3)} GiB` : `${(value / 2 ** 20).toPrecision(3)} MiB`;
+  return formatRate(value);
+}
 
-/** The table: one row per benchmark, columns padded; numbers right-aligned. Ends with a newline. */
-export function renderTable(results: readonly BenchResult[]): string {
-  const rows = results.map((r) => [
-    r.name,
-    r.unit,
-    formatRate(r.ours),
-    formatRate(r.baseline),
-    formatRatio(r.ratio),
-    `${formatRatio(r.ratioRange[0])}-${formatRatio(r.ratioRange[1])}`,
-    String(r.rounds.length),
-  ]);
+const HEADER = ['name', 'unit', 'ours', 'baseline', 'ratio', 'ratio range', 'rounds'] as const;
+
+/**
+ * The table: one row per benchmark, columns padded; numbers right-aligned. Ends with a newline.
+ * A throughput row's unit reads `events/s`; a sample row's names its statistic (`ms, p99 latency`).
+ * A row without a baseline shows `-`.
+ */
+export function renderTable(results: readonly AnyResult[]): string {
+  const rows = results.map((r) => {
+    const sample = isSampleResult(r);
+    const value = (v: number | null): string => (v === null ? '-' : sample ? formatValue(v, r.unit) : formatRate(v));
+    return [
+      r.name,
+      sample ? `${r.unit}, ${r.statistic}` : `${r.unit}/s`,
+      value(r.ours),
+      value(r.baseline),
+      r.ratio === null ? '-' : formatRatio(r.ratio),
+      r.ratioRange === null ? '-' : `${formatRatio(r.ratioRange[0])}-${formatRatio(r.ratioRange[1])}`,
+      String(sample ? r.sampleRounds.length : r.rounds.length),
+    ];
+  });
   const all = [[...HEADER], ...rows];
   const widths = HEADER.map((_, c) => Math.max(...all.map((row) => row[c]!.length)));
   const line = (row: readonly string[]): string =>
@@ -38,6 +54,6 @@ export function renderTable(results: readonly BenchResult[]): string {
 }
 
 /** Machine output: the results with every round, as one JSON document. Ends with a newline. */
-export function renderJson(results: readonly BenchResult[], meta: Readonly<Record<string, unknown>>): string {
+export function renderJson(results: readonly AnyResult[], meta: Readonly<Record<string, unknown>>): string {
   return `${JSON.stringify({ ...meta, results }, null, 2)}\n`;
 }

@@ -2,51 +2,71 @@
  * The issue-13 targets per benchmark row and the `--json FILE` report built from them. Pure.
  * A row without a target in the issue's table has `target: null` and `ok: null`.
  */
-import type { BenchResult } from './harness.js';
+import { isSampleResult, type AnyResult, type SampleResult } from './samples.js';
 
 export interface Target {
   /** Short name of the baseline. */
   readonly baseline: string;
   /** The target in words, e.g. `ratio >= 0.5 and >= 100k deliveries/s`. */
   readonly target: string | null;
-  readonly ok: ((r: BenchResult) => boolean) | null;
+  readonly ok: ((r: AnyResult) => boolean) | null;
 }
 
 export const TARGETS: Readonly<Record<string, Target>> = {
   validate: { baseline: 'ajv, envelope schema alone', target: null, ok: null },
   envelope: { baseline: 'ajv, envelope schema alone', target: null, ok: null },
-  stream: { baseline: 'JSON.parse of each line', target: 'ratio >= 0.33', ok: (r) => r.ratio >= 0.33 },
+  stream: { baseline: 'JSON.parse of each line', target: 'ratio >= 0.33', ok: (r) => ratio(r) >= 0.33 },
   redact: { baseline: 'the five floor patterns alone', target: null, ok: null },
   downlevel: { baseline: 'structuredClone', target: null, ok: null },
-  'relay-ingest': { baseline: 'bare node:http server reading the body', target: 'ratio >= 0.5 and >= 25k events/s', ok: (r) => r.ratio >= 0.5 && r.ours >= 25_000 },
-  fanout: { baseline: 'bare node:http broadcaster, same bytes to 50 sockets', target: 'ratio >= 0.5 and >= 100k deliveries/s', ok: (r) => r.ratio >= 0.5 && r.ours >= 100_000 },
-  'hook-shim': { baseline: "node -e ''", target: 'ratio >= 0.77 (<= 1.3x the baseline time)', ok: (r) => r.ratio >= 0.77 },
+  'relay-ingest': { baseline: 'bare node:http server reading the body', target: 'ratio >= 0.5 and >= 25k events/s', ok: (r) => ratio(r) >= 0.5 && r.ours >= 25_000 },
+  fanout: { baseline: 'bare node:http broadcaster, same bytes to 50 sockets', target: 'ratio >= 0.5 and >= 100k deliveries/s', ok: (r) => ratio(r) >= 0.5 && r.ours >= 100_000 },
+  'hook-shim': { baseline: "node -e ''", target: 'ratio >= 0.77 (<= 1.3x the baseline time)', ok: (r) => ratio(r) >= 0.77 },
+  'ingest-ws': { baseline: 'bare ws server that parses each frame and discards it', target: 'ratio >= 0.5', ok: (r) => ratio(r) >= 0.5 },
+  latency: { baseline: 'bare node:http broadcaster, p99 POST-to-SSE', target: 'p99 <= 10 ms and <= 3x the baseline p99 (ratio >= 0.33)', ok: (r) => r.ours <= 10 && ratio(r) >= 1 / 3 },
+  resume: { baseline: 'the same 10k SSE messages written from an in-memory array', target: 'first event <= 10 ms and the last <= 200 ms (medians)', ok: (r) => stat(r, 'first') <= 10 && stat(r, 'last') <= 200 },
+  'hook-http': { baseline: 'HTTP round-trip to a server answering {}', target: 'p99 <= 3 ms', ok: (r) => r.ours <= 3 },
+  runner: { baseline: 'none (absolute)', target: 'wall <= 2000 ms (median)', ok: (r) => r.ours <= 2000 },
+  'peer-fanout': { baseline: 'nats-server core pub/sub, nats client on both ends', target: 'ratio >= 0.5', ok: (r) => ratio(r) >= 0.5 },
+  memory: { baseline: 'the raw bytes of the buffered events', target: 'RSS <= 2.5x the raw bytes (ratio >= 0.4)', ok: (r) => ratio(r) >= 0.4 },
 };
+
+/** The row's ratio; a row without one never meets a ratio target. */
+function ratio(r: AnyResult): number {
+  return r.ratio ?? Number.NaN;
+}
+
+/** The median of one metric of ours, for targets on a metric other than the primary one. */
+function stat(r: AnyResult, metric: string): number {
+  return isSampleResult(r) ? ((r as SampleResult).stats.ours[metric]?.p50 ?? Number.NaN) : Number.NaN;
+}
 
 export interface ReportRow {
   readonly name: string;
   readonly value: number;
   readonly unit: string;
   readonly baseline: string;
-  readonly baseline_value: number;
-  readonly ratio: number;
+  readonly baseline_value: number | null;
+  readonly ratio: number | null;
   readonly target: string | null;
   readonly ok: boolean | null;
+  /** Sample rows only: every metric's n, p50, p99 and max, per side (baseline null when none). */
+  readonly stats?: SampleResult['stats'];
 }
 
 /** The `--json FILE` document. Ends with a newline. */
-export function renderTargets(results: readonly BenchResult[]): string {
+export function renderTargets(results: readonly AnyResult[]): string {
   const benchmarks: ReportRow[] = results.map((r) => {
     const t = TARGETS[r.name];
     return {
       name: r.name,
       value: r.ours,
-      unit: `${r.unit}/s`,
+      unit: isSampleResult(r) ? `${r.unit} (${r.statistic})` : `${r.unit}/s`,
       baseline: t?.baseline ?? 'see bench/README.md',
       baseline_value: r.baseline,
       ratio: r.ratio,
       target: t?.target ?? null,
       ok: t?.ok ? t.ok(r) : null,
+      ...(isSampleResult(r) ? { stats: r.stats } : {}),
     };
   });
   return `${JSON.stringify({ benchmarks }, null, 2)}\n`;

@@ -8,10 +8,9 @@
  * message once per batch and writes the same bytes to the 50 sockets (no validation, no buffer,
  * no down-leveling: its ceiling subscribers get the full bytes, so only ours is content-checked).
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { createServer, type ServerResponse, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { fileURLToPath } from 'node:url';
+import { LoadProcess } from '../load-process.js';
 import { startRelay, type RunningRelay } from '../../impl/relay/server.js';
 import type { Benchmark } from '../harness.js';
 import { FANOUT_BATCH, FANOUT_SESSIONS, type SubscriberSpec } from '../fanout-load.js';
@@ -33,42 +32,6 @@ export function fanoutSubscribers(tag: string): SubscriberSpec[] {
     specs.push({ query: q === '' ? '' : `?${q}`, session, ceiling });
   }
   return specs;
-}
-
-/** The load generator's compiled script (run from dist/ even when this module runs from source). */
-function loadScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  return here.includes('/dist/') ? fileURLToPath(new URL('../fanout-load.js', import.meta.url)) : fileURLToPath(new URL('../../dist/bench/fanout-load.js', import.meta.url));
-}
-
-/** One load-generator process bound to one target. */
-class Load {
-  private readonly child: ChildProcess;
-  private pending: { ok: (m: Record<string, unknown>) => void; fail: (e: Error) => void } | undefined;
-
-  constructor() {
-    this.child = fork(loadScript(), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    this.child.on('message', (m: Record<string, unknown>) => {
-      const p = this.pending;
-      this.pending = undefined;
-      if (m.kind === 'error') p?.fail(new Error(`fanout: ${String(m.message)}`));
-      else p?.ok(m);
-    });
-    this.child.on('exit', (code) => this.pending?.fail(new Error(`fanout: the load generator exited (${code})`)));
-  }
-
-  ask(msg: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return new Promise((ok, fail) => {
-      this.pending = { ok, fail };
-      this.child.send(msg);
-    });
-  }
-
-  stop(): void {
-    if (this.child.connected) this.child.send({ kind: 'stop' });
-    const timer = setTimeout(() => this.child.kill(), 1000);
-    timer.unref();
-  }
 }
 
 /** The bare broadcaster: `GET /stream[?filter={"session":S}]` subscribes, `POST /events` fans out. */
@@ -124,7 +87,7 @@ export const fanoutBench: Benchmark = {
   async prepare() {
     let relay: RunningRelay | undefined;
     let broadcaster: Server | undefined;
-    const loads: Load[] = [];
+    const loads: LoadProcess[] = [];
     const close = async (): Promise<void> => {
       for (const l of loads) l.stop();
       await relay?.close();
@@ -137,12 +100,12 @@ export const fanoutBench: Benchmark = {
       relay = await startRelay({ port: 0, drainMs: 1000 });
       broadcaster = await startBroadcaster();
       const baseUrl = `http://127.0.0.1:${(broadcaster.address() as AddressInfo).port}`;
-      const toRelay = new Load();
-      const toBase = new Load();
+      const toRelay = new LoadProcess('fanout-load.js', 'fanout');
+      const toBase = new LoadProcess('fanout-load.js', 'fanout');
       loads.push(toRelay, toBase);
       await toRelay.ask({ kind: 'connect', tag: 'ours', streamUrl: `${relay.url}/stream`, postUrl: `${relay.url}/events`, subscribers: fanoutSubscribers('ours'), checkCeilings: true });
       await toBase.ask({ kind: 'connect', tag: 'base', streamUrl: `${baseUrl}/stream`, postUrl: `${baseUrl}/events`, subscribers: fanoutSubscribers('base'), checkCeilings: false });
-      const side = (load: Load) => ({
+      const side = (load: LoadProcess) => ({
         async run() {
           const reply = await load.ask({ kind: 'run', batches: BATCHES_PER_RUN });
           return Number(reply.deliveries);

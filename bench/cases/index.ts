@@ -1,5 +1,5 @@
 /** Every benchmark, in the order `npm run bench` runs them. */
-import type { Benchmark } from '../harness.js';
+import type { AnyBenchmark } from '../samples.js';
 import { downlevelBench } from './downlevel.js';
 import { hookShimBench } from './hook-shim.js';
 import { redactBench } from './redact.js';
@@ -7,5 +7,12 @@ import { relayIngestBench } from './relay-ingest.js';
 import { streamBench } from './stream.js';
 import { envelopeBench, validateBench } from './validate.js';
 import { fanoutBench } from './fanout.js';
+import { ingestWsBench } from './ingest-ws.js';
+import { latencyBench } from './latency.js';
+import { resumeBench } from './resume.js';
+import { hookHttpBench } from './hook-http.js';
+import { runnerBench } from './runner.js';
+import { peerFanoutBench } from './peer-fanout.js';
+import { memoryBench } from './memory.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, fanoutBench, hookShimBench];
+export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, ingestWsBench, fanoutBench, peerFanoutBench, latencyBench, resumeBench, hookShimBench, hookHttpBench, runnerBench, memoryBench];

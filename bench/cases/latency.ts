@@ -1,0 +1,67 @@
+/**
+ * `latency`: POST-to-SSE delivery time at a steady 2000 events/s. The load generator (a separate
+ * process, `../latency-load.ts`) POSTs ~600 B `tool.completed` events every 2 ms and holds 5 SSE
+ * subscribers (for ours one with a `metadata` ceiling); each delivery is one sample, timed on the
+ * generator's own clock from the POST to the subscriber's receipt. Ours: an in-process
+ * `startRelay`. Baseline: the bare `node:http` broadcaster of `fanout` (frames each line, writes
+ * the same bytes to every socket). Value: the p99 over every delivery; ratio baseline p99 / ours.
+ * Checked on both sides: every subscriber gets every event once, in order, with the planted
+ * content, except ours' ceiling subscriber, which must never see it.
+ */
+import type { Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { startRelay, type RunningRelay } from '../../impl/relay/server.js';
+import { LoadProcess } from '../load-process.js';
+import type { SampleBenchmark } from '../samples.js';
+import { startBroadcaster } from './fanout.js';
+
+export const LATENCY_RATE = 2000;
+const SUBSCRIBERS = 5;
+/** Events per trial: half a second at 2000/s (a fifth of it in quick mode). */
+const EVENTS = 1000;
+
+export const latencyBench: SampleBenchmark = {
+  kind: 'samples',
+  name: 'latency',
+  unit: 'ms',
+  what: `POST-to-SSE delivery at a steady ${LATENCY_RATE} events/s to ${SUBSCRIBERS} subscribers of startRelay (one with a metadata ceiling), load in a separate process, vs the bare broadcaster`,
+  budgetMs: 1500,
+  metrics: ['latency'],
+  primary: { metric: 'latency', quantile: 0.99 },
+  async prepare({ quick }) {
+    let relay: RunningRelay | undefined;
+    let broadcaster: Server | undefined;
+    const loads: LoadProcess[] = [];
+    const close = async (): Promise<void> => {
+      for (const l of loads) l.stop();
+      await relay?.close();
+      if (broadcaster) {
+        broadcaster.closeAllConnections();
+        await new Promise<void>((r) => broadcaster!.close(() => r()));
+      }
+    };
+    try {
+      relay = await startRelay({ port: 0, drainMs: 1000 });
+      broadcaster = await startBroadcaster();
+      const baseUrl = `http://127.0.0.1:${(broadcaster.address() as AddressInfo).port}`;
+      const toRelay = new LoadProcess('latency-load.js', 'latency');
+      const toBase = new LoadProcess('latency-load.js', 'latency');
+      loads.push(toRelay, toBase);
+      await toRelay.ask({ kind: 'connect', tag: 'ours', streamUrl: `${relay.url}/stream`, postUrl: `${relay.url}/events`, subscribers: SUBSCRIBERS, ceilings: 1 });
+      await toBase.ask({ kind: 'connect', tag: 'base', streamUrl: `${baseUrl}/stream`, postUrl: `${baseUrl}/events`, subscribers: SUBSCRIBERS, ceilings: 0 });
+      const events = quick ? EVENTS / 5 : EVENTS;
+      const side = (load: LoadProcess, checkCeilings: boolean) => ({
+        async trial() {
+          const reply = await load.ask({ kind: 'run', events, rate: LATENCY_RATE, checkCeilings });
+          return { latency: reply.latencies as number[] };
+        },
+      });
+      // Both sides run every check, so both load generators do the same work per delivery; the
+      // baseline has no ceiling subscriber (it does not down-level), so all of its must carry the content.
+      return { ours: side(toRelay, true), baseline: side(toBase, true), close };
+    } catch (err) {
+      await close();
+      throw err;
+    }
+  },
+};

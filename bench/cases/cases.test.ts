@@ -7,15 +7,16 @@ import { BENCHMARKS } from './index.js';
 import { BatchMaker, relayIngestBench } from './relay-ingest.js';
 import { againstSchema, envelopeSchemaValidator } from './validate.js';
 import { fanoutBench } from './fanout.js';
+import { natsServerBinary } from '../../impl/relay/fleet/local-nats.js';
 
 describe('the benchmark table', () => {
   it('has the benchmarks, uniquely named, each with a bounded budget', () => {
-    expect(BENCHMARKS.map((b) => b.name)).toEqual(['validate', 'envelope', 'stream', 'redact', 'downlevel', 'relay-ingest', 'fanout', 'hook-shim']);
+    expect(BENCHMARKS.map((b) => b.name)).toEqual(['validate', 'envelope', 'stream', 'redact', 'downlevel', 'relay-ingest', 'fanout', 'hook-shim', 'fleet-fanout']);
     for (const b of BENCHMARKS) expect(b.budgetMs).toBeLessThanOrEqual(3000);
   });
 });
 
-describe.each(BENCHMARKS.filter((b) => b.name !== 'relay-ingest' && b.name !== 'hook-shim' && b.name !== 'fanout'))('$name', (bench) => {
+describe.each(BENCHMARKS.filter((b) => b.name !== 'relay-ingest' && b.name !== 'hook-shim' && b.name !== 'fanout' && (b.name !== 'fleet-fanout' || natsServerBinary() !== undefined)))('$name', (bench) => {
   let prepared: Prepared | undefined;
   afterAll(async () => prepared?.close?.());
 

@@ -7,5 +7,6 @@ import { relayIngestBench } from './relay-ingest.js';
 import { streamBench } from './stream.js';
 import { envelopeBench, validateBench } from './validate.js';
 import { fanoutBench } from './fanout.js';
+import { fleetFanoutBench } from './fleet-fanout.js';
 
-export const BENCHMARKS: readonly Benchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, fanoutBench, hookShimBench];
+export const BENCHMARKS: readonly Benchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, fanoutBench, hookShimBench, fleetFanoutBench];

@@ -77,6 +77,8 @@ export class SocketSession implements Peer {
    * in-memory hub every frame is handled at once and the chain stays empty.
    */
   #chain: Promise<void> | undefined;
+  /** Events of this connection a fleet node is still storing (always empty in memory). */
+  readonly #storing = new Set<Promise<void>>();
 
   constructor(readonly ws: WebSocket, readonly ctx: SocketContext) {
     ws.on('message', (data, isBinary) => {
@@ -186,8 +188,12 @@ export class SocketSession implements Peer {
         return this.#subscribe(value);
       case 'unsubscribe':
         return this.#unsubscribe(value);
-      case 'ping':
-        return this.send(frame(value.t === undefined ? { type: 'pong' } : { type: 'pong', t: value.t }));
+      case 'ping': {
+        const pong = frame(value.t === undefined ? { type: 'pong' } : { type: 'pong', t: value.t });
+        // `pong-acks`: on a fleet node the pong waits until JetStream stored every earlier event.
+        if (this.#storing.size > 0) return Promise.all([...this.#storing]).then(() => this.send(pong));
+        return this.send(pong);
+      }
       case 'roster':
         return this.#roster(value);
       default:
@@ -240,9 +246,20 @@ export class SocketSession implements Peer {
     return this.#ingest(rec);
   }
 
-  #ingest(rec: Received): void | Promise<void> {
+  #ingest(rec: Received): void {
     const stored = this.ctx.hub.ingest([rec]);
-    if (stored instanceof Promise) return stored.then(() => undefined);
+    if (!(stored instanceof Promise)) return;
+    // Publishes leave in frame order at once; later frames do not wait for the acks, a ping does.
+    const done: Promise<void> = stored.then(
+      () => void this.#storing.delete(done),
+      (err: unknown) => {
+        this.#storing.delete(done);
+        if (err instanceof Unavailable) return this.send(errorFrame('unavailable', `${err.message}; event ${JSON.stringify(rec.event.id)} was not stored: send it again later`, { cause: rec.event.id }));
+        this.ctx.log(`storing an event failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.send(errorFrame('internal', `the relay failed to store event ${JSON.stringify(rec.event.id)}; send it again`, { cause: rec.event.id }));
+      },
+    );
+    this.#storing.add(done);
   }
 
   #command(rec: Received): void | Promise<void> {

@@ -99,6 +99,32 @@ suite('a three-node fleet', () => {
     expect(dataOf(all.text())).toEqual(bySession);
   });
 
+  it('answers replay-exhausted at the same position on every node, also on one started after the eviction', async () => {
+    const stream = fleetStream();
+    const [a, b] = [await node(stream, 'a', { buffer: 4 }), await node(stream, 'b', { buffer: 4 })];
+    const lines: string[] = [];
+    for (let seq = 0; seq < 12; seq++) lines.push(JSON.stringify(makeEvent({ session: 'ex', seq })));
+    expect((await post(a.url, lines)).status).toBe(202);
+    await sleep(200);
+    const late = await node(stream, 'late', { buffer: 4 });
+    const answers: string[][] = [];
+    for (const n of [a, b, late]) {
+      const texts: string[] = [];
+      for (const seq of [0, 6, 7, 8]) {
+        const r = await sse(`${n.url}/stream?live=0&from=${encodeURIComponent(JSON.stringify([{ session: 'ex', epoch: 0, seq }]))}`);
+        await r.ended;
+        texts.push(r.text());
+      }
+      answers.push(texts);
+    }
+    expect(answers[0]![0]!.startsWith(': replay-exhausted ex 0:8\n\n')).toBe(true);
+    expect(answers[0]![2]!.startsWith(': replay-exhausted ex 0:8\n\n')).toBe(true); // seq 7 was itself evicted
+    expect(answers[0]![3]).not.toContain('replay-exhausted');
+    expect(dataOf(answers[0]![3]!)).toEqual(lines.slice(9));
+    expect(answers[1]).toEqual(answers[0]);
+    expect(answers[2]).toEqual(answers[0]);
+  });
+
   it('after kill -9 of node B its subscriber resumes on C with Last-Event-ID and gets exactly the tail (loss 0, duplicates 0)', async () => {
     const stream = fleetStream();
     const a = await node(stream, 'a');
@@ -134,6 +160,28 @@ suite('a three-node fleet', () => {
     expect({ loss, duplicates }).toEqual({ loss: 0, duplicates: 0 });
     expect(got).toEqual([...Array(total).keys()]);
     expect(onC.text()).not.toContain('replay-exhausted');
+  });
+
+  it('stores WebSocket events through JetStream, and a pong follows only when every earlier event is stored', async () => {
+    const stream = fleetStream();
+    const [a, c] = [await node(stream, 'a'), await node(stream, 'c')];
+    const emitter = await helloWs(a.url, { role: 'emitter' });
+    sockets.push(emitter);
+    const lines: string[] = [];
+    for (let seq = 0; seq < 500; seq++) lines.push(JSON.stringify(makeEvent({ session: 'ws-1', seq })));
+    const t0 = Date.now();
+    for (const l of lines) emitter.send(l);
+    emitter.send({ type: 'ping', t: 'after-500' });
+    await emitter.waitFor((f) => f?.type === 'pong' && f.t === 'after-500', 10_000);
+    const ms = Date.now() - t0;
+    const onA = await sse(`${a.url}/stream?from=all&live=0`);
+    await onA.ended;
+    expect(dataOf(onA.text())).toEqual(lines);
+    expect(emitter.frames.some((f) => f.includes('"type":"error"'))).toBe(false);
+    const onC = await sse(`${c.url}/stream`, { 'last-event-id': 'ws-1:0:249' });
+    await onC.waitFor((t) => dataOf(t).length >= 250, 5000);
+    expect(dataOf(onC.text())).toEqual(lines.slice(250));
+    console.log(`[fleet] 500 WebSocket events stored and ponged in ${ms} ms`);
   });
 
   it('routes a command from a consumer on A to the target on C, the ack reaches A once, and a second claimant on B is refused', async () => {

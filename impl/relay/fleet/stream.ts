@@ -3,9 +3,11 @@
  * absent and used as found otherwise (every node of a fleet must be started with the same
  * limits; a node whose limits differ from the stream's logs the difference and keeps the stream's).
  *
- * Limits map the relay's: `AEP_BUFFER` is `max_msgs_per_subject` (one subject per session, so
- * the stream keeps at most that many events of a session, dropping the earliest), and
- * `AEP_BUFFER x AEP_MAX_SESSIONS` is `max_msgs` (the whole stream's bound, dropping the earliest).
+ * Limits map the relay's, with headroom: the stream keeps `2 x AEP_BUFFER` events per session
+ * (`max_msgs_per_subject`, one subject per session) and `2 x AEP_BUFFER x AEP_MAX_SESSIONS` in
+ * all (`max_msgs`), dropping the earliest. Each node's own buffer holds `AEP_BUFFER` per session
+ * and evicts the rest itself, so every node, also one started later or one whose consumer lagged,
+ * has seen the event right before its window and answers `replay-exhausted` exactly as the others.
  */
 import { DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream';
 import { Kvm, type KV } from '@nats-io/kv';
@@ -14,6 +16,8 @@ import type { FleetConfig } from './config.js';
 import type { FleetNames } from './names.js';
 
 const NS_PER_MS = 1_000_000;
+/** The stream keeps this many times AEP_BUFFER (see above). */
+export const HEADROOM = 2;
 
 /** The stream configuration a node asks for. Pure. */
 export function streamConfig(fleet: FleetConfig, names: FleetNames, buffer: number, maxSessions: number): Partial<StreamConfig> & { name: string } {
@@ -23,8 +27,8 @@ export function streamConfig(fleet: FleetConfig, names: FleetNames, buffer: numb
     retention: RetentionPolicy.Limits,
     storage: StorageType.File,
     discard: DiscardPolicy.Old,
-    max_msgs_per_subject: buffer,
-    max_msgs: Math.min(buffer * maxSessions, Number.MAX_SAFE_INTEGER),
+    max_msgs_per_subject: HEADROOM * buffer,
+    max_msgs: Math.min(HEADROOM * buffer * maxSessions, Number.MAX_SAFE_INTEGER),
     duplicate_window: fleet.duplicateWindowMs * NS_PER_MS,
     num_replicas: fleet.replicas,
   };

@@ -206,7 +206,11 @@ export class FleetHub implements HubLike {
     h.set(ORIGIN, this.#fleet.node);
     h.set(AFTER, String(after));
     if (rec.overDeclared) h.set(OVER, '1');
-    this.nc.publish(this.names.live, rec.raw, { headers: h });
+    try {
+      this.nc.publish(this.names.live, rec.raw, { headers: h });
+    } catch (err) {
+      throw new Unavailable(`the live copy could not go to the other nodes (${describe(err)})`);
+    }
     this.#queueLive(rec, after);
   }
 

@@ -276,9 +276,14 @@ suite('a fleet node when NATS goes away', () => {
       const stream = fleetStream();
       const a = await node(stream, 'a', {}, own.url);
       const c = await node(stream, 'c', {}, own.url);
-      const onC = await sse(`${c.url}/stream`);
+      const onC = await sse(`${c.url}/stream?filter=${encodeURIComponent(JSON.stringify({ session: 'down' }))}`);
       const first = JSON.stringify(makeEvent({ session: 'down', seq: 0 }));
       expect((await post(a.url, [first])).status).toBe(202);
+      const emitter = await helloWs(a.url, { role: 'emitter' });
+      sockets.push(emitter);
+      emitter.send(JSON.stringify(makeEvent({ session: 'down-ws', seq: 0 })));
+      emitter.send({ type: 'ping', t: 'stored' });
+      await emitter.waitFor((f) => f?.type === 'pong' && f.t === 'stored', 5000);
       await own.stop();
       const health = async (): Promise<any> => (await fetch(`${a.url}/healthz`)).json();
       for (let i = 0; i < 100 && (await health()).fleet.nats !== 'unreachable'; i++) await sleep(50);
@@ -288,6 +293,11 @@ suite('a fleet node when NATS goes away', () => {
       expect(refused.status).toBe(503);
       expect(refused.body.error).toBe('unavailable');
       expect(refused.body.detail).toContain('nothing of this request is acknowledged');
+      const lost = makeEvent({ session: 'down-ws', seq: 1 });
+      emitter.send(JSON.stringify(lost));
+      const wsRefusal = JSON.parse(await emitter.waitFor((f) => f?.type === 'error', 5000));
+      expect(wsRefusal).toMatchObject({ type: 'error', code: 'unavailable', cause: lost.id });
+      expect(wsRefusal.detail).toContain('was not stored');
       const disc = await (await fetch(`${a.url}/.well-known/aep`)).json();
       expect((disc as any).fleet).toEqual({ node: 'a', stream, nats: 'unreachable' });
       await own.restart();

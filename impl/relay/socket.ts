@@ -237,11 +237,13 @@ export class SocketSession implements Peer {
       }
     } else if (sequenced && !this.claims.has(session!)) {
       // One owner per session (AEP-0001 §5.2): on a fleet node the claim is fleet-wide.
-      return after(this.ctx.hub.claim(this, session!), (refusal) => {
+      const claimed = this.ctx.hub.claim(this, session!);
+      const proceed = (refusal: string | undefined): void => {
         if (refusal !== undefined) return this.send(errorFrame('unauthorized', refusal, { cause: event.id }));
         this.claims.add(session!);
         return this.#ingest(rec);
-      });
+      };
+      return claimed instanceof Promise ? claimed.then(proceed, (err: unknown) => this.#notStored(err, event.id)) : proceed(claimed);
     }
     return this.#ingest(rec);
   }
@@ -254,12 +256,17 @@ export class SocketSession implements Peer {
       () => void this.#storing.delete(done),
       (err: unknown) => {
         this.#storing.delete(done);
-        if (err instanceof Unavailable) return this.send(errorFrame('unavailable', `${err.message}; event ${JSON.stringify(rec.event.id)} was not stored: send it again later`, { cause: rec.event.id }));
-        this.ctx.log(`storing an event failed: ${err instanceof Error ? err.message : String(err)}`);
-        this.send(errorFrame('internal', `the relay failed to store event ${JSON.stringify(rec.event.id)}; send it again`, { cause: rec.event.id }));
+        this.#notStored(err, rec.event.id);
       },
     );
     this.#storing.add(done);
+  }
+
+  /** The error frame for an event a fleet node could not store (or claim for): send it again. */
+  #notStored(err: unknown, id: string): void {
+    if (err instanceof Unavailable) return this.send(errorFrame('unavailable', `${err.message}; event ${JSON.stringify(id)} was not stored: send it again later`, { cause: id }));
+    this.ctx.log(`storing an event failed: ${err instanceof Error ? err.message : String(err)}`);
+    this.send(errorFrame('internal', `the relay failed to store event ${JSON.stringify(id)}; send it again`, { cause: id }));
   }
 
   #command(rec: Received): void | Promise<void> {

@@ -301,7 +301,7 @@ export class FleetHub implements HubLike {
     // Another connection of this node claims it already: the node holds the lease, and the
     // single relay's rules apply between the two (a command to the session is `ambiguous`).
     for (const p of this.peers) if (p !== peer && p.claims.has(session)) return undefined;
-    if (!this.#reachable) throw this.#unavailable();
+    if (!this.#reachable) return Promise.reject(this.#unavailable());
     return this.leases.claim(session).then((owner) =>
       owner === undefined
         ? undefined

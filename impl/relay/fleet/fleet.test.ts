@@ -298,6 +298,11 @@ suite('a fleet node when NATS goes away', () => {
       const wsRefusal = JSON.parse(await emitter.waitFor((f) => f?.type === 'error', 5000));
       expect(wsRefusal).toMatchObject({ type: 'error', code: 'unavailable', cause: lost.id });
       expect(wsRefusal.detail).toContain('was not stored');
+      const newcomer = await helloWs(a.url, { role: 'emitter' });
+      sockets.push(newcomer);
+      const unclaimed = makeEvent({ session: 'down-new', seq: 0 });
+      newcomer.send(JSON.stringify(unclaimed));
+      expect(JSON.parse(await newcomer.waitFor((f) => f?.type === 'error', 5000))).toMatchObject({ code: 'unavailable', cause: unclaimed.id });
       const disc = await (await fetch(`${a.url}/.well-known/aep`)).json();
       expect((disc as any).fleet).toEqual({ node: 'a', stream, nats: 'unreachable' });
       await own.restart();

@@ -81,6 +81,14 @@ if ! command -v chromium >/dev/null 2>&1; then
 fi
 passed
 
+stage "nats-server for the relay fleet tests (Debian's nats-server package)"
+if ! command -v nats-server >/dev/null 2>&1 && [ ! -x /usr/sbin/nats-server ]; then
+  SUDO=; [ "$(id -u)" != 0 ] && SUDO=sudo
+  $SUDO apt-get install -y nats-server || { $SUDO apt-get update && $SUDO apt-get install -y nats-server; }
+fi
+NATS_SERVER=$(command -v nats-server || echo /usr/sbin/nats-server)
+passed
+
 stage "unit and integration tests (npm test)"
 npm test 2>&1 | tee "$WORK/npm-test.log"
 passed
@@ -91,11 +99,7 @@ grep -h '\[reliability\]' "$WORK/reliability.log" || true
 passed
 
 stage "benchmarks, quick mode (npm run bench -- --quick --json): every benchmark runs and its workload checks pass; no timing is judged"
-# peer-fanout's baseline is Debian's nats-server (core pub/sub), started by the benchmark itself.
-if [ ! -x /usr/sbin/nats-server ] && ! command -v nats-server >/dev/null; then
-  SUDO=; [ "$(id -u)" != 0 ] && SUDO=sudo
-  $SUDO apt-get install -y nats-server || { $SUDO apt-get update && $SUDO apt-get install -y nats-server; }
-fi
+# peer-fanout's baseline is Debian's nats-server (core pub/sub, installed above), started by the benchmark itself.
 npm run bench -- --quick --json "$WORK/bench.json"
 node -e 'const d=JSON.parse(require("fs").readFileSync(process.argv[1],"utf8")); if(!Array.isArray(d.benchmarks)||d.benchmarks.length===0) throw new Error("bench: no rows in the --json report"); console.log(`bench: ${d.benchmarks.length} rows`)' "$WORK/bench.json"
 passed
@@ -134,6 +138,28 @@ start_bg demo 'demo-agent ready' $AEP demo-agent --relay "$URL" --token "$TOKEN"
 $AEP check-live "$URL" --token "$TOKEN" --control-session ci-demo --control-cancel ci-run --json "$WORK/report-live-tokened.json"
 stop_last
 stop_last
+passed
+
+stage "the relay suites against the fleet hub (AEP_TEST_HUB=nats: the same cases, each relay a node on a real nats-server)"
+AEP_TEST_HUB=nats npx vitest run impl/relay/ 2>&1 | tee "$WORK/relay-fleet.log"
+passed
+
+stage "live: a three-node fleet on NATS JetStream, check-live against every node, open (--evict) and tokened (--control-session, the target on node a)"
+NATS_SERVER=${NATS_SERVER:-$(command -v nats-server || echo /usr/sbin/nats-server)}
+NATS_PORT=$(node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})')
+start_bg nats 'Server is ready' "$NATS_SERVER" -js -a 127.0.0.1 -p "$NATS_PORT" -sd "$WORK/nats-store"
+NATS_URL="nats://127.0.0.1:$NATS_PORT"
+for n in a b c; do AEP_BUFFER=8 AEP_NATS_STREAM=CIOPEN AEP_NATS_NODE=$n start_bg "fleet-open-$n" 'listening on' $AEP relay --port 0 --nats "$NATS_URL"; done
+for n in a b c; do $AEP check-live "$(relay_url "fleet-open-$n")" --evict --json "$WORK/report-fleet-open-$n.json"; done
+for _ in a b c; do stop_last; done
+TOKEN="ci-$RANDOM$RANDOM"
+for n in a b c; do AEP_TOKEN=$TOKEN AEP_NATS_STREAM=CITOK AEP_NATS_NODE=$n start_bg "fleet-tok-$n" 'listening on' $AEP relay --port 0 --nats "$NATS_URL"; done
+# One demo agent per check (each check cancels its run), all attached to node a: the checks on b and c route across nodes.
+for n in a b c; do start_bg "fleet-demo-$n" 'demo-agent ready' $AEP demo-agent --relay "$(relay_url fleet-tok-a)" --token "$TOKEN" --session "ci-fleet-$n" --run "ci-fleet-run-$n"; done
+for n in a b c; do
+  $AEP check-live "$(relay_url "fleet-tok-$n")" --token "$TOKEN" --control-session "ci-fleet-$n" --control-cancel "ci-fleet-run-$n" --json "$WORK/report-fleet-tokened-$n.json"
+done
+for _ in 1 2 3 4 5 6 7; do stop_last; done
 passed
 
 stage "live: each adapter daemon (and the SSE bridges' opt-in gate), attached to a tokened relay, as a control-capable target"

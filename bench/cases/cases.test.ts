@@ -8,6 +8,7 @@ import { BENCHMARKS } from './index.js';
 import { BatchMaker, relayIngestBench } from './relay-ingest.js';
 import { againstSchema, envelopeSchemaValidator } from './validate.js';
 import { fanoutBench } from './fanout.js';
+import { natsServerBinary } from '../../impl/relay/fleet/local-nats.js';
 
 describe('the benchmark table', () => {
   it('has the benchmarks, uniquely named, each with a bounded budget', () => {
@@ -18,7 +19,7 @@ describe('the benchmark table', () => {
 
 const THROUGHPUT = BENCHMARKS.filter((b): b is Benchmark => !isSampleBenchmark(b));
 
-describe.each(THROUGHPUT.filter((b) => !['relay-ingest', 'hook-shim', 'fanout', 'ingest-ws', 'peer-fanout'].includes(b.name)))('$name', (bench) => {
+describe.each(THROUGHPUT.filter((b) => !['relay-ingest', 'hook-shim', 'fanout', 'ingest-ws', 'peer-fanout'].includes(b.name) && (b.name !== 'fleet-fanout' || natsServerBinary() !== undefined)))('$name', (bench) => {
   let prepared: Prepared | undefined;
   afterAll(async () => prepared?.close?.());
 

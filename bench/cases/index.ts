@@ -14,5 +14,6 @@ import { hookHttpBench } from './hook-http.js';
 import { runnerBench } from './runner.js';
 import { peerFanoutBench } from './peer-fanout.js';
 import { memoryBench } from './memory.js';
+import { fleetFanoutBench } from './fleet-fanout.js';
 
-export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, ingestWsBench, fanoutBench, peerFanoutBench, latencyBench, resumeBench, hookShimBench, hookHttpBench, runnerBench, memoryBench];
+export const BENCHMARKS: readonly AnyBenchmark[] = [validateBench, envelopeBench, streamBench, redactBench, downlevelBench, relayIngestBench, ingestWsBench, fanoutBench, peerFanoutBench, latencyBench, resumeBench, hookShimBench, hookHttpBench, runnerBench, memoryBench, fleetFanoutBench];

@@ -3,8 +3,9 @@ import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
 import { ConfigError, parseRelayConfig } from '../relay/config.js';
 import { startRelay } from '../relay/server.js';
+import { parseFleetConfig } from '../relay/fleet/config.js';
 
-const HELP = `usage: aep relay [--host HOST] [--port PORT]
+const HELP = `usage: aep relay [--host HOST] [--port PORT] [--nats URL]
 
 Run the AEP collector/relay: HTTP ingest (POST /events), discovery (GET /events,
 GET /.well-known/aep), SSE (GET /stream), WebSocket (/socket), health (GET /healthz).
@@ -14,6 +15,8 @@ drain every client and exit 0 (1 when the drain takes longer than 5 s).
 flags:
   --host HOST   interface to bind (env AEP_HOST, default 127.0.0.1)
   --port PORT   TCP port, 0 = ephemeral (env AEP_PORT, default 8787)
+  --nats URL    run as a node of a fleet on NATS JetStream (env AEP_NATS_URL,
+                default unset = one in-memory relay); see README "Scale-out"
 
 environment:
   AEP_TOKEN         bearer token; unset = open observation, watch-only control
@@ -27,6 +30,13 @@ environment:
   AEP_MAX_SUBS      most subscriptions per WebSocket (default 64)
   AEP_HEARTBEAT_MS  SSE ': ping' interval, 10..30000 ms (default 15000)
 
+fleet (with --nats / AEP_NATS_URL):
+  AEP_NATS_STREAM   JetStream stream shared by the fleet (default AEP)
+  AEP_NATS_REPLICAS stream and ownership-bucket replicas (default 1)
+  AEP_NATS_DUPLICATE_WINDOW_MS  JetStream duplicate window, ms (default 120000)
+  AEP_NATS_LEASE_MS session ownership lease, ms, renewed every third (default 15000)
+  AEP_NATS_NODE     this node's id in the fleet (default {hostname}-{pid})
+
 exit codes: 0 stopped cleanly · 1 failed to start, or drain cut off · 2 usage error
 `;
 
@@ -37,12 +47,15 @@ export const verb: Verb = {
   options: {
     host: { type: 'string' },
     port: { type: 'string' },
+    nats: { type: 'string' },
   },
   allowPositionals: false,
   async run({ values }, io: CliIo): Promise<number> {
     let config;
+    let fleet;
     try {
       config = parseRelayConfig(io.env, { host: values.host as string | undefined, port: values.port as string | undefined });
+      fleet = parseFleetConfig(io.env, values.nats as string | undefined);
     } catch (err) {
       if (err instanceof ConfigError) throw new UsageError(err.message);
       throw err;
@@ -50,7 +63,7 @@ export const verb: Verb = {
     const log = (line: string): void => io.stderr(`aep relay: ${line}\n`);
     let relay;
     try {
-      relay = await startRelay({ ...config, log });
+      relay = await startRelay({ ...config, log, fleet });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const why =
@@ -61,10 +74,12 @@ export const verb: Verb = {
             : code === 'EACCES'
               ? `port ${config.port} needs privileges; pick one above 1023 with --port N (or AEP_PORT)`
               : (err as Error).message;
-      io.stderr(`aep relay: cannot listen on ${config.host}:${config.port}: ${why}\n`);
+      if (fleet && code === undefined) io.stderr(`aep relay: ${why}\n`);
+      else io.stderr(`aep relay: cannot listen on ${config.host}:${config.port}: ${why}\n`);
       return EXIT.failed;
     }
     io.stdout(`aep relay listening on ${relay.url}\n`);
+    if (fleet) log(`fleet node ${fleet.node} on stream ${fleet.stream} at ${fleet.url}`);
     log(
       config.token === undefined
         ? `listening on ${relay.url}; no AEP_TOKEN: observation is open and control is watch-only (every command is refused 'unauthorized')`

@@ -197,6 +197,12 @@ export class ReplayBuffer {
     return [...this.#sessions.values()].flatMap((s) => s.events.toArray());
   }
 
+  /** Whether the event's `(source, id)` is held in its session (a new admit would be a duplicate). */
+  has(event: AepEvent): boolean {
+    const state = typeof event.session === 'string' ? this.#sessions.get(event.session) : undefined;
+    return state !== undefined && holds(state.keys, event);
+  }
+
   /** Counts for `/healthz`. */
   stats(): { sessions: number; events: number } {
     let events = 0;

@@ -5,6 +5,7 @@
  */
 import { CAPTURE_ORDER } from '../core/event.js';
 import type { RelayConfig } from './config.js';
+import type { FleetStatus } from './hub.js';
 
 /** Protocol versions this relay speaks, newest first. */
 export const VERSIONS: readonly string[] = Object.freeze(['0.1']);
@@ -30,8 +31,11 @@ export function capabilities(config: Pick<RelayConfig, 'buffer'>): Record<string
   };
 }
 
-export function discoveryDocument(config: Pick<RelayConfig, 'buffer'>): Record<string, unknown> {
-  return { aep: [...VERSIONS], role: 'collector', endpoints: { ...ENDPOINTS }, capabilities: capabilities(config) };
+/** `fleet` is set on a fleet node (`AEP_NATS_URL`): its node id, stream, and whether NATS is reachable. */
+export function discoveryDocument(config: Pick<RelayConfig, 'buffer'>, fleet?: FleetStatus): Record<string, unknown> {
+  const doc: Record<string, unknown> = { aep: [...VERSIONS], role: 'collector', endpoints: { ...ENDPOINTS }, capabilities: capabilities(config) };
+  if (fleet) doc.fleet = { ...fleet };
+  return doc;
 }
 
 /** The relay's answer to a peer's `hello`, naming the one selected version. */

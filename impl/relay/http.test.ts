@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { request } from 'node:http';
-import { useRelay } from './test-utils/use-relay.js';
+import { fleetMember, useRelay } from './test-utils/use-relay.js';
 import { makeEvent, makeSeries, post } from './testing.js';
 
 const harness = useRelay();
@@ -125,15 +125,16 @@ describe('discovery, health, auth', () => {
           roster: {},
           experimental: { 'pong-acks': {} },
         },
+        ...fleetMember(),
       });
     }
   });
 
   it('shows counts on /healthz only when authorized', async () => {
     const base = await start({ token: 'sekrit' });
-    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ ok: true });
+    expect(await (await fetch(`${base}/healthz`)).json()).toEqual({ ok: true, ...fleetMember() });
     const authed = (await (await fetch(`${base}/healthz`, { headers: { authorization: "Bearer sekrit" } })).json()) as any;
-    expect(Object.keys(authed).sort()).toEqual(['connections', 'events', 'ok', 'sessions', 'subscribers', 'uptime_s']);
+    expect(Object.keys(authed).sort()).toEqual(['connections', 'events', ...Object.keys(fleetMember()), 'ok', 'sessions', 'subscribers', 'uptime_s']);
   });
 
   it('requires the token on ingest and stream: 401 missing, 401 invalid_token wrong (RFC 6750 §3.1), query token accepted', async () => {

@@ -78,3 +78,43 @@ describe('Hub.publishAll', () => {
     expect(got).toEqual(batch.map((r) => r.event.id));
   });
 });
+
+describe('Hub as the in-memory HubLike', () => {
+  const peer = (claims: string[], accepts?: string[]) => {
+    const sent: string[] = [];
+    return { claims: new Set(claims), accepts, sent, send: (t: string) => void sent.push(t) };
+  };
+  const command = (session: string): Received => {
+    const event = { aep: '0.1', id: `cmd-${++n}`, type: 'control.cancel', time: '2026-11-30T05:20:00Z', source: 'aep://hub-test/op', agent: 'op', session, data: { scope: 'session' } } as AepEvent;
+    return { event, raw: JSON.stringify(event) };
+  };
+
+  it('answers synchronously: ingest counts, claim allows, ownedElsewhere sees other local claimants', () => {
+    const hub = new Hub(4, 4);
+    expect(hub.ingest([rec('s', 0), rec('s', 1)])).toBe(2);
+    expect(hub.stats()).toEqual({ sessions: 1, events: 2 });
+    const owner = peer(['s']);
+    const other = peer([]);
+    hub.peers.add(owner);
+    hub.peers.add(other);
+    expect(hub.claim()).toBeUndefined();
+    expect(hub.ownedElsewhere(other, 's')).toBe(true);
+    expect(hub.ownedElsewhere(owner, 's')).toBe(false);
+    hub.leave(owner);
+    expect(hub.ownedElsewhere(other, 's')).toBe(false);
+  });
+
+  it('dispatches a command to its one owner byte for byte, or refuses it with the routing code', () => {
+    const hub = new Hub(4, 4);
+    const target = peer(['t'], ['control.cancel']);
+    hub.peers.add(target);
+    const cmd = command('t');
+    expect(hub.dispatch(cmd, false)).toMatchObject({ ok: false, code: 'unauthorized' });
+    expect(target.sent).toEqual([]);
+    expect(hub.dispatch(cmd, true)).toEqual({ ok: true });
+    expect(target.sent).toEqual([cmd.raw]);
+    expect(hub.dispatch(command('nobody'), true)).toMatchObject({ ok: false, code: 'no-route' });
+    hub.peers.add(peer(['t'], ['control.cancel']));
+    expect(hub.dispatch(cmd, true)).toMatchObject({ ok: false, code: 'ambiguous' });
+  });
+});

@@ -6,7 +6,7 @@
 import { compileFilter, type FilterMatch } from '../core/filter.js';
 import type { CaptureLevel } from '../core/event.js';
 import { ReplayBuffer, type Received } from './buffer.js';
-import type { Claimant } from './control.js';
+import { routeCommand, type Claimant, type RefusalCode } from './control.js';
 import type { Position, ReplayRequest, ResumePoint } from './positions.js';
 
 /** A live subscription. */
@@ -50,7 +50,57 @@ export interface ReplayPlan {
   readonly unanchored: readonly ResumePoint[];
 }
 
-export class Hub {
+/** A command's routing outcome: delivered to its one target, or refused with an AEP-0004 §4.2 code. */
+export type Dispatch = { readonly ok: true } | { readonly ok: false; readonly code: RefusalCode; readonly detail: string };
+
+/** What `/healthz` and discovery say about a fleet node. */
+export interface FleetStatus {
+  readonly node: string;
+  readonly stream: string;
+  readonly nats: 'reachable' | 'unreachable';
+}
+
+/**
+ * The seam the HTTP, SSE and WebSocket code talks to. Two implementations: `Hub` (in memory,
+ * one process, the default; every method answers synchronously) and `FleetHub` (fleet/,
+ * NATS JetStream; the methods that touch NATS answer with a promise). Callers handle both
+ * shapes (`await`, or `after` in socket.ts), so the in-memory path never waits a tick.
+ */
+export interface HubLike {
+  /** Live subscriptions on this node. */
+  readonly sinks: Set<Sink>;
+  /** Live WS connections on this node. */
+  readonly peers: Set<Peer>;
+  /** Set on a fleet node. */
+  fleet?(): FleetStatus;
+  /** Counts for `/healthz`. */
+  stats(): { sessions: number; events: number };
+  plan(request: ReplayRequest, filter: Readonly<Record<string, unknown>> | FilterMatch): ReplayPlan;
+  /**
+   * Accept a batch of valid, non-refused events, in order: stored (deduped on `(source, id)`)
+   * and forwarded to every matching live sink, duplicates included (AEP-0003 §5). Returns how
+   * many were new. A fleet node resolves once JetStream acknowledged every event, and rejects
+   * with `Unavailable` when NATS cannot take them.
+   */
+  ingest(recs: readonly Received[]): number | Promise<number>;
+  /** A sequenced event of `session` from `peer`, which does not claim it yet: undefined when `peer` may claim it, else why not. */
+  claim(peer: Peer, session: string): string | undefined | Promise<string | undefined>;
+  /** Whether a target other than `peer` owns `session` (an ack from `peer` would be forged). */
+  ownedElsewhere(peer: Peer, session: string): boolean | Promise<boolean>;
+  /** Route a command to the one target that owns its session and send it there (AEP-0004 §4). */
+  dispatch(command: Received, authenticated: boolean): Dispatch | Promise<Dispatch>;
+  /** A connection closed: it owns nothing any more. */
+  leave(peer: Peer): void;
+  /** Release what the hub holds outside this process (NATS connection, leases). */
+  close(): Promise<void>;
+}
+
+/** Thrown (rejected) by a fleet hub when NATS cannot take or serve a request: HTTP 503. */
+export class Unavailable extends Error {
+  override name = 'Unavailable';
+}
+
+export class Hub implements HubLike {
   readonly buffer: ReplayBuffer;
   readonly sinks = new Set<Sink>();
   readonly peers = new Set<Peer>();
@@ -67,6 +117,36 @@ export class Hub {
   publish(rec: Received): boolean {
     return this.publishAll([rec]) === 1;
   }
+
+  ingest(recs: readonly Received[]): number {
+    return this.publishAll(recs);
+  }
+
+  stats(): { sessions: number; events: number } {
+    return this.buffer.stats();
+  }
+
+  claim(): undefined {
+    return undefined;
+  }
+
+  ownedElsewhere(peer: Peer, session: string): boolean {
+    for (const p of this.peers) if (p !== peer && p.claims.has(session)) return true;
+    return false;
+  }
+
+  dispatch(command: Received, authenticated: boolean): Dispatch {
+    const route = routeCommand(command.event, authenticated, this.peers);
+    if (!route.ok) return route;
+    route.target.send(command.raw);
+    return { ok: true };
+  }
+
+  leave(peer: Peer): void {
+    this.peers.delete(peer);
+  }
+
+  async close(): Promise<void> {}
 
   /**
    * `publish` every event of a batch in order, then `flush` the sinks once, so a subscriber

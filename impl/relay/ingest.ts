@@ -14,7 +14,7 @@ import { parseBatch, type BodyKind } from './batch.js';
 import type { RelayConfig } from './config.js';
 import { VERSIONS } from './discovery.js';
 import { mediaType, readBody, refuseTooLarge, sendJson } from './http-util.js';
-import type { Hub } from './hub.js';
+import { Unavailable, type HubLike } from './hub.js';
 
 const KINDS: Readonly<Record<string, BodyKind>> = { 'application/json': 'json', 'application/x-ndjson': 'ndjson' };
 
@@ -30,7 +30,7 @@ export function versionRefusal(header: string | string[] | undefined): { status:
   return { status: 426, body: { versions: [...VERSIONS] } };
 }
 
-export async function handleIngest(req: IncomingMessage, res: ServerResponse, config: RelayConfig, hub: Hub): Promise<void> {
+export async function handleIngest(req: IncomingMessage, res: ServerResponse, config: RelayConfig, hub: HubLike): Promise<void> {
   const version = versionRefusal(req.headers['aep-version']);
   if (version) return sendJson(res, version.status, version.body, version.status === 426 ? { upgrade: 'AEP/0.1' } : {});
   const kind = KINDS[mediaType(req)];
@@ -54,6 +54,15 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, co
   }
   const verdict = parseBatch(body.text, kind, config.maxBatch);
   if (!verdict.ok) return sendJson(res, verdict.refusal.status, verdict.refusal.body);
-  const fresh = hub.publishAll(verdict.events);
-  sendJson(res, 202, { accepted: verdict.events.length, duplicates: verdict.events.length - fresh });
+  const accepted = verdict.events.length;
+  const fresh = hub.ingest(verdict.events);
+  // The in-memory hub answers at once; a fleet node answers once JetStream acknowledged every event.
+  if (typeof fresh === 'number') return sendJson(res, 202, { accepted, duplicates: accepted - fresh });
+  try {
+    const stored = await fresh;
+    sendJson(res, 202, { accepted, duplicates: accepted - stored });
+  } catch (err) {
+    if (!(err instanceof Unavailable)) throw err;
+    sendJson(res, 503, { error: 'unavailable', detail: `${err.message}; nothing of this request is acknowledged: send the whole batch again later (events already stored are dropped as duplicates by (source, id))` }, { 'retry-after': '1' });
+  }
 }

@@ -9,13 +9,13 @@ import { authRefusal, authenticate } from './auth.js';
 import type { RelayConfig } from './config.js';
 import { discoveryDocument } from './discovery.js';
 import { CORS_HEADERS, sendJson } from './http-util.js';
-import type { Hub } from './hub.js';
+import type { HubLike } from './hub.js';
 import { handleIngest } from './ingest.js';
 import { handleStream, type SseStreams } from './sse.js';
 
 export interface RouteContext {
   readonly config: RelayConfig;
-  readonly hub: Hub;
+  readonly hub: HubLike;
   readonly streams: SseStreams;
   /** Live WebSocket connections, for `/healthz`. */
   readonly connections: () => number;
@@ -60,16 +60,17 @@ export async function route(req: IncomingMessage, res: ServerResponse, ctx: Rout
   switch (path) {
     case '/healthz': {
       if (method !== 'GET') return methodNotAllowed(res, 'GET');
-      if (refused) return sendJson(res, 200, { ok: true });
-      const counts = ctx.hub.buffer.stats();
+      const fleet = ctx.hub.fleet ? { fleet: ctx.hub.fleet() } : {};
+      if (refused) return sendJson(res, 200, { ok: true, ...fleet });
+      const counts = ctx.hub.stats();
       const uptime = Math.floor((Date.now() - ctx.started) / 1000);
-      return sendJson(res, 200, { ok: true, sessions: counts.sessions, events: counts.events, subscribers: ctx.hub.sinks.size, connections: ctx.connections(), uptime_s: uptime });
+      return sendJson(res, 200, { ok: true, sessions: counts.sessions, events: counts.events, subscribers: ctx.hub.sinks.size, connections: ctx.connections(), uptime_s: uptime, ...fleet });
     }
     case '/.well-known/aep':
       if (method !== 'GET') return methodNotAllowed(res, 'GET');
-      return sendJson(res, 200, discoveryDocument(ctx.config));
+      return sendJson(res, 200, discoveryDocument(ctx.config, ctx.hub.fleet?.()));
     case '/events':
-      if (method === 'GET') return sendJson(res, 200, discoveryDocument(ctx.config));
+      if (method === 'GET') return sendJson(res, 200, discoveryDocument(ctx.config, ctx.hub.fleet?.()));
       if (method !== 'POST') return methodNotAllowed(res, 'GET, POST');
       if (refused) return refuse(res, auth);
       return handleIngest(req, res, ctx.config, ctx.hub);

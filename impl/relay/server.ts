@@ -9,7 +9,8 @@ import { createServer } from 'node:http';
 import { hostname } from 'node:os';
 import { DEFAULTS, type RelayConfig } from './config.js';
 import { sendJson } from './http-util.js';
-import { Hub } from './hub.js';
+import { Hub, type HubLike } from './hub.js';
+import type { FleetConfig } from './fleet/config.js';
 import { route } from './routes.js';
 import { Connections, drain } from './shutdown.js';
 import { SLOW_BYTES, SseStreams } from './sse.js';
@@ -27,6 +28,11 @@ export interface RelayOptions extends Partial<RelayConfig> {
   readonly livenessMs?: number;
   /** Unsent bytes above which an SSE or WS consumer counts as slow (AEP-0003 §8.4). Default 8 MiB. */
   readonly slowBytes?: number;
+  /**
+   * Run as a node of a fleet on NATS JetStream (`AEP_NATS_URL`, fleet/config.ts). Unset: the
+   * in-memory hub, one process. Set: start rejects when NATS cannot be reached.
+   */
+  readonly fleet?: FleetConfig | undefined;
 }
 
 /** A running relay. Valid until `close()`/`shutdown()` resolves. */
@@ -48,10 +54,13 @@ function baseUrl(host: string, port: number): string {
 
 /** Start a relay and resolve once it listens. Rejects when the address cannot be bound. */
 export async function startRelay(options: RelayOptions = {}): Promise<RunningRelay> {
-  const { log = () => {}, instance = `${hostname()}/${process.pid}`, drainMs = 5_000, livenessMs = 30_000, slowBytes = SLOW_BYTES, ...rest } = options;
+  const { log = () => {}, instance = `${hostname()}/${process.pid}`, drainMs = 5_000, livenessMs = 30_000, slowBytes = SLOW_BYTES, fleet, ...rest } = options;
   const overrides = Object.fromEntries(Object.entries(rest).filter(([k, v]) => v !== undefined || k === 'token')) as Partial<RelayConfig>;
   const config: RelayConfig = Object.freeze({ ...DEFAULTS, maxFrom: overrides.maxSessions ?? DEFAULTS.maxSessions, ...overrides });
-  const hub = new Hub(config.buffer, config.maxSessions, log);
+  // The fleet code (and the NATS client) loads only when a fleet is asked for.
+  const hub: HubLike = fleet
+    ? await (await import('./fleet/fleet-hub.js')).startFleetHub({ fleet, buffer: config.buffer, maxSessions: config.maxSessions, log })
+    : new Hub(config.buffer, config.maxSessions, log);
   const streams = new SseStreams();
   let stopping: Promise<boolean> | undefined;
 
@@ -68,9 +77,10 @@ export async function startRelay(options: RelayOptions = {}): Promise<RunningRel
   });
 
   await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
+    const failed = (err: Error): void => void hub.close().finally(() => reject(err));
+    server.once('error', failed);
     server.listen(config.port, config.host, () => {
-      server.removeListener('error', reject);
+      server.removeListener('error', failed);
       resolve();
     });
   });
@@ -82,6 +92,6 @@ export async function startRelay(options: RelayOptions = {}): Promise<RunningRel
   const address = server.address();
   const port = typeof address === 'object' && address ? address.port : config.port;
 
-  const shutdown = (): Promise<boolean> => (stopping ??= drain(server, streams, sockets, drainMs, connections));
+  const shutdown = (): Promise<boolean> => (stopping ??= drain(server, streams, sockets, drainMs, connections).then(async (drained) => (await hub.close(), drained)));
   return { url: baseUrl(config.host, port), port, config, close: () => shutdown().then(() => undefined), shutdown };
 }

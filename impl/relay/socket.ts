@@ -14,10 +14,10 @@ import { oneLine, shapeIssue } from './batch.js';
 import { MAX_DEPTH, scanJsonText } from '../core/json-shape.js';
 import type { Received } from './buffer.js';
 import type { RelayConfig } from './config.js';
-import { isAck, isCommand, routeCommand } from './control.js';
+import { isAck, isCommand } from './control.js';
 import { relayHello } from './discovery.js';
 import { acceptHello, declaredAccepts, errorFrame, frame, parseSubscribe, type Frame, type PeerHello } from './frames.js';
-import type { Hub, Peer, Sink } from './hub.js';
+import { Unavailable, type HubLike, type Peer, type Sink } from './hub.js';
 import type { Position } from './positions.js';
 import { renderAt } from './render.js';
 import { GapWatch } from './gap-watch.js';
@@ -26,7 +26,7 @@ import { GapWatch } from './gap-watch.js';
 /** What a connection needs from the relay around it. */
 export interface SocketContext {
   readonly config: RelayConfig;
-  readonly hub: Hub;
+  readonly hub: HubLike;
   /** Whether the upgrade request carried a valid token (always false without AEP_TOKEN). */
   readonly authenticated: boolean;
   /** The `identity.instance` the relay announces in its hello. */
@@ -57,6 +57,11 @@ interface Subscription extends Sink {
   ended: boolean;
 }
 
+/** Apply `k` to `v` now when it is a value, after it resolves when it is a promise. */
+function after<T, R>(v: T | Promise<T>, k: (t: T) => R | Promise<R>): R | Promise<R> {
+  return v instanceof Promise ? v.then(k) : k(v);
+}
+
 /** While more than this many bytes wait unsent, a replay waits for them to go out. */
 const REPLAY_HIGH_WATER = 1024 * 1024;
 
@@ -66,17 +71,44 @@ export class SocketSession implements Peer {
   readonly #subs = new Map<string, Subscription>();
   #anonymous = 0;
   #closed = false;
+  /**
+   * Frames are handled in order. On a fleet node a frame may wait for NATS: the frames after it
+   * wait in this chain (so a `pong` still means every earlier frame was processed). With the
+   * in-memory hub every frame is handled at once and the chain stays empty.
+   */
+  #chain: Promise<void> | undefined;
+  /** Events of this connection a fleet node is still storing (always empty in memory). */
+  readonly #storing = new Set<Promise<void>>();
 
   constructor(readonly ws: WebSocket, readonly ctx: SocketContext) {
     ws.on('message', (data, isBinary) => {
-      try {
-        this.#onMessage(data, isBinary);
-      } catch (err) {
-        ctx.log(`frame handling failed: ${err instanceof Error ? err.message : String(err)}`);
-        this.send(errorFrame('internal', 'the relay failed on this frame; the connection stays open'));
-      }
+      if (this.#chain) return void (this.#chain = this.#chained(this.#chain.then(() => this.#handle(data, isBinary))));
+      const pending = this.#handle(data, isBinary);
+      if (pending) this.#chain = this.#chained(pending);
     });
     ws.once('close', () => this.#onClose());
+  }
+
+  #chained(p: Promise<void>): Promise<void> {
+    const tail: Promise<void> = p.then(() => {
+      if (this.#chain === tail) this.#chain = undefined;
+    });
+    return tail;
+  }
+
+  #handle(data: RawData, isBinary: boolean): Promise<void> | undefined {
+    const failed = (err: unknown): void => {
+      if (err instanceof Unavailable) return this.send(errorFrame('unavailable', `${err.message}; the frame was not processed: send it again later`));
+      this.ctx.log(`frame handling failed: ${err instanceof Error ? err.message : String(err)}`);
+      this.send(errorFrame('internal', 'the relay failed on this frame; the connection stays open'));
+    };
+    try {
+      const pending = this.#onMessage(data, isBinary);
+      return pending instanceof Promise ? pending.catch(failed) : undefined;
+    } catch (err) {
+      failed(err);
+      return undefined;
+    }
   }
 
   get accepts(): readonly string[] | undefined {
@@ -107,14 +139,14 @@ export class SocketSession implements Peer {
       this.ctx.hub.sinks.delete(sub);
     }
     this.#subs.clear();
-    this.ctx.hub.peers.delete(this);
+    this.ctx.hub.leave(this);
   }
 
   #onClose(): void {
     if (!this.#closed) this.#detach();
   }
 
-  #onMessage(data: RawData, isBinary: boolean): void {
+  #onMessage(data: RawData, isBinary: boolean): void | Promise<void> {
     if (this.#closed) return;
     if (isBinary) {
       if (!this.#hello) return this.#refuseFirst(errorFrame('hello-required', 'the first frame on /socket must be a text hello (AEP-0003 §3.5)'));
@@ -156,8 +188,12 @@ export class SocketSession implements Peer {
         return this.#subscribe(value);
       case 'unsubscribe':
         return this.#unsubscribe(value);
-      case 'ping':
-        return this.send(frame(value.t === undefined ? { type: 'pong' } : { type: 'pong', t: value.t }));
+      case 'ping': {
+        const pong = frame(value.t === undefined ? { type: 'pong' } : { type: 'pong', t: value.t });
+        // `pong-acks`: on a fleet node the pong waits until JetStream stored every earlier event.
+        if (this.#storing.size > 0) return Promise.all([...this.#storing]).then(() => this.send(pong));
+        return this.send(pong);
+      }
       case 'roster':
         return this.#roster(value);
       default:
@@ -171,7 +207,7 @@ export class SocketSession implements Peer {
     this.ws.close(1008, 'hello required');
   }
 
-  #onEvent(value: Record<string, unknown>, text: string): void {
+  #onEvent(value: Record<string, unknown>, text: string): void | Promise<void> {
     const admitted = admitEvent(value, oneLine(text, value));
     if (!admitted.ok) {
       const cause = typeof value.id === 'string' ? value.id : undefined;
@@ -192,23 +228,55 @@ export class SocketSession implements Peer {
     if (isAck(event.type)) {
       // An ack answers a command routed to the session's owner (AEP-0004 §3): it never makes its
       // sender a claimant, and one from a connection other than the live claimant is a forgery.
-      const owner = session === undefined ? undefined : [...this.ctx.hub.peers].find((p) => p !== this && p.claims.has(session));
-      if (owner && !this.claims.has(session!)) {
-        this.ctx.log(`refused a ${event.type} for session ${JSON.stringify(session)} from a connection that does not own it`);
-        return this.send(errorFrame('unauthorized', `session ${JSON.stringify(session)} is owned by another live connection; only its owner acknowledges commands routed to it (AEP-0004 §4)`, { cause: event.id }));
+      if (session !== undefined && !this.claims.has(session)) {
+        return after(this.ctx.hub.ownedElsewhere(this, session), (forged) => {
+          if (!forged) return this.#ingest(rec);
+          this.ctx.log(`refused a ${event.type} for session ${JSON.stringify(session)} from a connection that does not own it`);
+          return this.send(errorFrame('unauthorized', `session ${JSON.stringify(session)} is owned by another live connection; only its owner acknowledges commands routed to it (AEP-0004 §4)`, { cause: event.id }));
+        });
       }
-    } else if (sequenced) this.claims.add(session!);
-    this.ctx.hub.publish(rec);
+    } else if (sequenced && !this.claims.has(session!)) {
+      // One owner per session (AEP-0001 §5.2): on a fleet node the claim is fleet-wide.
+      const claimed = this.ctx.hub.claim(this, session!);
+      const proceed = (refusal: string | undefined): void => {
+        if (refusal !== undefined) return this.send(errorFrame('unauthorized', refusal, { cause: event.id }));
+        this.claims.add(session!);
+        return this.#ingest(rec);
+      };
+      return claimed instanceof Promise ? claimed.then(proceed, (err: unknown) => this.#notStored(err, event.id)) : proceed(claimed);
+    }
+    return this.#ingest(rec);
   }
 
-  #command(rec: Received): void {
-    const route = routeCommand(rec.event, this.ctx.authenticated, this.ctx.hub.peers);
-    if (!route.ok) {
-      this.ctx.log(`refused ${rec.event.type} ${JSON.stringify(rec.event.id)} for session ${JSON.stringify(rec.event.session ?? null)}: ${route.code}`);
-      return this.send(errorFrame(route.code, route.detail, { cause: rec.event.id }));
-    }
-    route.target.send(rec.raw);
-    this.ctx.hub.publish(rec);
+  #ingest(rec: Received): void {
+    const stored = this.ctx.hub.ingest([rec]);
+    if (!(stored instanceof Promise)) return;
+    // Publishes leave in frame order at once; later frames do not wait for the acks, a ping does.
+    const done: Promise<void> = stored.then(
+      () => void this.#storing.delete(done),
+      (err: unknown) => {
+        this.#storing.delete(done);
+        this.#notStored(err, rec.event.id);
+      },
+    );
+    this.#storing.add(done);
+  }
+
+  /** The error frame for an event a fleet node could not store (or claim for): send it again. */
+  #notStored(err: unknown, id: string): void {
+    if (err instanceof Unavailable) return this.send(errorFrame('unavailable', `${err.message}; event ${JSON.stringify(id)} was not stored: send it again later`, { cause: id }));
+    this.ctx.log(`storing an event failed: ${err instanceof Error ? err.message : String(err)}`);
+    this.send(errorFrame('internal', `the relay failed to store event ${JSON.stringify(id)}; send it again`, { cause: id }));
+  }
+
+  #command(rec: Received): void | Promise<void> {
+    return after(this.ctx.hub.dispatch(rec, this.ctx.authenticated), (route) => {
+      if (!route.ok) {
+        this.ctx.log(`refused ${rec.event.type} ${JSON.stringify(rec.event.id)} for session ${JSON.stringify(rec.event.session ?? null)}: ${route.code}`);
+        return this.send(errorFrame(route.code, route.detail, { cause: rec.event.id }));
+      }
+      return this.#ingest(rec);
+    });
   }
 
   #subscribe(f: Frame): void {

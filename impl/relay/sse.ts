@@ -20,7 +20,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Received } from './buffer.js';
 import type { RelayConfig } from './config.js';
 import { CORS_HEADERS, sendJson } from './http-util.js';
-import type { Hub, Sink } from './hub.js';
+import type { HubLike, Sink } from './hub.js';
 import { renderAt } from './render.js';
 import { GapWatch } from './gap-watch.js';
 import { joinShared, messageBytes } from './sse-bytes.js';
@@ -50,7 +50,7 @@ export class SseStreams {
   }
 }
 
-export function handleStream(req: IncomingMessage, res: ServerResponse, url: URL, config: RelayConfig, hub: Hub, streams: SseStreams, slowBytes = SLOW_BYTES): void {
+export function handleStream(req: IncomingMessage, res: ServerResponse, url: URL, config: RelayConfig, hub: HubLike, streams: SseStreams, slowBytes = SLOW_BYTES): void {
   const lastEventId = req.headers['last-event-id'];
   const query = parseStreamQuery(url.searchParams, typeof lastEventId === 'string' ? lastEventId : undefined, config.maxFrom);
   if (!query.ok) return sendJson(res, 400, { error: query.code, detail: query.detail });
@@ -60,7 +60,7 @@ export function handleStream(req: IncomingMessage, res: ServerResponse, url: URL
 /** Replay text is written in chunks of about this many characters, each waiting for the previous to drain. */
 export const REPLAY_CHUNK = 64 * 1024;
 
-function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRequest, config: RelayConfig, hub: Hub, streams: SseStreams, slowBytes: number): void {
+function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRequest, config: RelayConfig, hub: HubLike, streams: SseStreams, slowBytes: number): void {
   res.writeHead(200, {
     ...CORS_HEADERS,
     'content-type': 'text/event-stream',

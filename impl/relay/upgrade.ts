@@ -8,13 +8,13 @@ import type { Duplex } from 'node:stream';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { authRefusal, authenticate } from './auth.js';
 import type { RelayConfig } from './config.js';
-import type { Hub } from './hub.js';
+import type { HubLike } from './hub.js';
 import { requestUrl } from './routes.js';
 import { SocketSession } from './socket.js';
 
 export interface UpgradeContext {
   readonly config: RelayConfig;
-  readonly hub: Hub;
+  readonly hub: HubLike;
   readonly instance: string;
   readonly log: (line: string) => void;
   readonly slowBytes: number;

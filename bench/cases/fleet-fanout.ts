@@ -1,0 +1,97 @@
+/**
+ * `fleet-fanout`: deliveries/s of a three-node relay fleet (NATS JetStream, `aep relay --nats`)
+ * against one in-memory relay, on the same machine. The workload is `fanout`'s: 100-event
+ * batches POSTed by a load generator in a separate process to 50 SSE subscribers with mixed
+ * filters and 10% metadata ceilings, every delivery checked. Ours: the batches go to node a,
+ * the subscribers are spread over nodes a, b and c (every third on each), so each event crosses
+ * JetStream (publish, ack, ordered consumer on three nodes) before it is delivered. Baseline: the
+ * same subscribers on one in-process `startRelay`. Needs `nats-server` (ci.sh installs it); the
+ * case fails with that message when it is absent.
+ */
+import { fork, type ChildProcess } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { fileURLToPath } from 'node:url';
+import { FLEET_DEFAULTS } from '../../impl/relay/fleet/config.js';
+import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../../impl/relay/fleet/local-nats.js';
+import { startRelay, type RunningRelay } from '../../impl/relay/server.js';
+import type { Benchmark } from '../harness.js';
+import { fanoutSubscribers } from './fanout.js';
+
+const BATCHES_PER_RUN = 10;
+
+function loadScript(): string {
+  const here = fileURLToPath(import.meta.url);
+  return here.includes('/dist/') ? fileURLToPath(new URL('../fanout-load.js', import.meta.url)) : fileURLToPath(new URL('../../dist/bench/fanout-load.js', import.meta.url));
+}
+
+/** One `fanout-load` process (its IPC protocol is documented in ../fanout-load.ts). */
+class Load {
+  private readonly child: ChildProcess;
+  private pending: { ok: (m: Record<string, unknown>) => void; fail: (e: Error) => void } | undefined;
+
+  constructor() {
+    this.child = fork(loadScript(), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+    this.child.on('message', (m: Record<string, unknown>) => {
+      const p = this.pending;
+      this.pending = undefined;
+      if (m.kind === 'error') p?.fail(new Error(`fleet-fanout: ${String(m.message)}`));
+      else p?.ok(m);
+    });
+    this.child.on('exit', (code) => this.pending?.fail(new Error(`fleet-fanout: the load generator exited (${code})`)));
+  }
+
+  ask(msg: Record<string, unknown>): Promise<Record<string, unknown>> {
+    return new Promise((ok, fail) => {
+      this.pending = { ok, fail };
+      this.child.send(msg);
+    });
+  }
+
+  stop(): void {
+    if (this.child.connected) this.child.send({ kind: 'stop' });
+    const timer = setTimeout(() => this.child.kill(), 1000);
+    timer.unref();
+  }
+}
+
+export const fleetFanoutBench: Benchmark = {
+  name: 'fleet-fanout',
+  unit: 'deliveries',
+  what: '100-event batches POSTed to node a of a three-node fleet on one nats-server (JetStream) with 50 SSE subscribers spread over the three nodes (fanout\'s filters and ceilings), vs the same 50 subscribers on one in-memory relay',
+  budgetMs: 400,
+  async prepare() {
+    if (!natsServerBinary()) throw new Error(NATS_MISSING);
+    let nats: NatsServer | undefined;
+    const relays: RunningRelay[] = [];
+    const loads: Load[] = [];
+    const close = async (): Promise<void> => {
+      for (const l of loads) l.stop();
+      await Promise.all(relays.map((r) => r.close()));
+      await nats?.dispose();
+    };
+    try {
+      nats = await startNats();
+      const stream = `B${randomBytes(6).toString('hex')}`;
+      for (const node of ['a', 'b', 'c']) relays.push(await startRelay({ port: 0, drainMs: 1000, fleet: { ...FLEET_DEFAULTS, url: nats.url, stream, node } }));
+      const single = await startRelay({ port: 0, drainMs: 1000 });
+      relays.push(single);
+      const toFleet = new Load();
+      const toSingle = new Load();
+      loads.push(toFleet, toSingle);
+      // `streamUrl` + `query` is the subscriber's URL: an empty `streamUrl` lets each name its node.
+      const spread = fanoutSubscribers('fleet').map((s, i) => ({ ...s, query: `${relays[i % 3]!.url}/stream${s.query}` }));
+      const one = fanoutSubscribers('one').map((s) => ({ ...s, query: `${single.url}/stream${s.query}` }));
+      await toFleet.ask({ kind: 'connect', tag: 'fleet', streamUrl: '', postUrl: `${relays[0]!.url}/events`, subscribers: spread, checkCeilings: true });
+      await toSingle.ask({ kind: 'connect', tag: 'one', streamUrl: '', postUrl: `${single.url}/events`, subscribers: one, checkCeilings: true });
+      const side = (load: Load) => ({
+        async run() {
+          return Number((await load.ask({ kind: 'run', batches: BATCHES_PER_RUN })).deliveries);
+        },
+      });
+      return { ours: side(toFleet), baseline: side(toSingle), close };
+    } catch (err) {
+      await close();
+      throw err;
+    }
+  },
+};

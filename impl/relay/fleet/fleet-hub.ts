@@ -1,0 +1,354 @@
+/**
+ * `FleetHub`: the relay's hub on a NATS JetStream stream shared by every node of a fleet.
+ *
+ * - Ingest publishes each session event to `aep.{stream}.ev.{session token}` with
+ *   `Nats-Msg-Id` = hash of `(source, id)` and resolves once JetStream acknowledged every one
+ *   (and this node applied them, so a replay right after the 202 holds them). The stream keeps
+ *   one copy: a pair this node already holds, or repeated in the batch, is not published; a
+ *   pair JetStream drops as a duplicate within its window is counted a duplicate.
+ * - Every node reads the whole stream with an ordered consumer into its own in-memory `Hub`
+ *   (replay buffer + fan-out), so SSE, WebSocket, filters, ceilings and resume are the single
+ *   relay's code, fed in stream order.
+ * - Live-only copies (a redelivered duplicate, AEP-0003 §5; an agent-scoped event, never
+ *   buffered) go over core NATS `aep.{stream}.live`, tagged with the stream position they
+ *   follow; each node forwards them once it applied that position.
+ * - Control: ownership leases (ownership.ts); a command for a session owned on another node
+ *   is sent to `aep.{stream}.ctl.{node}`, which routes it to its local target and replies
+ *   with the routing outcome. Acks are events: they reach consumers through the stream.
+ */
+import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type PubAck } from '@nats-io/jetstream';
+import { connect, headers, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import type { AepEvent } from '../../core/event.js';
+import type { Received } from '../buffer.js';
+import { routeCommand } from '../control.js';
+import { Hub, Unavailable, type Dispatch, type FleetStatus, type HubLike, type Peer, type ReplayPlan, type Sink } from '../hub.js';
+import type { ReplayRequest } from '../positions.js';
+import type { FilterMatch } from '../../core/filter.js';
+import type { FleetConfig } from './config.js';
+import { fleetNames, messageId, type FleetNames } from './names.js';
+import { Leases } from './ownership.js';
+import { ensureStream, ownershipBucket, streamConfig } from './stream.js';
+
+export interface FleetHubOptions {
+  readonly fleet: FleetConfig;
+  /** AEP_BUFFER and AEP_MAX_SESSIONS: the local buffer's bounds and the stream's limits. */
+  readonly buffer: number;
+  readonly maxSessions: number;
+  readonly log: (line: string) => void;
+}
+
+/** How long a publish waits for its JetStream ack, and a routed command for its reply. */
+const PUBLISH_TIMEOUT_MS = 5_000;
+const ROUTE_TIMEOUT_MS = 3_000;
+/** An acknowledged batch is answered after at most this long even if this node has not applied it yet. */
+const APPLY_WAIT_MS = 5_000;
+
+const OVER = 'Aep-Over-Declared';
+const AFTER = 'Aep-After';
+const ORIGIN = 'Aep-Node';
+
+/** Connect to NATS, set up the stream and bucket, read the stream up to its end, then serve. */
+export async function startFleetHub(opts: FleetHubOptions): Promise<FleetHub> {
+  const { fleet, log } = opts;
+  let nc: NatsConnection;
+  try {
+    nc = await connect({ servers: fleet.url.split(',').map((s) => s.trim()), name: `aep-relay ${fleet.node}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 5_000, timeout: 5_000 });
+  } catch (err) {
+    throw new Error(`cannot reach NATS at ${fleet.url} (AEP_NATS_URL / --nats): ${describe(err)}; start nats-server -js, or unset AEP_NATS_URL for a single relay`);
+  }
+  try {
+    const names = fleetNames(fleet.stream);
+    const jsm = await jetstreamManager(nc);
+    const last = await ensureStream(jsm, streamConfig(fleet, names, opts.buffer, opts.maxSessions), log);
+    const kv = await ownershipBucket(nc, fleet, names);
+    const hub = new FleetHub(nc, jetstream(nc), names, new Leases(kv, fleet.node, fleet.leaseMs, log), opts);
+    await hub.start(last);
+    return hub;
+  } catch (err) {
+    await nc.close().catch(() => {});
+    throw new Error(`cannot set up the fleet on NATS at ${fleet.url}: ${describe(err)}`);
+  }
+}
+
+interface Deferred {
+  readonly after: number;
+  readonly rec: Received;
+}
+
+export class FleetHub implements HubLike {
+  readonly #local: Hub;
+  readonly sinks: Set<Sink>;
+  readonly peers: Set<Peer>;
+  readonly #fleet: FleetConfig;
+  readonly #log: (line: string) => void;
+  #reachable = true;
+  #closing = false;
+  /** The last stream sequence handed to the local hub (fan-out and buffer). */
+  #applied = 0;
+  /** Received stream messages and due live copies not yet handed over (one fan-out per turn). */
+  #batch: Received[] = [];
+  #batchSeq = 0;
+  #scheduled = false;
+  /** Live-only copies waiting for the stream position they follow. */
+  #deferred: Deferred[] = [];
+  #waiters: Array<{ seq: number; resolve: () => void }> = [];
+  #messages: ConsumerMessages | undefined;
+  #subs: Subscription[] = [];
+
+  constructor(
+    private readonly nc: NatsConnection,
+    private readonly js: JetStreamClient,
+    private readonly names: FleetNames,
+    private readonly leases: Leases,
+    opts: FleetHubOptions,
+  ) {
+    this.#local = new Hub(opts.buffer, opts.maxSessions, opts.log);
+    this.sinks = this.#local.sinks;
+    this.peers = this.#local.peers;
+    this.#fleet = opts.fleet;
+    this.#log = opts.log;
+  }
+
+  /** Subscribe to the live and control subjects, start the consumer, and wait until `last` is applied. */
+  async start(last: number): Promise<void> {
+    void this.#watchStatus();
+    this.#subs.push(this.nc.subscribe(this.names.live, { callback: (_err, msg) => this.#onLive(msg.headers, msg.string()) }));
+    this.#subs.push(
+      this.nc.subscribe(this.names.controlSubject(this.#fleet.node), {
+        callback: (_err, msg) => {
+          const raw = msg.string();
+          let verdict: Dispatch;
+          try {
+            verdict = this.#local.dispatch({ event: JSON.parse(raw) as AepEvent, raw }, true);
+          } catch (err) {
+            verdict = { ok: false, code: 'no-route', detail: `node ${this.#fleet.node} could not route the command: ${describe(err)}` };
+          }
+          msg.respond(JSON.stringify(verdict));
+        },
+      }),
+    );
+    const consumer = await this.js.consumers.get(this.#fleet.stream, { deliver_policy: DeliverPolicy.All });
+    this.#messages = await consumer.consume();
+    void this.#consume(this.#messages);
+    await this.#caughtUp(last, 60_000);
+  }
+
+  async #consume(messages: ConsumerMessages): Promise<void> {
+    try {
+      for await (const m of messages) {
+        const raw = m.string();
+        let event: AepEvent;
+        try {
+          event = JSON.parse(raw) as AepEvent;
+        } catch {
+          this.#log(`stream message ${m.seq} is not an event; skipped`);
+          continue;
+        }
+        this.#batch.push(m.headers?.get(OVER) === '1' ? { event, raw, overDeclared: true } : { event, raw });
+        this.#batchSeq = m.seq;
+        this.#releaseDeferred(m.seq);
+        this.#schedule();
+      }
+    } catch (err) {
+      if (!this.#closing) this.#log(`stream consumer stopped: ${describe(err)}`);
+    }
+  }
+
+  #schedule(): void {
+    if (this.#scheduled) return;
+    this.#scheduled = true;
+    setImmediate(() => this.#flush());
+  }
+
+  /** Hand the batch to the local hub (buffer + fan-out), then wake the ingests it completes. */
+  #flush(): void {
+    this.#scheduled = false;
+    const batch = this.#batch;
+    this.#batch = [];
+    if (batch.length > 0) this.#local.publishAll(batch);
+    this.#applied = Math.max(this.#applied, this.#batchSeq);
+    if (this.#waiters.length > 0) {
+      const due = this.#waiters.filter((w) => w.seq <= this.#applied);
+      this.#waiters = this.#waiters.filter((w) => w.seq > this.#applied);
+      for (const w of due) w.resolve();
+    }
+  }
+
+  /** Move live copies whose position is reached into the batch, in arrival order. */
+  #releaseDeferred(seq: number): void {
+    if (this.#deferred.length === 0) return;
+    const keep: Deferred[] = [];
+    for (const d of this.#deferred) if (d.after <= seq) this.#batch.push(d.rec);
+    else keep.push(d);
+    this.#deferred = keep;
+  }
+
+  #onLive(h: MsgHdrs | undefined, raw: string): void {
+    if (!h || h.get(ORIGIN) === this.#fleet.node) return; // our own copies were queued locally
+    try {
+      const event = JSON.parse(raw) as AepEvent;
+      this.#queueLive(h.get(OVER) === '1' ? { event, raw, overDeclared: true } : { event, raw }, Number(h.get(AFTER)) || 0);
+    } catch {
+      this.#log('a live copy on the fleet subject is not an event; skipped');
+    }
+  }
+
+  #queueLive(rec: Received, after: number): void {
+    if (after <= this.#batchSeq) {
+      this.#batch.push(rec);
+      this.#schedule();
+    } else this.#deferred.push({ after, rec });
+  }
+
+  /** Publish a live-only copy to the other nodes and queue it here, after stream position `after`. */
+  #live(rec: Received, after: number): void {
+    const h = headers();
+    h.set(ORIGIN, this.#fleet.node);
+    h.set(AFTER, String(after));
+    if (rec.overDeclared) h.set(OVER, '1');
+    try {
+      this.nc.publish(this.names.live, rec.raw, { headers: h });
+    } catch (err) {
+      throw new Unavailable(`the live copy could not go to the other nodes (${describe(err)})`);
+    }
+    this.#queueLive(rec, after);
+  }
+
+  #caughtUp(seq: number, ms = APPLY_WAIT_MS): Promise<void> {
+    if (seq <= this.#applied) return Promise.resolve();
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, ms);
+      timer.unref();
+      this.#waiters.push({ seq, resolve: () => (clearTimeout(timer), resolve()) });
+    });
+  }
+
+  async #watchStatus(): Promise<void> {
+    for await (const s of this.nc.status()) {
+      if (s.type === 'disconnect') {
+        if (this.#reachable) this.#log(`NATS at ${this.#fleet.url} unreachable: ingest answers 503 until it returns`);
+        this.#reachable = false;
+      } else if (s.type === 'reconnect') {
+        this.#reachable = true;
+        this.#log(`NATS reachable again at ${s.server}: ingest resumes`);
+      }
+    }
+  }
+
+  #unavailable(): Unavailable {
+    return new Unavailable(`the fleet's NATS server (${this.#fleet.url}) is unreachable, so this node cannot store events`);
+  }
+
+  fleet(): FleetStatus {
+    return { node: this.#fleet.node, stream: this.#fleet.stream, nats: this.#reachable && !this.nc.isClosed() ? 'reachable' : 'unreachable' };
+  }
+
+  stats(): { sessions: number; events: number } {
+    return this.#local.stats();
+  }
+
+  plan(request: ReplayRequest, filter: Readonly<Record<string, unknown>> | FilterMatch): ReplayPlan {
+    return this.#local.plan(request, filter);
+  }
+
+  async ingest(recs: readonly Received[]): Promise<number> {
+    if (!this.#reachable || this.nc.isClosed()) throw this.#unavailable();
+    let fresh = 0;
+    let stored = 0; // highest stream sequence acknowledged for this batch
+    let pending: Array<{ rec: Received; ack: Promise<PubAck | Error> }> = [];
+    const seen = new Set<string>();
+    const settle = async (): Promise<void> => {
+      if (pending.length === 0) return;
+      const batch = pending;
+      pending = [];
+      const acks = await Promise.all(batch.map((p) => p.ack));
+      const failed = acks.find((a): a is Error => a instanceof Error);
+      if (failed) throw failed instanceof Unavailable ? failed : new Unavailable(`JetStream did not acknowledge an event (${describe(failed)})`);
+      for (const [i, ack] of acks.entries()) {
+        const { seq, duplicate } = ack as PubAck;
+        stored = Math.max(stored, seq);
+        // Dropped by the stream as a redelivery within its window: still forwarded live.
+        if (duplicate) this.#live(batch[i]!.rec, seq);
+        else fresh++;
+      }
+    };
+    for (const rec of recs) {
+      const { session, source, id } = rec.event;
+      if (typeof session !== 'string') {
+        await settle();
+        this.#live(rec, Math.max(stored, this.#batchSeq));
+        fresh++;
+        continue;
+      }
+      const msgId = messageId(source, id);
+      if (seen.has(msgId) || this.#local.buffer.has(rec.event)) {
+        await settle();
+        this.#live(rec, Math.max(stored, this.#batchSeq));
+        continue;
+      }
+      seen.add(msgId);
+      const h = rec.overDeclared ? headers() : undefined;
+      if (h) h.set(OVER, '1');
+      const ack = this.js.publish(this.names.eventSubject(session), rec.raw, { msgID: msgId, timeout: PUBLISH_TIMEOUT_MS, ...(h ? { headers: h } : {}) }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+      pending.push({ rec, ack });
+    }
+    await settle();
+    await this.#caughtUp(stored);
+    return fresh;
+  }
+
+  claim(peer: Peer, session: string): string | undefined | Promise<string | undefined> {
+    // Another connection of this node claims it already: the node holds the lease, and the
+    // single relay's rules apply between the two (a command to the session is `ambiguous`).
+    for (const p of this.peers) if (p !== peer && p.claims.has(session)) return undefined;
+    if (!this.#reachable) return Promise.reject(this.#unavailable());
+    return this.leases.claim(session).then((owner) =>
+      owner === undefined
+        ? undefined
+        : `session ${JSON.stringify(session)} is owned by a live target on fleet node ${JSON.stringify(owner)}; one target owns a session fleet-wide (AEP-0001 §5.2, AEP-0004 §4.5): emit into it on that target's connection, or wait until that lease lapses (AEP_NATS_LEASE_MS=${this.#fleet.leaseMs} after its last renewal)`,
+    );
+  }
+
+  ownedElsewhere(peer: Peer, session: string): boolean | Promise<boolean> {
+    if (this.#local.ownedElsewhere(peer, session)) return true;
+    if (!this.#reachable) throw this.#unavailable();
+    return this.leases.owner(session).then((owner) => owner !== undefined && owner !== this.#fleet.node);
+  }
+
+  dispatch(command: Received, authenticated: boolean): Dispatch | Promise<Dispatch> {
+    const session = command.event.session;
+    if (!authenticated || typeof session !== 'string') return this.#local.dispatch(command, authenticated);
+    for (const p of this.peers) if (p.claims.has(session)) return this.#local.dispatch(command, authenticated);
+    if (!this.#reachable) throw this.#unavailable();
+    return this.#dispatchRemote(command, session);
+  }
+
+  async #dispatchRemote(command: Received, session: string): Promise<Dispatch> {
+    const owner = await this.leases.owner(session);
+    if (owner === undefined || owner === this.#fleet.node) return routeCommand(command.event, true, []) as Dispatch;
+    try {
+      const reply = await this.nc.request(this.names.controlSubject(owner), command.raw, { timeout: ROUTE_TIMEOUT_MS });
+      return JSON.parse(reply.string()) as Dispatch;
+    } catch (err) {
+      return { ok: false, code: 'no-route', detail: `session ${JSON.stringify(session)} is owned on fleet node ${JSON.stringify(owner)}, which did not answer (${describe(err)}); its lease lapses within AEP_NATS_LEASE_MS=${this.#fleet.leaseMs} unless renewed` };
+    }
+  }
+
+  leave(peer: Peer): void {
+    this.peers.delete(peer);
+    for (const session of peer.claims) {
+      if (![...this.peers].some((p) => p.claims.has(session))) this.leases.release(session);
+    }
+  }
+
+  async close(): Promise<void> {
+    if (this.#closing) return;
+    this.#closing = true;
+    this.leases.stop();
+    for (const sub of this.#subs) sub.unsubscribe();
+    await this.#messages?.close().catch(() => {});
+    await this.nc.drain().catch(() => this.nc.close());
+  }
+}
+
+const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));

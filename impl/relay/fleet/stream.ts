@@ -1,0 +1,60 @@
+/**
+ * The fleet's JetStream resources: the event stream and the ownership bucket, created when
+ * absent and used as found otherwise (every node of a fleet must be started with the same
+ * limits; a node whose limits differ from the stream's logs the difference and keeps the stream's).
+ *
+ * Limits map the relay's, with headroom: the stream keeps `2 x AEP_BUFFER` events per session
+ * (`max_msgs_per_subject`, one subject per session) and `2 x AEP_BUFFER x AEP_MAX_SESSIONS` in
+ * all (`max_msgs`), dropping the earliest. Each node's own buffer holds `AEP_BUFFER` per session
+ * and evicts the rest itself, so every node, also one started later or one whose consumer lagged,
+ * has seen the event right before its window and answers `replay-exhausted` exactly as the others.
+ */
+import { DiscardPolicy, RetentionPolicy, StorageType, type JetStreamManager, type StreamConfig } from '@nats-io/jetstream';
+import { Kvm, type KV } from '@nats-io/kv';
+import type { NatsConnection } from '@nats-io/transport-node';
+import type { FleetConfig } from './config.js';
+import type { FleetNames } from './names.js';
+
+const NS_PER_MS = 1_000_000;
+/** The stream keeps this many times AEP_BUFFER (see above). */
+export const HEADROOM = 2;
+
+/** The stream configuration a node asks for. Pure. */
+export function streamConfig(fleet: FleetConfig, names: FleetNames, buffer: number, maxSessions: number): Partial<StreamConfig> & { name: string } {
+  return {
+    name: fleet.stream,
+    subjects: [names.events],
+    retention: RetentionPolicy.Limits,
+    storage: StorageType.File,
+    discard: DiscardPolicy.Old,
+    max_msgs_per_subject: HEADROOM * buffer,
+    max_msgs: Math.min(HEADROOM * buffer * maxSessions, Number.MAX_SAFE_INTEGER),
+    duplicate_window: fleet.duplicateWindowMs * NS_PER_MS,
+    num_replicas: fleet.replicas,
+  };
+}
+
+/** Create the stream when absent; returns its last sequence number (what a new node reads up to before it serves). */
+export async function ensureStream(jsm: JetStreamManager, wanted: Partial<StreamConfig> & { name: string }, log: (line: string) => void): Promise<number> {
+  try {
+    const info = await jsm.streams.info(wanted.name);
+    const c = info.config;
+    const differs = (['max_msgs_per_subject', 'max_msgs', 'duplicate_window', 'num_replicas'] as const).filter((k) => wanted[k] !== undefined && c[k] !== wanted[k]);
+    if (differs.length > 0) log(`stream ${wanted.name} exists with other limits (${differs.map((k) => `${k}=${c[k]}, asked ${wanted[k]}`).join('; ')}); this node uses the stream's`);
+    return info.state.last_seq;
+  } catch (err) {
+    if (!isNotFound(err)) throw err;
+    const info = await jsm.streams.add(wanted);
+    log(`created stream ${wanted.name} on ${wanted.subjects?.join(', ')}`);
+    return info.state.last_seq;
+  }
+}
+
+function isNotFound(err: unknown): boolean {
+  return err instanceof Error && (err.name === 'StreamNotFoundError' || /stream not found/i.test(err.message));
+}
+
+/** The ownership bucket: entries live `leaseMs` unless renewed. */
+export function ownershipBucket(nc: NatsConnection, fleet: FleetConfig, names: FleetNames): Promise<KV> {
+  return new Kvm(nc).create(names.bucket, { ttl: fleet.leaseMs, history: 1, replicas: fleet.replicas });
+}

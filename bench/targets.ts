@@ -27,6 +27,7 @@ export const TARGETS: Readonly<Record<string, Target>> = {
   'hook-http': { baseline: 'HTTP round-trip to a server answering {}', target: 'p99 <= 3 ms', ok: (r) => r.ours <= 3 },
   runner: { baseline: 'none (absolute)', target: 'wall <= 2000 ms (median)', ok: (r) => r.ours <= 2000 },
   'peer-fanout': { baseline: 'nats-server core pub/sub, nats client on both ends', target: 'ratio >= 0.5', ok: (r) => ratio(r) >= 0.5 },
+  'fleet-fanout': { baseline: 'the same 50 subscribers on one in-memory relay', target: null, ok: null },
   memory: { baseline: 'the raw bytes of the buffered events', target: 'RSS <= 2.5x the raw bytes (ratio >= 0.4)', ok: (r) => ratio(r) >= 0.4 },
 };
 

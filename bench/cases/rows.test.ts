@@ -28,8 +28,8 @@ const closeServer = (s: Server): Promise<void> => {
 };
 
 describe('the benchmark table', () => {
-  it('has every issue-13 row', () => {
-    expect(BENCHMARKS.map((b) => b.name)).toEqual(['validate', 'envelope', 'stream', 'redact', 'downlevel', 'relay-ingest', 'ingest-ws', 'fanout', 'peer-fanout', 'latency', 'resume', 'hook-shim', 'hook-http', 'runner', 'memory']);
+  it('has every issue-13 row, and fleet-fanout (issue 15)', () => {
+    expect(BENCHMARKS.map((b) => b.name)).toEqual(['validate', 'envelope', 'stream', 'redact', 'downlevel', 'relay-ingest', 'ingest-ws', 'fanout', 'peer-fanout', 'latency', 'resume', 'hook-shim', 'hook-http', 'runner', 'memory', 'fleet-fanout']);
   });
 });
 

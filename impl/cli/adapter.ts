@@ -6,7 +6,7 @@ import { configureDef } from '../adapter-kit/configure.js';
 import { aepHome } from '../adapter-kit/store.js';
 import { prepareDir } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError } from './io.js';
-import { own } from './lookup.js';
+import { named } from './lookup.js';
 import type { Verb } from './verb.js';
 
 /** Every adapter the CLI can run, loaded lazily. Adding a vendor is one line here. */
@@ -74,10 +74,8 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
   allowPositionals: true,
   async run({ values, positionals }, io) {
     const [name, ...extra] = positionals;
-    if (name === undefined) throw new UsageError(`name an adapter: ${Object.keys(ADAPTERS).join(', ')}`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
-    const load = own(ADAPTERS, name);
-    if (!load) throw new UsageError(`unknown adapter '${name}'; known: ${Object.keys(ADAPTERS).join(', ')}`);
+    const load = named(ADAPTERS, name, 'an', 'adapter');
     // Adapters with opt-in legs read their own variables (e.g. AEP_VSCODE_CONTROL) into a fresh instance.
     const def = configureDef(await load(), io.env);
     if (typeof def === 'string') throw new UsageError(def);

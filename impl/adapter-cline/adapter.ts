@@ -20,6 +20,7 @@
  */
 import type { AdapterDef, CommandOutcome, HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
 import { str } from '../adapter-kit/mapping.js';
+import { configureFrom, type Env } from '../adapter-kit/configure.js';
 import { perContext } from '../adapter-kit/observed-cards.js';
 import { AGENT, hookNameOf, mapHook, parentOf } from './map-hooks.js';
 import { ClineHubTap, type HubConfig } from './hub-tap.js';
@@ -99,6 +100,7 @@ export function clineAdapter(opts: ClineOptions = {}): AdapterDef {
     steeringReply: () => NEUTRAL,
     instruct: false,
     handle,
+    configure: configureFrom(optionsFromEnv, clineAdapter),
   };
   if (hub) {
     def.attach = (ctx, log) => {
@@ -131,13 +133,12 @@ function activeRun(ctx: HookContext, session: string): string | undefined {
   return ctx.run(runKey(session, stateOf(ctx).root.get(session) ?? ROOT));
 }
 
-/** The adapter as configured by the environment; throws on an unusable hub configuration. */
-export function fromEnv(env: Record<string, string | undefined>): AdapterDef {
+/** The options `configure(env)` reads; an error string for an unusable hub configuration. */
+export function optionsFromEnv(env: Env): ClineOptions | string {
   const control = env.AEP_CLINE_HUB_CONTROL === '1';
-  if (env.AEP_CLINE_HUB !== '1' && !control) return clineAdapter();
+  if (env.AEP_CLINE_HUB !== '1' && !control) return {};
   const hub = hubConfigFromEnv(env);
-  if (typeof hub === 'string') throw new Error(hub);
-  return clineAdapter({ hub, control });
+  return typeof hub === 'string' ? hub : { hub, control };
 }
 
 export { hubConfigFromEnv } from './hub-config.js';

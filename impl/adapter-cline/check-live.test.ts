@@ -6,10 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRelay, type RunningRelay } from '../relay/server.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { postHook, tempHome } from '../adapter-kit/test-utils.js';
+import { configuredForTest, postHook, tempHome } from '../adapter-kit/test-utils.js';
 import { main } from '../cli/main.js';
 import { fakeIo } from '../test-utils/cli-io.js';
-import { fromEnv } from './adapter.js';
+import { adapter } from './adapter.js';
 import { startStubHub, type StubHub } from './test-hub.js';
 
 let relay: RunningRelay | null = null;
@@ -29,7 +29,7 @@ describe('cline hub control under check-live', () => {
     const token = 'tok-cline-live';
     hub = await startStubHub('hub-secret');
     relay = await startRelay({ host: '127.0.0.1', port: 0, token, drainMs: 100 });
-    const def = fromEnv({ AEP_CLINE_HUB_CONTROL: '1', AEP_CLINE_HUB_URL: hub.url, AEP_CLINE_HUB_TOKEN: 'hub-secret' });
+    const def = configuredForTest(adapter, { AEP_CLINE_HUB_CONTROL: '1', AEP_CLINE_HUB_URL: hub.url, AEP_CLINE_HUB_TOKEN: 'hub-secret' });
     daemon = await startAdapter(def, { port: 0, relay: relay.url, token, home: tempHome(), hostname: 'ci' });
     const deadline = Date.now() + 5000;
     while ((!daemon.relayReady() || !hub.frames.some((f) => f.kind === 'stream.subscribe')) && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));

@@ -7,8 +7,8 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateStream } from '../core/stream.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
-import { clineAdapter, fromEnv } from './adapter.js';
+import { command, configuredForTest, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { adapter, clineAdapter } from './adapter.js';
 import { startStubHub, type StubHub } from './test-hub.js';
 
 const TOKEN = 'hubtok-5';
@@ -156,12 +156,13 @@ describe('cline hub tap', () => {
     await r.waitFor((es) => ofType(es, 'control.rejected').length === 1);
   });
 
-  it('fromEnv: the gates and the endpoint variables', () => {
-    expect(fromEnv({}).accepts).toEqual([]);
-    expect(() => fromEnv({ AEP_CLINE_HUB: '1' })).toThrow(/AEP_CLINE_HUB_TOKEN/);
-    const tap = fromEnv({ AEP_CLINE_HUB: '1', AEP_CLINE_HUB_TOKEN: 't' });
+  it('configure: the gates and the endpoint variables', () => {
+    expect(configuredForTest(adapter, {}).accepts).toEqual([]);
+    expect(adapter.configure!({ AEP_CLINE_HUB: '1' })).toMatch(/AEP_CLINE_HUB_TOKEN/);
+    const tap = configuredForTest(adapter, { AEP_CLINE_HUB: '1', AEP_CLINE_HUB_TOKEN: 't' });
     expect([tap.accepts, tap.emits.includes('attention')]).toEqual([[], true]);
-    expect(fromEnv({ AEP_CLINE_HUB_CONTROL: '1', AEP_CLINE_HUB_TOKEN: 't' }).accepts).toHaveLength(3);
-    expect(() => fromEnv({ AEP_CLINE_HUB: '1', AEP_CLINE_HUB_TOKEN: 't', AEP_CLINE_HUB_URL: 'http://x' })).toThrow(/ws:\/\//);
+    expect(configuredForTest(adapter, { AEP_CLINE_HUB_CONTROL: '1', AEP_CLINE_HUB_TOKEN: 't' }).accepts).toHaveLength(3);
+    expect(adapter.configure!({ AEP_CLINE_HUB: '1', AEP_CLINE_HUB_TOKEN: 't', AEP_CLINE_HUB_URL: 'http://x' })).toBe("AEP_CLINE_HUB_URL must be a ws:// or wss:// URL, got 'http://x'");
+    expect(configuredForTest(tap, {}).emits.includes('attention')).toBe(false);
   });
 });

@@ -6,9 +6,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateStream } from '../core/stream.js';
 import type { AdapterOptions } from '../adapter-kit/daemon.js';
-import { command, daemonHarness, type Linked } from '../adapter-kit/test-utils.js';
+import { command, configuredForTest, daemonHarness, type Linked } from '../adapter-kit/test-utils.js';
 import { sessionLog, shimHook } from '../test-utils/hook-command.js';
-import { adapter, fromEnv, hermesAdapter } from './adapter.js';
+import { adapter, hermesAdapter } from './adapter.js';
 import type { AdapterDef } from '../adapter-kit/types.js';
 
 const S = 'hs_egret_1';
@@ -146,9 +146,11 @@ describe('hermes adapter daemon', () => {
     expect(lines.filter((l) => l.includes('hermes.observer.v2'))).toHaveLength(1);
   });
 
-  it('fromEnv: the gate variables, and a clear error for a bad regex', () => {
-    expect(fromEnv({}).accepts).toEqual([]);
-    expect(fromEnv({ AEP_HERMES_CONTROL: '1', AEP_HERMES_GATE_TOOLS: '^(terminal|write_file)$' }).accepts).toEqual(['control.attention.respond']);
-    expect(() => fromEnv({ AEP_HERMES_CONTROL: '1', AEP_HERMES_GATE_TOOLS: '(' })).toThrow(/AEP_HERMES_GATE_TOOLS must be a regular expression/);
+  it('configure: the gate variables, and a clear error for a bad regex', () => {
+    expect(configuredForTest(adapter, {}).accepts).toEqual([]);
+    expect(configuredForTest(adapter, { AEP_HERMES_CONTROL: '1', AEP_HERMES_GATE_TOOLS: '^(terminal|write_file)$' }).accepts).toEqual(['control.attention.respond']);
+    expect(adapter.configure!({ AEP_HERMES_CONTROL: '1', AEP_HERMES_GATE_TOOLS: '(' })).toMatch(/^AEP_HERMES_GATE_TOOLS must be a regular expression over tool names: /);
+    // a configured instance configures afresh: the gate goes off again without the variable
+    expect(configuredForTest(configuredForTest(adapter, { AEP_HERMES_CONTROL: '1' }), {}).accepts).toEqual([]);
   });
 });

@@ -32,6 +32,7 @@
 import type { AdapterDef, CommandOutcome, HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
 import { parseAnswer } from '../adapter-kit/held-loop.js';
 import { ALLOW_DENY_OPTIONS, str } from '../adapter-kit/mapping.js';
+import { configureFrom, type Env } from '../adapter-kit/configure.js';
 import { levelFor, red } from '../adapter-kit/capture.js';
 import { ObservedCards, perContext } from '../adapter-kit/observed-cards.js';
 import { toolCallKey } from '../adapter-kit/tool-calls.js';
@@ -111,6 +112,7 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
     },
   };
   if (gate) def.command = respondGuard;
+  def.configure = configureFrom(optionsFromEnv, hermesAdapter);
 
   async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
     const hook = hookOf(raw, hookEvent);
@@ -218,18 +220,18 @@ function settleCard(ctx: HookContext, cards: ObservedCards, card: ReturnType<Obs
   else cards.dismissed(ctx, card);
 }
 
-/** The adapter as configured by the environment; throws on a malformed `AEP_HERMES_GATE_TOOLS`. */
-export function fromEnv(env: Record<string, string | undefined>): AdapterDef {
+/** The options `configure(env)` reads; an error string for a malformed `AEP_HERMES_GATE_TOOLS`. */
+export function optionsFromEnv(env: Env): HermesOptions | string {
   const control = env.AEP_HERMES_CONTROL === '1';
   let gateTools: RegExp | undefined;
   if (env.AEP_HERMES_GATE_TOOLS) {
     try {
       gateTools = new RegExp(env.AEP_HERMES_GATE_TOOLS);
     } catch (err) {
-      throw new Error(`AEP_HERMES_GATE_TOOLS must be a regular expression over tool names: ${(err as Error).message}`);
+      return `AEP_HERMES_GATE_TOOLS must be a regular expression over tool names: ${(err as Error).message}`;
     }
   }
-  return hermesAdapter({ control, ...(gateTools ? { gateTools } : {}) });
+  return { control, ...(gateTools ? { gateTools } : {}) };
 }
 
 /** The default posture: observe-only, read-only hello. */

@@ -6,10 +6,10 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRelay, type RunningRelay } from '../relay/server.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { postHook, tempHome } from '../adapter-kit/test-utils.js';
+import { configuredForTest, postHook, tempHome } from '../adapter-kit/test-utils.js';
 import { main } from '../cli/main.js';
 import { fakeIo } from '../test-utils/cli-io.js';
-import { fromEnv } from './adapter.js';
+import { adapter } from './adapter.js';
 
 let relay: RunningRelay | null = null;
 let daemon: RunningAdapter | null = null;
@@ -25,7 +25,7 @@ const CHECKS = ['control-behalf-refusal', 'control-ack', 'control-nack-unsupport
 async function checkLive(env: Record<string, string>, instruct: boolean, accepts: string): Promise<{ code: number; out: string }> {
   const token = 'tok-hermes-live';
   relay = await startRelay({ host: '127.0.0.1', port: 0, token, drainMs: 100 });
-  daemon = await startAdapter(fromEnv(env), { port: 0, relay: relay.url, token, home: tempHome(), hostname: 'ci', instruct });
+  daemon = await startAdapter(configuredForTest(adapter, env), { port: 0, relay: relay.url, token, home: tempHome(), hostname: 'ci', instruct });
   const deadline = Date.now() + 5000;
   while (!daemon.relayReady() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 20));
   await postHook(daemon.url, 'on_session_start', { hook_event_name: 'on_session_start', session_id: 'ci-hermes', extra: {} });

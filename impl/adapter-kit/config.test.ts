@@ -92,8 +92,8 @@ describe('Sequencer', () => {
 describe('files and URLs', () => {
   it('makes session ids safe file names and relay URLs socket URLs', () => {
     expect(sessionFileName('s_1.a-b')).toBe('s_1.a-b.jsonl');
-    expect(sessionFileName('../../etc/passwd')).toBe('etc_passwd.jsonl');
-    expect(sessionFileName('')).toBe('session.jsonl');
+    expect(sessionFileName('../../etc/passwd')).toBe('%2E.%2F..%2Fetc%2Fpasswd.jsonl');
+    expect(sessionFileName('')).toBe('%.jsonl');
     expect(socketUrlFor('http://127.0.0.1:8787')).toBe('ws://127.0.0.1:8787/socket');
     expect(socketUrlFor('https://relay.example/base/')).toBe('wss://relay.example/base/socket');
     expect(socketUrlFor('ws://h:1/socket')).toBe('ws://h:1/socket');

@@ -17,6 +17,7 @@
  * vendor's hook timeout minus a 5 s margin, so the daemon always frees the hook before the vendor
  * kills it.
  */
+import { configureFrom } from './configure.js';
 import { callKey, dismissCallRequests } from './tool-calls.js';
 import type { AdapterDef, HookContext, HookInput, Mapped, RequestOption, Settlement } from './types.js';
 
@@ -75,10 +76,7 @@ export function gatedDef(gate: GateConfig, vars: GateVars, create: (gate: GateCo
   return {
     accepts: gate.enabled ? ['control.attention.respond'] : [],
     holdMs: gate.holdMs,
-    configure(env) {
-      const config = readGate(env, vars);
-      return typeof config === 'string' ? config : create(config);
-    },
+    configure: configureFrom((env) => readGate(env, vars), create),
   };
 }
 

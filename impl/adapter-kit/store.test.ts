@@ -1,8 +1,8 @@
 /** The epoch never goes backwards: atomic state file, corrupt file derived from the logs, or a refusal. */
-import { existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { EpochError, nextEpoch } from './store.js';
+import { EpochError, appendLog, nextEpoch } from './store.js';
 import { tempHome } from './test-utils.js';
 
 const stateFile = (home: string): string => join(home, 'adapter-claude-code.state.json');
@@ -47,5 +47,31 @@ describe('nextEpoch', () => {
     writeLog(home, 's1', [6, 7]);
     expect(existsSync(stateFile(home))).toBe(false);
     expect(nextEpoch(home, 'claude-code')).toBe(8);
+  });
+});
+
+describe('appendLog', () => {
+  it('sessions a/b and a_b (one file under the earlier mapping) get a log each', () => {
+    const home = tempHome();
+    appendLog(home, 'claude-code', 'a/b', '{"session":"a/b","n":1}');
+    appendLog(home, 'claude-code', 'a_b', '{"session":"a_b","n":2}');
+    appendLog(home, 'claude-code', 'a/b', '{"session":"a/b","n":3}');
+    const dir = join(home, 'logs', 'claude-code');
+    expect(readdirSync(dir).sort()).toEqual(['a%2Fb.jsonl', 'a_b.jsonl']);
+    expect(readFileSync(join(dir, 'a%2Fb.jsonl'), 'utf8')).toBe('{"session":"a/b","n":1}\n{"session":"a/b","n":3}\n');
+    expect(readFileSync(join(dir, 'a_b.jsonl'), 'utf8')).toBe('{"session":"a_b","n":2}\n');
+  });
+
+  it('a log left by the earlier mapping stays where it is and still counts for the epoch', () => {
+    const home = tempHome();
+    const dir = join(home, 'logs', 'claude-code');
+    mkdirSync(dir, { recursive: true });
+    // the earlier mapping wrote session "x:y" to x_y.jsonl
+    writeFileSync(join(dir, 'x_y.jsonl'), `${JSON.stringify({ aep: '0.1', session: 'x:y', epoch: 9, seq: 0 })}\n`);
+    appendLog(home, 'claude-code', 'x:y', JSON.stringify({ aep: '0.1', session: 'x:y', epoch: 10, seq: 0 }));
+    expect(readdirSync(dir).sort()).toEqual(['x%3Ay.jsonl', 'x_y.jsonl']);
+    expect(readFileSync(join(dir, 'x_y.jsonl'), 'utf8')).toBe('{"aep":"0.1","session":"x:y","epoch":9,"seq":0}\n');
+    rmSync(join(dir, 'x%3Ay.jsonl'));
+    expect(nextEpoch(home, 'claude-code')).toBe(10);
   });
 });

@@ -2,12 +2,16 @@
  * The daemon's files under the AEP home (`AEP_HOME`, default `~/.aep`):
  * - `adapter-<agent>.state.json`: `{"epoch": N}`, bumped once per process start (AEP-0001 §7),
  *   written atomically (a temporary file, fsync, then rename);
- * - `logs/<agent>/<session>.jsonl`: every emitted event, one line each, the durable record.
+ * - `logs/<agent>/<session>.jsonl`: every emitted event, one line each, the durable record (the
+ *   session id escaped into a file name one-to-one: see session-file.ts).
  */
 import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import { ensureDir } from './ensure-dir.js';
+import { sessionFileName } from './session-file.js';
+
+export { sessionFileName };
 
 /** The AEP home: `AEP_HOME` when set, else `~/.aep`. */
 export function aepHome(env: Record<string, string | undefined>): string {
@@ -116,12 +120,6 @@ export function nextEpoch(home: string, agent: string, log: (line: string) => vo
   ensureDir(home);
   writeAtomic(file, `${JSON.stringify({ epoch })}\n`);
   return epoch;
-}
-
-/** A session id made safe as a file name (AEP-0003 §9.6: ids are untrusted input). */
-export function sessionFileName(session: string): string {
-  const safe = session.replace(/[^A-Za-z0-9._-]/g, '_').replace(/^[._-]+/, '');
-  return `${(safe || 'session').slice(0, 200)}.jsonl`;
 }
 
 /** Directories already created by this process (appendLog runs once per event). */

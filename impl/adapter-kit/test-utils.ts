@@ -10,6 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
 import { startAdapter, type AdapterOptions, type RunningAdapter } from './daemon.js';
 import type { AdapterDef } from './types.js';
+import { configureDef } from './configure.js';
 
 export interface StubRelay {
   url: string;
@@ -143,4 +144,11 @@ export function daemonHarness(): { start(def: AdapterDef, opts?: Partial<Adapter
       relay = null;
     },
   };
+}
+
+/** `def` configured from `env` (its `configure`), for a test: a refused env throws its message. */
+export function configuredForTest(def: AdapterDef, env: Record<string, string | undefined>): AdapterDef {
+  const out = configureDef(def, env);
+  if (typeof out === 'string') throw new Error(out);
+  return out;
 }

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POSTURE } from '../adapter-kit/capture.js';
 import { createEngine } from '../adapter-kit/engine.js';
-import { adapter, adapterFromEnv, createAdapter } from './adapter.js';
+import { adapter, createAdapter } from './adapter.js';
+import { configuredForTest } from '../adapter-kit/test-utils.js';
 import { mapEvent, mapToolGate } from './map-events.js';
 
 function engineFor(control: boolean) {
@@ -14,9 +15,10 @@ function engineFor(control: boolean) {
 describe('the pi adapter', () => {
   it('declares read-only by default and control.attention.respond only under AEP_PI_CONTROL=1', () => {
     expect(adapter.accepts).toEqual([]);
-    expect(adapterFromEnv({}).accepts).toEqual([]);
-    expect(adapterFromEnv({ AEP_PI_CONTROL: 'true' }).accepts).toEqual([]);
-    expect(adapterFromEnv({ AEP_PI_CONTROL: '1' }).accepts).toEqual(['control.attention.respond']);
+    expect(configuredForTest(adapter, {}).accepts).toEqual([]);
+    expect(configuredForTest(adapter, { AEP_PI_CONTROL: 'true' }).accepts).toEqual([]);
+    expect(configuredForTest(adapter, { AEP_PI_CONTROL: '1' }).accepts).toEqual(['control.attention.respond']);
+    expect(configuredForTest(createAdapter({ control: true }), {}).accepts).toEqual([]);
     expect(adapter.defaultPort).toBe(8396);
     expect(adapter.neutralReply('tool_call')).toBe('{}');
   });

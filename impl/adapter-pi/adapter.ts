@@ -20,6 +20,7 @@
  * and hello declares `accepts: []`.
  */
 import { defineAdapter } from '../adapter-kit/define.js';
+import { configureFrom, type Env } from '../adapter-kit/configure.js';
 import { str } from '../adapter-kit/mapping.js';
 import { DENY_MESSAGE } from '../adapter-kit/replies.js';
 import { isPlainObject } from '../core/event.js';
@@ -119,12 +120,13 @@ export function createAdapter(opts: { control?: boolean } = {}): AdapterDef {
   if (!control) def.accepts = [];
   // No pi moment's reply carries context, so queued steering could never be delivered.
   def.instruct = false;
+  def.configure = configureFrom(optionsFromEnv, createAdapter);
   return def;
 }
 
 /** The daemon's posture from the environment: the gate is on exactly with `AEP_PI_CONTROL=1`. */
-export function adapterFromEnv(env: Record<string, string | undefined>): AdapterDef {
-  return createAdapter({ control: env.AEP_PI_CONTROL === '1' });
+export function optionsFromEnv(env: Env): { control: boolean } {
+  return { control: env.AEP_PI_CONTROL === '1' };
 }
 
 export const adapter = createAdapter();

@@ -3,7 +3,9 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { postHook, tempHome } from '../adapter-kit/test-utils.js';
 import type { CliIo } from './io.js';
 import { main } from './main.js';
-import { ADAPTERS } from './adapter.js';
+import { readFileSync } from 'node:fs';
+import { ADAPTERS, verb } from './adapter.js';
+import { configureDef } from '../adapter-kit/configure.js';
 
 function io(env: Record<string, string>): CliIo & { err: string; stop(): void } {
   let stop!: (s: string) => void;
@@ -69,6 +71,63 @@ describe('aep adapter: opt-in legs', () => {
     const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(fake.err)![1]!;
     const started = Date.now();
     expect(await postHook(url, 'PreToolUse', { hook_event_name: 'PreToolUse', session_id: 'cli-k', tool_name: 'Bash', tool_input: {} })).toEqual({ status: 200, body: '{}' });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(70);
+    fake.stop();
+    expect(await done).toBe(0);
+  });
+});
+
+/**
+ * Every adapter's opt-in variables, one mechanism (`AdapterDef.configure`): what each turns on,
+ * and that `aep adapter --help` and the README's environment table name it.
+ */
+const OPT_INS: { adapter: string; env: Record<string, string>; accepts: string[] }[] = [
+  { adapter: 'hermes', env: { AEP_HERMES_CONTROL: '1', AEP_HERMES_GATE_TOOLS: '^terminal$' }, accepts: ['control.attention.respond'] },
+  { adapter: 'cline', env: { AEP_CLINE_HUB: '1', AEP_CLINE_HUB_TOKEN: 't' }, accepts: [] },
+  { adapter: 'cline', env: { AEP_CLINE_HUB_CONTROL: '1', AEP_CLINE_HUB_TOKEN: 't' }, accepts: ['control.attention.respond', 'control.cancel', 'x.cline.control.send_input'] },
+  { adapter: 'pi', env: { AEP_PI_CONTROL: '1' }, accepts: ['control.attention.respond'] },
+  { adapter: 'vscode', env: { AEP_VSCODE_CONTROL: '1', AEP_VSCODE_GATE_TOOLS: 'Bash' }, accepts: ['control.attention.respond'] },
+  { adapter: 'kimi-code', env: { AEP_KIMI_CONTROL: '1', AEP_KIMI_GATE_TOOLS: 'Shell' }, accepts: ['control.attention.respond'] },
+];
+
+describe('aep adapter: every opt-in leg goes through configure', () => {
+  it.each(OPT_INS)('$adapter with $env', async ({ adapter, env, accepts }) => {
+    const template = await ADAPTERS[adapter]!();
+    expect(template.accepts).toEqual([]);
+    const on = configureDef(template, env);
+    if (typeof on === 'string') throw new Error(on);
+    expect(on.accepts).toEqual(accepts);
+    // a fresh instance each time: configuring the configured one without the variables turns it off
+    expect((configureDef(on, {}) as { accepts: string[] }).accepts).toEqual([]);
+  });
+
+  it('every opt-in variable is documented in aep adapter --help and the README', () => {
+    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+    for (const name of new Set(OPT_INS.flatMap((o) => Object.keys(o.env)))) {
+      expect(verb.help, name).toContain(name);
+      // a row of the environment table whose first cell names it
+      expect(new RegExp(`^\\| [^|\\n]*\`${name}\``, 'm').test(readme), `${name} in the README's environment table`).toBe(true);
+    }
+  });
+
+  it.each([
+    [{ AEP_HERMES_CONTROL: '1', AEP_HERMES_GATE_TOOLS: '(' }, 'hermes', 'aep adapter: AEP_HERMES_GATE_TOOLS must be a regular expression over tool names: '],
+    [{ AEP_CLINE_HUB: '1' }, 'cline', 'aep adapter: the Cline hub tap needs a token: set AEP_CLINE_HUB_TOKEN'],
+  ])('a refused value exits 2 naming the variable (%j)', async (env, adapter, message) => {
+    const fake = io({ AEP_HOME: tempHome(), ...env });
+    expect(await main(['adapter', adapter, '--port', '0', '--relay', 'none'], fake)).toBe(2);
+    expect(fake.err.startsWith(message)).toBe(true);
+  });
+
+  it('AEP_PI_CONTROL=1 through the CLI: the daemon holds a forwarded tool_call', async () => {
+    const fake = io({ AEP_HOME: tempHome(), AEP_PI_CONTROL: '1', AEP_ATTENTION_TIMEOUT_MS: '80' });
+    const done = main(['adapter', 'pi', '--port', '0', '--relay', 'none'], fake);
+    pending.push(done);
+    for (let i = 0; i < 100 && !fake.err.includes('listening on'); i++) await new Promise((r) => setTimeout(r, 10));
+    const url = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(fake.err)![1]!;
+    const started = Date.now();
+    const res = await postHook(url, 'tool_call', { session: 'cli-pi', event: { type: 'tool_call', toolCallId: 'c1', toolName: 'bash', input: { command: 'ls' } } });
+    expect(res.status).toBe(200);
     expect(Date.now() - started).toBeGreaterThanOrEqual(70);
     fake.stop();
     expect(await done).toBe(0);

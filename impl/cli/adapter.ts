@@ -2,18 +2,19 @@
 import type { AdapterDef } from '../adapter-kit/types.js';
 import { daemonOptions, portEnvName } from '../adapter-kit/config.js';
 import { startAdapter } from '../adapter-kit/daemon.js';
+import { configureDef } from '../adapter-kit/configure.js';
 import { aepHome } from '../adapter-kit/store.js';
 import { prepareDir } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError } from './io.js';
-import { own } from './lookup.js';
+import { named } from './lookup.js';
 import type { Verb } from './verb.js';
 
 /** Every adapter the CLI can run, loaded lazily. Adding a vendor is one line here. */
-export const ADAPTERS: Record<string, (env?: Record<string, string | undefined>) => Promise<AdapterDef>> = {
+export const ADAPTERS: Record<string, () => Promise<AdapterDef>> = {
   'claude-code': async () => (await import('../adapter-claude-code/adapter.js')).adapter,
   codex: async () => (await import('../adapter-codex/adapter.js')).adapter,
-  cline: async (env = {}) => (await import('../adapter-cline/adapter.js')).fromEnv(env),
-  hermes: async (env = {}) => (await import('../adapter-hermes/adapter.js')).fromEnv(env),
+  cline: async () => (await import('../adapter-cline/adapter.js')).adapter,
+  hermes: async () => (await import('../adapter-hermes/adapter.js')).adapter,
   antigravity: async () => (await import('../adapter-antigravity/adapter.js')).adapter,
   'gemini-cli': async () => (await import('../adapter-gemini-cli/adapter.js')).adapter,
   'kimi-code': async () => (await import('../adapter-kimi-code/adapter.js')).adapter,
@@ -21,7 +22,7 @@ export const ADAPTERS: Record<string, (env?: Record<string, string | undefined>)
   'qwen-code': async () => (await import('../adapter-qwen-code/adapter.js')).adapter,
   opencode: async () => (await import('../adapter-opencode/adapter.js')).adapter,
   kilocode: async () => (await import('../adapter-kilocode/adapter.js')).adapter,
-  pi: async (env = {}) => (await import('../adapter-pi/adapter.js')).adapterFromEnv(env),
+  pi: async () => (await import('../adapter-pi/adapter.js')).adapter,
 };
 
 export const verb: Verb = {
@@ -73,18 +74,10 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
   allowPositionals: true,
   async run({ values, positionals }, io) {
     const [name, ...extra] = positionals;
-    if (name === undefined) throw new UsageError(`name an adapter: ${Object.keys(ADAPTERS).join(', ')}`);
     if (extra.length > 0) throw new UsageError(`unexpected argument '${extra[0]}'`);
-    const load = own(ADAPTERS, name);
-    if (!load) throw new UsageError(`unknown adapter '${name}'; known: ${Object.keys(ADAPTERS).join(', ')}`);
-    let loaded: AdapterDef;
-    try {
-      loaded = await load(io.env);
-    } catch (err) {
-      throw new UsageError((err as Error).message);
-    }
+    const load = named(ADAPTERS, name, 'an', 'adapter');
     // Adapters with opt-in legs read their own variables (e.g. AEP_VSCODE_CONTROL) into a fresh instance.
-    const def = loaded.configure ? loaded.configure(io.env) : loaded;
+    const def = configureDef(await load(), io.env);
     if (typeof def === 'string') throw new UsageError(def);
     const flags = {
       ...(typeof values.port === 'string' ? { port: values.port } : {}),

@@ -9,6 +9,7 @@ import { renderIssue } from '../core/issue.js';
 import { parseLevel } from '../adapter-kit/capture.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
+import { named } from './lookup.js';
 
 /** What one bridge runner receives: parsed flags, the positionals after the bridge name. */
 export interface BridgeArgs {
@@ -163,9 +164,7 @@ export const verb: Verb = {
   allowPositionals: true,
   async run({ values, positionals }, io) {
     const [name, ...rest] = positionals;
-    if (name === undefined) throw new UsageError(`name a bridge: ${Object.keys(BRIDGES).join(', ')}`);
-    const entry = Object.prototype.hasOwnProperty.call(BRIDGES, name) ? BRIDGES[name] : undefined;
-    if (!entry) throw new UsageError(`unknown bridge '${name}'; known: ${Object.keys(BRIDGES).join(', ')}`);
+    const entry = named(BRIDGES, name, 'a', 'bridge');
     return (await entry.load())({ values, rest }, io);
   },
 };

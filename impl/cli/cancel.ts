@@ -2,8 +2,8 @@
 import { UsageError } from './io.js';
 import type { Verb } from './verb.js';
 import { cancelCommand } from '../operator/command.js';
-import { CONTROL_FLAGS, CONTROL_HELP, base, runControl } from '../operator/control-verb.js';
-import { RELAY_HELP } from '../operator/relay-opts.js';
+import { CONTROL_FLAGS, CONTROL_HELP, base, positionalArgs, runControl } from '../operator/control-verb.js';
+import { RELAY_ENV_HELP, RELAY_HELP } from '../operator/relay-opts.js';
 
 const HELP = `usage: aep cancel <session> [--run R] [--reason S] [flags]
 
@@ -19,9 +19,7 @@ flags:
 ${RELAY_HELP}
 ${CONTROL_HELP}
 
-environment:
-  AEP_TOKEN   bearer token when --token is not given
-  AEP_RELAY   relay URL when --relay is not given
+${RELAY_ENV_HELP}
 `;
 
 export const verb: Verb = {
@@ -31,9 +29,7 @@ export const verb: Verb = {
   allowPositionals: true,
   options: { ...CONTROL_FLAGS, run: { type: 'string' }, reason: { type: 'string' } },
   async run({ values, positionals }, io) {
-    if (positionals.length !== 1) throw new UsageError(`expected <session>, got ${positionals.length} arguments`);
-    const session = positionals[0]!;
-    if (session === '') throw new UsageError('<session> must not be empty');
+    const [session] = positionalArgs(positionals, ['<session>']) as [string];
     if (values.run === '') throw new UsageError('--run must not be empty');
     const run = values.run as string | undefined;
     const cmd = cancelCommand(base(session), run, values.reason as string | undefined);

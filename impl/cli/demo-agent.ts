@@ -1,5 +1,6 @@
 import { runDemoAgent } from '../demo-agent/agent.js';
 import { UsageError } from './io.js';
+import { target } from '../operator/relay-opts.js';
 import type { Verb } from './verb.js';
 
 const HELP = `usage: aep demo-agent [--relay URL] [--token T] [--session S] [--run R]
@@ -45,21 +46,14 @@ export const verb: Verb = {
     run: { type: 'string' },
   },
   async run({ values }, io) {
-    const relay = typeof values.relay === 'string' ? values.relay : 'http://127.0.0.1:8787';
-    let url: URL;
-    try {
-      url = new URL(relay);
-    } catch {
-      throw new UsageError(`--relay '${relay}' is not a URL; expected e.g. http://127.0.0.1:8787`);
-    }
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`--relay must be an http:// or https:// URL, got '${relay}'`);
+    // AEP_RELAY is not read here: the demo target's relay is --relay or the default
+    const { relay, token } = target(values, { AEP_TOKEN: io.env.AEP_TOKEN });
     const nonEmpty = (k: string, dflt: string): string => {
       const v = values[k];
       if (v === undefined) return dflt;
       if (typeof v !== 'string' || v === '') throw new UsageError(`--${k} must not be empty`);
       return v;
     };
-    const token = typeof values.token === 'string' && values.token !== '' ? values.token : io.env.AEP_TOKEN || undefined;
     return runDemoAgent(
       { relay, ...(token ? { token } : {}), session: nonEmpty('session', 'demo-session'), run: nonEmpty('run', 'demo-run') },
       io.stopSignal,

@@ -1,10 +1,9 @@
 /** `aep doctor`: a read-only diagnosis of the relay and the managed daemons, a remedy on every finding. */
 import type { Verb } from './verb.js';
-import { target } from '../operator/control-verb.js';
 import { judge, renderReport } from '../operator/doctor-findings.js';
 import { runProbes } from '../operator/doctor-probe.js';
 import { aepHome } from '../operator/home.js';
-import { RELAY_FLAGS, RELAY_HELP } from '../operator/relay-opts.js';
+import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 
 const HELP = `usage: aep doctor [--relay URL] [--token T] [--json]
 
@@ -40,7 +39,7 @@ export const verb: Verb = {
   allowPositionals: false,
   options: { ...RELAY_FLAGS },
   async run({ values }, io) {
-    const t = target(values, io);
+    const t = target(values, io.env);
     if (!values.json) io.stderr(`aep doctor: probing ${t.relay} and the managed daemons (read-only)\n`);
     const lines = judge(await runProbes(t, aepHome(io.env, io.cwd), io.env));
     const findings = lines.filter((l) => l.level === 'finding').length;

@@ -2,7 +2,7 @@
  * `aep hook`: always exit 0 with the neutral output when it cannot forward, and one stderr line
  * for every misconfiguration; the lean entry loads node built-ins and the shim only.
  */
-import { spawn, spawnSync } from 'node:child_process';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
@@ -30,6 +30,14 @@ afterEach(async () => {
 const input = '{"hook_event_name":"PreToolUse","session_id":"s_h","tool_name":"Read","tool_input":{}}';
 const lines = (text: string): string[] => text.split('\n').filter((l) => l !== '');
 
+
+/** The child's exit code; SIGKILLed (code null) when it is still running after 8 s. */
+function exitCode(child: ChildProcess): Promise<number | null> {
+  return new Promise((r) => {
+    const timer = setTimeout(() => child.kill('SIGKILL'), 8000);
+    child.on('exit', (c) => (clearTimeout(timer), r(c)));
+  });
+}
 describe('aep hook', () => {
   it('with no daemon: exit 0 and the neutral {} at once, quiet unless AEP_DEBUG', async () => {
     const port = String(await deadPort());
@@ -193,10 +201,7 @@ describe.skipIf(!existsSync('dist/impl/cli/hook.cjs'))('aep hook as a real proce
     child.stdout.on('data', (c) => (out += c));
     child.stdin.write('{}\n'); // and the pipe stays open
     const started = Date.now();
-    const code = await new Promise<number | null>((r) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 8000);
-      child.on('exit', (c) => (clearTimeout(timer), r(c)));
-    });
+    const code = await exitCode(child);
     expect(code).toBe(0);
     expect(out).toBe('{}');
     expect(Date.now() - started).toBeLessThan(3000);
@@ -210,10 +215,7 @@ describe.skipIf(!existsSync('dist/impl/cli/hook.cjs'))('aep hook as a real proce
     child.stderr.on('data', (c) => (err += c));
     child.stdin.write('{"session_id":');
     const started = Date.now();
-    const code = await new Promise<number | null>((r) => {
-      const timer = setTimeout(() => child.kill('SIGKILL'), 8000);
-      child.on('exit', (c) => (clearTimeout(timer), r(c)));
-    });
+    const code = await exitCode(child);
     expect(code).toBe(0);
     expect(out).toBe('{}');
     expect(err).toBe('aep hook: stdin did not close or complete a JSON object within 2000 ms (14 bytes read); answered neutrally\n');

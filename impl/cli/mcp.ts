@@ -10,7 +10,7 @@ import { ulid } from '../core/ulid.js';
 import { McpAgent, MCP_AGENT } from '../mcp/agent.js';
 import { createMcpServer } from '../mcp/server.js';
 import { aepHome } from '../operator/home.js';
-import { DEFAULT_RELAY } from '../operator/relay-opts.js';
+import { DEFAULT_RELAY, tokenOf } from '../operator/relay-opts.js';
 
 const HELP = `usage: aep mcp [--relay URL|none] [--token T] [--session S] [--ask-timeout S]
 
@@ -59,7 +59,7 @@ export const verb: Verb = {
     }
     const askS = values['ask-timeout'] === undefined ? 300 : Number(values['ask-timeout']);
     if (!Number.isFinite(askS) || askS <= 0) throw new UsageError(`--ask-timeout must be a positive number of seconds, got '${String(values['ask-timeout'])}'`);
-    const token = typeof values.token === 'string' && values.token !== '' ? values.token : io.env.AEP_TOKEN || undefined;
+    const token = tokenOf(values, io.env);
     const home = aepHome(io.env, io.cwd);
     const log = (l: string): void => io.stderr(`aep mcp: ${l}\n`);
     const session = typeof values.session === 'string' && values.session !== '' ? values.session : `mcp-${ulid()}`;

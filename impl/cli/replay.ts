@@ -6,9 +6,8 @@ import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
 import { monotonicUlid } from '../core/ulid.js';
-import { target } from '../operator/control-verb.js';
 import { planReplay } from '../operator/replay-plan.js';
-import { RELAY_FLAGS, RELAY_HELP, authHeaders, describeNetError, refused, unreachable } from '../operator/relay-opts.js';
+import { RELAY_FLAGS, RELAY_HELP, authHeaders, describeNetError, refused, unreachable, target } from '../operator/relay-opts.js';
 
 const HELP = `usage: aep replay <capture.jsonl> [--speed N] [--max-gap MS] [--dry-run] [flags]
 
@@ -78,7 +77,7 @@ export const verb: Verb = {
       io.stderr(`aep replay: ${file} holds no replayable events\n`);
       return EXIT.failed;
     }
-    const t = target(values, io);
+    const t = target(values, io.env);
     if (!values.json) io.stderr(`aep replay: sending to ${t.relay}:\n${describe()}`);
     let sent = 0;
     for (const p of plan.events) {

@@ -2,8 +2,8 @@
 import { UsageError } from './io.js';
 import type { Verb } from './verb.js';
 import { respondCommand, type Answer } from '../operator/command.js';
-import { CONTROL_FLAGS, CONTROL_HELP, base, runControl } from '../operator/control-verb.js';
-import { RELAY_HELP } from '../operator/relay-opts.js';
+import { CONTROL_FLAGS, CONTROL_HELP, base, positionalArgs, runControl } from '../operator/control-verb.js';
+import { RELAY_ENV_HELP, RELAY_HELP } from '../operator/relay-opts.js';
 
 const HELP = `usage: aep respond <session> <request-id> (--option ID | --text S | --values JSON) [flags]
 
@@ -24,9 +24,7 @@ flags:
 ${RELAY_HELP}
 ${CONTROL_HELP}
 
-environment:
-  AEP_TOKEN   bearer token when --token is not given
-  AEP_RELAY   relay URL when --relay is not given
+${RELAY_ENV_HELP}
 `;
 
 export const verb: Verb = {
@@ -36,9 +34,7 @@ export const verb: Verb = {
   allowPositionals: true,
   options: { ...CONTROL_FLAGS, option: { type: 'string' }, text: { type: 'string' }, values: { type: 'string' } },
   async run({ values, positionals }, io) {
-    if (positionals.length !== 2) throw new UsageError(`expected <session> <request-id>, got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
-    const [session, request] = positionals as [string, string];
-    if (session === '' || request === '') throw new UsageError('<session> and <request-id> must not be empty');
+    const [session, request] = positionalArgs(positionals, ['<session>', '<request-id>']) as [string, string];
     const given = (['option', 'text', 'values'] as const).filter((k) => values[k] !== undefined);
     if (given.length !== 1) throw new UsageError(given.length === 0 ? 'give the answer: --option ID, --text S or --values JSON' : `give one answer, not ${given.map((k) => `--${k}`).join(' and ')}`);
     let answer: Answer;

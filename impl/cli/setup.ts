@@ -88,6 +88,16 @@ export const verb: Verb = {
       if (values.json) io.stdout(`${JSON.stringify(report)}\n`);
       return code;
     };
+    /** One daemon's outcome: said when it worked; else on stderr and in the report. False when it failed. */
+    const outcome = <R extends { ok: true } | { ok: false; error: string }>(id: string, r: R, line: (ok: Extract<R, { ok: true }>) => string): boolean => {
+      if (r.ok) {
+        say(line(r as Extract<R, { ok: true }>), { id, ...r });
+        return true;
+      }
+      io.stderr(`aep setup: ${(r as { error: string }).error}\n`);
+      report.push({ id, ...r });
+      return false;
+    };
     if (sub === 'up') {
       const relay = typeof values.relay === 'string' ? values.relay : DEFAULT_RELAY;
       let code = EXIT.ok as number;
@@ -101,12 +111,7 @@ export const verb: Verb = {
         }
         io.stderr(`aep setup: starting ${id} on port ${port}\n`);
         const r = await up(d, home, io.env, relay);
-        if (r.ok) say(r.already ? `${id} already answers on 127.0.0.1:${port}; left alone` : `${id} up on 127.0.0.1:${r.port} (pid ${r.pid}, log ${logFile(home, id)})`, { id, ...r });
-        else {
-          code = EXIT.failed;
-          io.stderr(`aep setup: ${r.error}\n`);
-          report.push({ id, ...r });
-        }
+        if (!outcome(id, r, (ok) => (ok.already ? `${id} already answers on 127.0.0.1:${port}; left alone` : `${id} up on 127.0.0.1:${ok.port} (pid ${ok.pid}, log ${logFile(home, id)})`))) code = EXIT.failed;
       }
       return finish(code);
     }
@@ -120,12 +125,7 @@ export const verb: Verb = {
           continue;
         }
         const r = await down(d, home);
-        if (r.ok) say(r.state === 'stopped' ? `${id} stopped` : r.state === 'stale' ? `${id}: the pid file was stale; removed it` : `${id}: not started by 'aep setup up' (no pid file)`, { id, ...r });
-        else {
-          code = EXIT.failed;
-          io.stderr(`aep setup: ${r.error}\n`);
-          report.push({ id, ...r });
-        }
+        if (!outcome(id, r, (ok) => (ok.state === 'stopped' ? `${id} stopped` : ok.state === 'stale' ? `${id}: the pid file was stale; removed it` : `${id}: not started by 'aep setup up' (no pid file)`))) code = EXIT.failed;
       }
       return finish(code);
     }

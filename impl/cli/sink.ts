@@ -3,10 +3,9 @@ import { resolve } from 'node:path';
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
-import { target } from '../operator/control-verb.js';
 import { FILTER_FLAGS, FILTER_HELP, buildFilter } from '../operator/filter-flags.js';
 import { follow } from '../operator/follow.js';
-import { RELAY_FLAGS, RELAY_HELP } from '../operator/relay-opts.js';
+import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 import { SinkWriter } from '../operator/sink-writer.js';
 
 const HELP = `usage: aep sink --out DIR [--rotate-mb N] [filter flags | --filter JSON] [flags]
@@ -54,7 +53,7 @@ export const verb: Verb = {
       if (!Number.isFinite(n) || n <= 0) throw new UsageError(`--rotate-mb must be a positive number of MiB, got '${String(values['rotate-mb'])}'`);
       rotateBytes = Math.max(1, Math.round(n * 1024 * 1024));
     }
-    const t = target(values, io);
+    const t = target(values, io.env);
     const built = buildFilter(values);
     if (!built.ok) throw new UsageError(built.error);
     const dir = resolve(io.cwd, values.out);

@@ -7,8 +7,7 @@ import { FILTER_FLAGS, FILTER_HELP, buildFilter } from '../operator/filter-flags
 import { follow } from '../operator/follow.js';
 import { formatEvent } from '../operator/format.js';
 import { aepHome } from '../operator/home.js';
-import { RELAY_FLAGS, RELAY_HELP } from '../operator/relay-opts.js';
-import { target } from '../operator/control-verb.js';
+import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 import { loadState, saveState } from '../operator/state-file.js';
 import { fetchReplay } from '../operator/stream.js';
 import type { Positions } from '../operator/positions.js';
@@ -61,7 +60,7 @@ export const verb: Verb = {
     quiet: { type: 'boolean', short: 'q' },
   },
   async run({ values }, io) {
-    const t = target(values, io);
+    const t = target(values, io.env);
     const built = buildFilter(values);
     if (!built.ok) throw new UsageError(built.error);
     if (values.attention) return attention(values, io, t, built.filter);

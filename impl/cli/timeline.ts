@@ -4,9 +4,8 @@ import { resolve } from 'node:path';
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
-import { target } from '../operator/control-verb.js';
 import { formatEvent } from '../operator/format.js';
-import { RELAY_FLAGS, RELAY_HELP } from '../operator/relay-opts.js';
+import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 import { fetchReplay } from '../operator/stream.js';
 import { causalTree, drawTree, order } from '../operator/timeline.js';
 
@@ -77,7 +76,7 @@ export const verb: Verb = {
       events = all.filter((e) => e.session === session);
     } else {
       if (session === undefined) throw new UsageError('missing <session> (or give --file F)');
-      const t = target(values, io);
+      const t = target(values, io.env);
       const r = await fetchReplay(t, { session });
       if (!r.ok) {
         io.stderr(`aep timeline: ${r.error}\n`);

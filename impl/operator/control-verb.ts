@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { UsageError, type CliIo } from '../cli/io.js';
 import { exitFor, operatorSource, renderOutcome, type CommandBase } from './command.js';
-import { RelayOptionError, RELAY_FLAGS, relayTarget, type RelayTarget } from './relay-opts.js';
+import { RELAY_FLAGS, target } from './relay-opts.js';
 import { SendError, sendControl } from './sender.js';
 
 export const CONTROL_FLAGS = {
@@ -27,13 +27,14 @@ function nonNegInt(v: unknown, flag: string, dflt: number, min = 0): number {
   return n;
 }
 
-export function target(values: Record<string, unknown>, io: CliIo): RelayTarget {
-  try {
-    return relayTarget(values, io.env);
-  } catch (err) {
-    if (err instanceof RelayOptionError) throw new UsageError(err.message);
-    throw err;
-  }
+/**
+ * The verb's positional arguments, checked: exactly `names.length` of them, none empty. `names`
+ * are as the usage line writes them (`<session>`, `<request-id>`).
+ */
+export function positionalArgs(positionals: string[], names: readonly string[]): string[] {
+  if (positionals.length !== names.length) throw new UsageError(`expected ${names.join(' ')}, got ${positionals.length} argument${positionals.length === 1 ? '' : 's'}`);
+  if (positionals.some((p) => p === '')) throw new UsageError(`${names.join(' and ')} must not be empty`);
+  return positionals;
 }
 
 export function base(session: string, id: string = randomUUID()): CommandBase {
@@ -42,7 +43,7 @@ export function base(session: string, id: string = randomUUID()): CommandBase {
 
 /** Sends, renders, returns the exit code (0/3/4, or 1 when the relay could not be used). */
 export async function runControl(values: Record<string, unknown>, io: CliIo, command: Record<string, unknown>, what: string): Promise<number> {
-  const t = target(values, io);
+  const t = target(values, io.env);
   const ackWindowMs = nonNegInt(values['ack-window'], '--ack-window', 10_000, 1);
   const retries = nonNegInt(values.retries, '--retries', 2);
   const verb = String(command.type) === 'control.cancel' ? 'cancel' : 'respond';

@@ -5,24 +5,9 @@ import { join } from 'node:path';
 import { daemonPort, logFile, pidFile, runDir, type DaemonSpec } from './catalog.js';
 import { probe } from './doctor-probe.js';
 import { packageRoot } from './package-root.js';
+import { isAlive, readPid } from './pid-file.js';
 
-export function readPid(home: string, id: string): number | undefined {
-  try {
-    const n = Number(readFileSync(pidFile(home, id), 'utf8').trim());
-    return Number.isInteger(n) && n > 0 ? n : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-export function isAlive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
+export { isAlive, readPid };
 
 export async function healthy(port: number): Promise<boolean> {
   const r = await probe(`http://127.0.0.1:${port}/healthz`);

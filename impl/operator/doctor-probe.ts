@@ -1,7 +1,7 @@
 /** `aep doctor`'s probes (I/O, read-only): plain HTTP requests with a short timeout, and pid checks. */
-import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
-import { CATALOG, daemonPort, pidFile } from './catalog.js';
+import { CATALOG, daemonPort } from './catalog.js';
+import { isAlive, readPid } from './pid-file.js';
 import type { DaemonProbe, HttpProbe, Probes } from './doctor-findings.js';
 import type { RelayTarget } from './relay-opts.js';
 
@@ -39,30 +39,15 @@ export function probe(url: string, opts: { method?: string; headers?: Record<str
   });
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === 'EPERM';
-  }
-}
-
 export async function probeDaemons(home: string, env: NodeJS.ProcessEnv, skipPort?: number): Promise<DaemonProbe[]> {
   const out: DaemonProbe[] = [];
   for (const d of CATALOG) {
     if (d.id === 'relay') continue;
     const port = daemonPort(d, env);
     if (port === skipPort) continue;
-    let pid: number | undefined;
-    try {
-      const n = Number(readFileSync(pidFile(home, d.id), 'utf8').trim());
-      if (Number.isInteger(n) && n > 0) pid = n;
-    } catch {
-      pid = undefined;
-    }
+    const pid = readPid(home, d.id);
     const health = await probe(`http://127.0.0.1:${port}/healthz`);
-    out.push({ id: d.id, describe: d.describe, port, ...(pid !== undefined ? { pid, pidAlive: alive(pid) } : {}), health });
+    out.push({ id: d.id, describe: d.describe, port, ...(pid !== undefined ? { pid, pidAlive: isAlive(pid) } : {}), health });
   }
   return out;
 }

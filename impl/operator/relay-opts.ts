@@ -2,6 +2,7 @@
  * The options every operator verb shares (`--relay`, `--token`) and the wording of the errors
  * they all raise, pure: flag values in, a checked config or a message out.
  */
+import { UsageError } from '../cli/io.js';
 
 export const DEFAULT_RELAY = 'http://127.0.0.1:8787';
 
@@ -26,8 +27,23 @@ export function relayTarget(values: Record<string, unknown>, env: NodeJS.Process
     throw new RelayOptionError(`--relay '${raw}' is not a URL; expected e.g. ${DEFAULT_RELAY}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new RelayOptionError(`--relay must be an http:// or https:// URL, got '${raw}'`);
-  const token = typeof values.token === 'string' && values.token !== '' ? values.token : env.AEP_TOKEN || undefined;
+  const token = tokenOf(values, env);
   return { relay: raw.replace(/\/+$/, ''), ...(token ? { token } : {}) };
+}
+
+/** The bearer token: a non-empty `--token`, else a non-empty `AEP_TOKEN`, else none. */
+export function tokenOf(values: Record<string, unknown>, env: NodeJS.ProcessEnv): string | undefined {
+  return typeof values.token === 'string' && values.token !== '' ? values.token : env.AEP_TOKEN || undefined;
+}
+
+/** {@link relayTarget} for a verb: a flag that cannot be used is a usage error (exit 2). */
+export function target(values: Record<string, unknown>, env: NodeJS.ProcessEnv): RelayTarget {
+  try {
+    return relayTarget(values, env);
+  } catch (err) {
+    if (err instanceof RelayOptionError) throw new UsageError(err.message);
+    throw err;
+  }
 }
 
 /** The shared flag definitions, spread into a verb's `options`. */
@@ -40,6 +56,11 @@ export const RELAY_FLAGS = {
 export const RELAY_HELP = `  --relay URL    relay base URL (default ${DEFAULT_RELAY}; env AEP_RELAY)
   --token T      bearer token (default: the AEP_TOKEN environment variable)
   --json         machine output: one JSON object per line on stdout`;
+
+/** The help's environment section for a verb that takes {@link RELAY_FLAGS}. */
+export const RELAY_ENV_HELP = `environment:
+  AEP_TOKEN   bearer token when --token is not given
+  AEP_RELAY   relay URL when --relay is not given`;
 
 export function authHeaders(t: RelayTarget): Record<string, string> {
   return t.token ? { authorization: `Bearer ${t.token}` } : {};

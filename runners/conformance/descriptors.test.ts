@@ -12,6 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { startAdapter } from '../../impl/adapter-kit/daemon.js';
 import { DEFAULT_POSTURE } from '../../impl/adapter-kit/capture.js';
+import { configureDef } from '../../impl/adapter-kit/configure.js';
 import { ADAPTERS } from '../../impl/cli/adapter.js';
 import { contradictions } from './descriptor-check.js';
 import { loadDescriptors } from './descriptors.js';
@@ -60,8 +61,7 @@ async function realHello(name: string, env: Record<string, string>, instruct: bo
   const port = (wss.address() as AddressInfo).port;
   const first = new Promise<string>((resolve) => wss.on('connection', (ws) => ws.once('message', (data) => resolve(String(data)))));
   const home = mkdtempSync(join(tmpdir(), 'aep-hello-'));
-  const loaded = await ADAPTERS[name]!(env);
-  const def = loaded.configure ? loaded.configure(env) : loaded;
+  const def = configureDef(await ADAPTERS[name]!(), env);
   if (typeof def === 'string') throw new Error(def);
   const daemon = await startAdapter(def, { port: 0, relay: `http://127.0.0.1:${port}`, home, posture: DEFAULT_POSTURE, attentionTimeoutMs: 1000, instruct, log: () => {} });
   try {

@@ -7,6 +7,7 @@
 import { ADAPTERS } from '../../impl/cli/adapter.js';
 import { DEFAULT_POSTURE } from '../../impl/adapter-kit/capture.js';
 import { createEngine } from '../../impl/adapter-kit/engine.js';
+import { configureDef } from '../../impl/adapter-kit/configure.js';
 
 export interface HelloFacts {
   /** hello `capabilities.control.accepts`; null when the hello has no `control` block. */
@@ -21,8 +22,7 @@ export interface HelloFacts {
 export async function helloFacts(name: string, env: Readonly<Record<string, string>>, instruct: boolean): Promise<HelloFacts> {
   const load = ADAPTERS[name];
   if (!load) throw new Error(`no adapter '${name}' in the CLI's ADAPTERS`);
-  const loaded = await load({ ...env });
-  const def = loaded.configure ? loaded.configure({ ...env }) : loaded;
+  const def = configureDef(await load(), { ...env });
   if (typeof def === 'string') throw new Error(`the ${name} adapter refuses env ${JSON.stringify(env)}: ${def}`);
   const engine = createEngine(def, { posture: DEFAULT_POSTURE, timeoutMs: 1000, instruct, host: 'hello-facts', epoch: 0, send: () => {}, log: () => {} });
   engine.dismissAll();

@@ -5,6 +5,7 @@
  */
 import { DEFAULT_POSTURE } from '../../impl/adapter-kit/capture.js';
 import { createEngine, type EngineTimers } from '../../impl/adapter-kit/engine.js';
+import { configureDef } from '../../impl/adapter-kit/configure.js';
 import type { AdapterDef } from '../../impl/adapter-kit/types.js';
 import type { Scenario } from './scenario-format.js';
 import type { Observed, ScenarioTarget } from './scenario-run.js';
@@ -54,8 +55,7 @@ async function flush(): Promise<void> {
 
 /** A fresh instance of the adapter configured with a scenario's opt-in variables (throws on a bad value). */
 export function configured(def: AdapterDef, env: Record<string, string>): AdapterDef {
-  if (!def.configure) return def;
-  const out = def.configure(env);
+  const out = configureDef(def, env);
   if (typeof out === 'string') throw new Error(`the scenario's env does not configure the ${def.agent} adapter: ${out}`);
   return out;
 }

@@ -8,7 +8,8 @@
  */
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adapterFromEnv } from '../../impl/adapter-pi/adapter.js';
+import { adapter as piAdapter } from '../../impl/adapter-pi/adapter.js';
+import { configured } from '../live/offline-target.js';
 import type { ChildProcess } from 'node:child_process';
 import type { LaunchContext, VendorDriver, VendorSession } from './driver.js';
 
@@ -51,7 +52,7 @@ export const piDriver: VendorDriver = {
   adapter: 'pi',
   mode: 'print mode (--mode json -p), the extension by path (-e)',
   exampleFile: PI_EXTENSION,
-  plugin: { adapter: (env) => adapterFromEnv(env) },
+  plugin: { adapter: (env) => configured(piAdapter, env) },
   toolCall(kind, proof) {
     if (kind === 'write-proof') return { name: 'bash', input: { command: `echo hi > ${proof}` } };
     if (kind === 'failing-command') return { name: 'bash', input: { command: `echo hi > ${proof}.missing-dir/proof.txt` } };

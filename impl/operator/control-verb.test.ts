@@ -1,0 +1,32 @@
+/** The positional arguments of aep respond / aep cancel: the count and emptiness, in the verbs' words. */
+import { describe, expect, it } from 'vitest';
+import { UsageError } from '../cli/io.js';
+import { positionalArgs } from './control-verb.js';
+
+const message = (f: () => unknown): string => {
+  try {
+    f();
+  } catch (err) {
+    expect(err).toBeInstanceOf(UsageError);
+    return (err as Error).message;
+  }
+  throw new Error('no usage error');
+};
+
+describe('positionalArgs', () => {
+  it('returns them when the count is right and none is empty', () => {
+    expect(positionalArgs(['s1', 'r1'], ['<session>', '<request-id>'])).toEqual(['s1', 'r1']);
+    expect(positionalArgs(['s1'], ['<session>'])).toEqual(['s1']);
+  });
+
+  it('a wrong count names what is expected and what was given (singular for one)', () => {
+    expect(message(() => positionalArgs(['s1'], ['<session>', '<request-id>']))).toBe('expected <session> <request-id>, got 1 argument');
+    expect(message(() => positionalArgs([], ['<session>', '<request-id>']))).toBe('expected <session> <request-id>, got 0 arguments');
+    expect(message(() => positionalArgs(['a', 'b'], ['<session>']))).toBe('expected <session>, got 2 arguments');
+  });
+
+  it('an empty argument is refused, naming all of them', () => {
+    expect(message(() => positionalArgs(['', 'r1'], ['<session>', '<request-id>']))).toBe('<session> and <request-id> must not be empty');
+    expect(message(() => positionalArgs([''], ['<session>']))).toBe('<session> must not be empty');
+  });
+});

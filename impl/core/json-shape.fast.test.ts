@@ -157,3 +157,19 @@ describe('tooDeepAt (fast check first, path only on a finding)', () => {
     expect(tooDeepAt(cyclic, 1000)).toBeDefined();
   });
 });
+
+describe('jsonTextProblem with an enumerable member planted on Object.prototype', () => {
+  it('still finds the duplicate the inherited name would hide from a for...in count', () => {
+    const proto = Object.prototype as Record<string, unknown>;
+    Object.defineProperty(proto, 'planted', { value: { deep: {} }, enumerable: true, configurable: true, writable: true });
+    try {
+      const text = '{"a":1,"a":2,"b":{"c":1}}';
+      expect(jsonTextProblem(text, JSON.parse(text))).toEqual({ kind: 'duplicate', path: '$.a', key: 'a' });
+      expect(jsonTextProblem('{"a":1}', JSON.parse('{"a":1}'))).toBeNull();
+      expect(tooDeepAt({ a: { b: 1 } }, 2)).toBeUndefined(); // the inherited object is visited, then the exact walk clears it
+      expect(tooDeepAt({ a: { b: {} } }, 2)).toBe('$.a.b');
+    } finally {
+      delete proto.planted;
+    }
+  });
+});

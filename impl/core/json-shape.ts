@@ -113,7 +113,7 @@ const RECURSION_BOUND = 256;
  */
 export function jsonTextProblem(text: string, value: unknown, maxDepth = MAX_DEPTH): JsonTextProblem | null {
   if (maxDepth <= RECURSION_BOUND) {
-    const members = value !== null && typeof value === 'object' ? membersWithin(value, 1, maxDepth) : 0;
+    const members = value !== null && typeof value === 'object' ? membersWithin(value, 1, maxDepth, enumeratesOwn()) : 0;
     if (members >= 0 && members === textMembers(text)) return null;
   }
   return scanJsonText(text, maxDepth);
@@ -145,18 +145,40 @@ export function textMembers(text: string): number {
   return members;
 }
 
+/** Whether Object.prototype has no enumerable member (something may have made one so): then for...in lists own names only. */
+function enumeratesOwn(): boolean {
+  for (const _ in Object.prototype) return false;
+  return true;
+}
+
 /**
  * Own members of every object in `value` (arrays walked, not counted), or -1 when a container
  * sits deeper than `maxDepth` (`value` being at `depth`). Recursion never passes `maxDepth + 1`.
+ * `ownEnumeration`: whether for...in over an object whose prototype is Object.prototype lists its own names only.
  */
-function membersWithin(value: object, depth: number, maxDepth: number): number {
+function membersWithin(value: object, depth: number, maxDepth: number, ownEnumeration: boolean): number {
   if (depth > maxDepth) return -1;
   let members = 0;
   if (Array.isArray(value)) {
     for (let i = 0; i < value.length; i++) {
       const item: unknown = value[i];
       if (item !== null && typeof item === 'object') {
-        const inner = membersWithin(item, depth + 1, maxDepth);
+        const inner = membersWithin(item, depth + 1, maxDepth, ownEnumeration);
+        if (inner < 0) return -1;
+        members += inner;
+      }
+    }
+    return members;
+  }
+  // JSON.parse makes plain objects: for...in over one visits exactly its own names, allocating
+  // nothing, as long as Object.prototype has no enumerable member (`ownEnumeration`, which the
+  // caller checked). Anything else is counted by Object.keys.
+  if (ownEnumeration && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const key in value) {
+      members++;
+      const item: unknown = (value as Record<string, unknown>)[key];
+      if (item !== null && typeof item === 'object') {
+        const inner = membersWithin(item, depth + 1, maxDepth, ownEnumeration);
         if (inner < 0) return -1;
         members += inner;
       }
@@ -168,7 +190,7 @@ function membersWithin(value: object, depth: number, maxDepth: number): number {
   for (let k = 0; k < keys.length; k++) {
     const item: unknown = (value as Record<string, unknown>)[keys[k]!];
     if (item !== null && typeof item === 'object') {
-      const inner = membersWithin(item, depth + 1, maxDepth);
+      const inner = membersWithin(item, depth + 1, maxDepth, ownEnumeration);
       if (inner < 0) return -1;
       members += inner;
     }
@@ -186,9 +208,10 @@ function within(value: object, depth: number, maxDepth: number): boolean {
     }
     return true;
   }
-  const keys = Object.keys(value);
-  for (let k = 0; k < keys.length; k++) {
-    const item: unknown = (value as Record<string, unknown>)[keys[k]!];
+  // for...in visits the own enumerable names and any inherited enumerable ones: a superset, so a
+  // `true` here holds for the own members; a `false` sends the caller to the exact reference walk.
+  for (const key in value) {
+    const item: unknown = (value as Record<string, unknown>)[key];
     if (item !== null && typeof item === 'object' && !within(item, depth + 1, maxDepth)) return false;
   }
   return true;

@@ -149,6 +149,15 @@ interface SessionState {
   runTerminals: Map<string, number>;
   toolTerminals: Map<string, number>;
   acks: Map<string, number>;
+  /** The requests of every source under this bare session name (shared with the other sources' states). */
+  view: Map<string, Request>;
+}
+
+/** What a checker holds per source. */
+interface SourceState {
+  /** id -> digest mode: the digest; value mode: the first value, or its Form once computed. */
+  readonly ids: Map<string, unknown>;
+  readonly sessions: Map<string, SessionState>;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
@@ -225,11 +234,8 @@ export interface StreamChecker {
 
 export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker {
   const byValue = options.remember === 'value';
-  // source -> id -> digest mode: the digest; value mode: the first value, or its Form once computed.
-  // Nested maps rather than one joined key: no key string is built per Event.
-  const seen = new Map<string, Map<string, unknown>>();
-  // source -> session -> state.
-  const sessions = new Map<string, Map<string, SessionState>>();
+  // Keyed by source, then id or session: nested maps rather than one joined key, so no key string is built per Event.
+  const sources = new Map<string, SourceState>();
   // Requests by bare session name then id: the session view a foreign respond command resolves in (AEP-0001 §7 rule 4).
   const views = new Map<string, Map<string, Request>>();
   /** Whether `value` repeats `first`, the Event remembered under `id` in `ids` (same canonical JSON). */
@@ -245,15 +251,17 @@ export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker
     return canonical(value) === known.text;
   };
   const check = ({ line, value }: StreamEntry): Issue[] => {
-    const issues = atLine(validateEvent(value), line);
+    const own = validateEvent(value);
+    const issues = own.length === 0 ? own : atLine(own, line);
     if (!isPlainObject(value)) return issues;
     const source = str(value.source);
     const id = str(value.id);
     if (source === undefined || id === undefined) return issues;
 
     // (source, id) is the identity of an Event (AEP-0001 §7 rule 4): a repeat is redelivery or a fault.
-    let ids = seen.get(source);
-    if (ids === undefined) seen.set(source, (ids = new Map()));
+    let ofSource = sources.get(source);
+    if (ofSource === undefined) sources.set(source, (ofSource = { ids: new Map(), sessions: new Map() }));
+    const ids = ofSource.ids;
     const first = ids.get(id);
     if (first !== undefined) {
       if (!isRedelivery(ids, id, first, value)) {
@@ -265,16 +273,14 @@ export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker
 
     const session = str(value.session);
     if (session === undefined) return issues;
-    let ofSource = sessions.get(source);
-    if (ofSource === undefined) sessions.set(source, (ofSource = new Map()));
-    let state = ofSource.get(session);
+    let state = ofSource.sessions.get(session);
     if (state === undefined) {
-      state = { requests: new Map(), open: new Set(), attentionTerminals: new Map(), runTerminals: new Map(), toolTerminals: new Map(), acks: new Map() };
-      ofSource.set(session, state);
+      let view = views.get(session);
+      if (view === undefined) views.set(session, (view = new Map()));
+      state = { requests: new Map(), open: new Set(), attentionTerminals: new Map(), runTerminals: new Map(), toolTerminals: new Map(), acks: new Map(), view };
+      ofSource.sessions.set(session, state);
     }
-    let view = views.get(session);
-    if (view === undefined) views.set(session, (view = new Map()));
-    const cross = crossCheck(value, line, state, view);
+    const cross = crossCheck(value, line, state, state.view);
     if (cross.length > 0) for (const i of atLine(cross, line)) issues.push(i);
     return issues;
   };
@@ -295,8 +301,12 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState,
       issues.push(violation('stream.epoch.order', '$.epoch', `epoch ${epoch} comes after epoch ${last.epoch} (line ${last.line}) in this session; an emitter never reuses an earlier epoch`));
     } else if (last !== undefined && epoch === last.epoch && seq <= last.seq) {
       issues.push(violation('stream.seq.order', '$.seq', `seq ${seq} is not above seq ${last.seq} (line ${last.line}) in epoch ${epoch}; within an epoch seq strictly increases (a restarted counter takes a new epoch)`));
-    } else {
+    } else if (last === undefined) {
       st.position = { epoch, seq, line };
+    } else {
+      last.epoch = epoch;
+      last.seq = seq;
+      last.line = line;
     }
   }
 

@@ -84,3 +84,27 @@ describe('isDateTime by hand', () => {
     }
   });
 });
+
+describe('the registered-type shortcut of the type grammar check', () => {
+  it('holds for every registered type: lowercase core grammar, registered category, no issue', async () => {
+    const { TYPES, lookupCategory } = await import('../../spec/registry.js');
+    const { validateEnvelope } = await import('./envelope.js');
+    expect(TYPES.length).toBeGreaterThan(30);
+    for (const { type } of TYPES) {
+      expect(type).toMatch(/^[a-z0-9_]+(\.[a-z0-9_]+)+$/);
+      expect(type.startsWith('x.')).toBe(false);
+      expect(lookupCategory(type.slice(0, type.indexOf('.')))).toBeDefined();
+      const issues = validateEnvelope({ aep: '0.1', id: 'e', type, time: '2026-01-01T00:00:00Z', source: 'aep://h/a', agent: 'a' });
+      expect(issues.filter((i) => i.path === '$.type')).toEqual([]);
+    }
+  });
+  it('still reports unregistered, vendor and malformed types', async () => {
+    const { validateEnvelope } = await import('./envelope.js');
+    const rule = (type: string): string[] => validateEnvelope({ aep: '0.1', id: 'e', type, time: '2026-01-01T00:00:00Z', source: 'aep://h/a', agent: 'a', session: 's', seq: 0 }).filter((i) => i.path === '$.type').map((i) => i.rule);
+    expect(rule('Tool.completed')).toEqual(['type.grammar']);
+    expect(rule('nope.thing')).toEqual(['type.category']);
+    expect(rule('x.acme')).toEqual(['type.vendor']);
+    expect(rule('tool')).toEqual(['type.grammar']);
+    expect(rule('x.acme.session.note')).toEqual([]);
+  });
+});

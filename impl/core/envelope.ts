@@ -269,6 +269,9 @@ function checkExtensions(ev: Record<string, unknown>, issues: Issue[]): void {
 
 /** AEP-0001 §6 grammar and the AEP-0002 §3 category of a type string. */
 function checkTypeGrammar(type: string, issues: Issue[]): void {
+  // A registered type is well-formed and of a registered category (envelope.fast.test.ts checks
+  // every entry of the registry): the usual case costs one map lookup instead of the patterns.
+  if (lookupType(type) !== undefined) return;
   const path = '$.type';
   if (/[A-Z]/.test(type)) {
     issues.push(violation('type.grammar', path, `type ${show(type)} has uppercase letters; AEP types are lowercase (e.g. "tool.completed")`));
@@ -308,7 +311,7 @@ function checkScope(ev: Record<string, unknown>, type: string, issues: Issue[]):
     }
     return;
   }
-  const command = COMMAND_TYPES.includes(type) || VENDOR_COMMAND.test(type);
+  const command = COMMAND_TYPES.includes(type) || (type.startsWith('x.') && VENDOR_COMMAND.test(type));
   const routed = type === 'attention.routed';
   if (!has(ev, 'session')) {
     const who = command ? 'a command must name its target session' : routed ? '`attention.routed` is scoped to the original session' : 'session-scoped Events carry `session`';

@@ -87,12 +87,14 @@ export function parseBatch(text: string, kind: BodyKind, maxBatch: number): Batc
     return one.ok ? { ok: true, events: [one.rec] } : one;
   }
   const lines = body.split('\n');
-  const count = lines.reduce((n, l) => (l.trim() === '' ? n : n + 1), 0);
+  let count = 0;
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.trim() !== '') count++;
   if (count > maxBatch) {
     return { ok: false, refusal: { status: 413, body: { error: 'too-many-events', detail: `the batch carries ${count} events; this relay takes at most ${maxBatch} per request (AEP_MAX_BATCH); nothing was ingested` } } };
   }
   const events: Received[] = [];
-  for (const [i, line] of lines.entries()) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     if (line.trim() === '') continue;
     const one = parseEventText(line, i + 1);
     if (!one.ok) return one;

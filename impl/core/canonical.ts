@@ -34,6 +34,14 @@ export function canonicalJson(value: unknown): string {
 /** Deepest nesting the recursive fast path takes on; deeper values go to the iterative reference. */
 const FAST_DEPTH = 256;
 
+/** A string JSON.stringify copies verbatim between quotes: no quote, backslash, control character or surrogate. */
+const VERBATIM = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** `JSON.stringify(s)`, without the call for the usual string that needs no escape. */
+function quote(s: string): string {
+  return VERBATIM.test(s) ? `"${s}"` : JSON.stringify(s);
+}
+
 /** Thrown by the fast path for what it leaves to the reference walk. */
 const FALLBACK = new Error('canonicalJson: reference walk');
 
@@ -45,11 +53,12 @@ const FALLBACK = new Error('canonicalJson: reference walk');
 function fastJson(value: unknown, depth: number): string | undefined {
   switch (typeof value) {
     case 'string':
-      return JSON.stringify(value);
+      return quote(value);
     case 'boolean':
       return value ? 'true' : 'false';
     case 'number':
-      return Number.isFinite(value) ? JSON.stringify(value) : 'null';
+      // For a finite number String() is JSON.stringify's text (-0 included: "0").
+      return Number.isFinite(value) ? String(value) : 'null';
     case 'undefined':
     case 'function':
     case 'symbol':
@@ -76,7 +85,7 @@ function fastJson(value: unknown, depth: number): string | undefined {
     if (text === undefined) continue;
     if (!first) out += ',';
     first = false;
-    out += `${JSON.stringify(key)}:${text}`;
+    out += `${quote(key)}:${text}`;
   }
   return `${out}}`;
 }

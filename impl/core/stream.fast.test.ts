@@ -160,3 +160,18 @@ describe('redelivery: remembered values, digests and canonical text agree', () =
     }
   });
 });
+
+describe('validateStream tells entries from raw values as before', () => {
+  it('only objects whose own enumerable names are exactly line and value are entries', () => {
+    const event = { aep: '0.1', id: 'x', type: 'progress.status', time: '2026-11-12T10:00:00Z', source: 'aep://box/a', agent: 'a', session: 's', seq: 0 };
+    expect(validateStream([{ line: 7, value: event }]).map((i) => i.line)).toEqual([]);
+    expect(validateStream([{ line: 7, value: { ...event, aep: '9' } }]).map((i) => i.line)).toEqual([7]);
+    // Three names, or a hidden second name: a raw value (an invalid Event at position 1), as Object.keys decides.
+    expect(validateStream([{ line: 7, value: event, extra: 1 }])[0]!.line).toBe(1);
+    const hidden = Object.defineProperty({ line: 7 }, 'value', { value: event, enumerable: false });
+    expect(validateStream([hidden])[0]!.line).toBe(1);
+    const inherited = Object.assign(Object.create({ value: event }) as object, { line: 7 });
+    expect(validateStream([inherited]).length).toBeGreaterThan(0);
+    expect(validateStream([inherited])[0]!.line).toBe(1);
+  });
+});

@@ -165,8 +165,14 @@ const nonNegInt = (v: unknown): number | undefined => (typeof v === 'number' && 
 
 function isEntry(v: unknown): v is StreamEntry {
   if (!isPlainObject(v) || typeof v.line !== 'number') return false;
-  const keys = Object.keys(v);
-  return keys.length === 2 && keys.includes('line') && keys.includes('value');
+  // Own enumerable names exactly `line` and `value` (what Object.keys would list), without the array.
+  let names = 0;
+  for (const key in v) {
+    if (!Object.hasOwn(v, key)) continue;
+    if (key !== 'line' && key !== 'value') return false;
+    names++;
+  }
+  return names === 2;
 }
 
 function canonical(v: unknown): string | undefined {

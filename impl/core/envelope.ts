@@ -252,8 +252,9 @@ function digits(s: string, at: number, count: number): number {
 }
 
 function checkExtensions(ev: Record<string, unknown>, issues: Issue[]): void {
-  for (const name of Object.keys(ev)) {
-    if (CORE_NAMES.has(name)) continue;
+  // for...in filtered to own names: Object.keys' names in Object.keys' order, without the array.
+  for (const name in ev) {
+    if (!Object.hasOwn(ev, name) || CORE_NAMES.has(name)) continue;
     const v = ev[name];
     const path = childPath('$', name);
     if (!EXTENSION_NAME.test(name)) {

@@ -244,6 +244,8 @@ export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker
   const sources = new Map<string, SourceState>();
   // Requests by bare session name then id: the session view a foreign respond command resolves in (AEP-0001 §7 rule 4).
   const views = new Map<string, Map<string, Request>>();
+  /** Where `crossCheck` puts an Event's issues (emptied after each Event): no array per Event. */
+  const scratch: Issue[] = [];
   /** Whether `value` repeats `first`, the Event remembered under `id` in `ids` (same canonical JSON). */
   const isRedelivery = (ids: Map<string, unknown>, id: string, first: unknown, value: unknown): boolean => {
     if (!byValue) {
@@ -286,15 +288,16 @@ export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker
       state = { requests: new Map(), open: new Set(), attentionTerminals: new Map(), runTerminals: new Map(), toolTerminals: new Map(), acks: new Map(), view };
       ofSource.sessions.set(session, state);
     }
-    const cross = crossCheck(value, line, state, state.view);
-    if (cross.length > 0) for (const i of atLine(cross, line)) issues.push(i);
+    scratch.length = 0;
+    crossCheck(value, line, state, state.view, scratch);
+    if (scratch.length > 0) for (const i of atLine(scratch, line)) issues.push(i);
     return issues;
   };
   return { check };
 }
 
-function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState, view: Map<string, Request>): Issue[] {
-  const issues: Issue[] = [];
+/** The cross-event rules for one Event; its issues (without a line) are pushed to `issues`. */
+function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState, view: Map<string, Request>, issues: Issue[]): void {
   const type = typeof ev.type === 'string' ? ev.type : '';
   const data = isPlainObject(ev.data) ? ev.data : undefined;
 
@@ -352,7 +355,6 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState,
     const answer = data !== undefined && isPlainObject(data.answer) ? data.answer : undefined;
     if (request?.data?.kind === 'form' && answer !== undefined) issues.push(...valuesCapture(ev, request.data.fields, answer.values));
   }
-  return issues;
 }
 
 /** Record the first Event for `key`; a second, different one is a violation naming the first's line. */

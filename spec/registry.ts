@@ -151,8 +151,10 @@ export function lookupType(type: string): TypeEntry | undefined {
 
 /** The category record for a name, or `undefined` when the name is not one of the fourteen. */
 export function lookupCategory(name: string): Category | undefined {
-  return CATEGORIES.find((c) => c.name === name);
+  return BY_CATEGORY.get(name);
 }
+
+const BY_CATEGORY: ReadonlyMap<string, Category> = new Map(CATEGORIES.map((c) => [c.name, c]));
 
 /** The registered control commands (AEP-0004 §5): foreign-emitter, never carry `seq`. Typed `string[]` so any string can be tested with `includes`. */
 export const COMMAND_TYPES: readonly string[] = Object.freeze(TYPES.filter((t) => t.scope === 'command').map((t) => t.type));

@@ -19,6 +19,79 @@
  *   represent at the top level (`undefined`, a function, a symbol).
  */
 export function canonicalJson(value: unknown): string {
+  // The fast path covers plain JSON data; anything else (a toJSON, a BigInt, a cycle, deep
+  // nesting, a top-level value JSON cannot represent) is left to the reference walk, which
+  // serializes it or throws its precise error.
+  try {
+    const text = fastJson(value, 0);
+    if (text !== undefined) return text;
+  } catch {
+    // fall through to the reference walk
+  }
+  return referenceJson(value);
+}
+
+/** Deepest nesting the recursive fast path takes on; deeper values go to the iterative reference. */
+const FAST_DEPTH = 256;
+
+/** A string JSON.stringify copies verbatim between quotes: no quote, backslash, control character or surrogate. */
+const VERBATIM = /^[^"\\\u0000-\u001f\ud800-\udfff]*$/;
+
+/** `JSON.stringify(s)`, without the call for the usual string that needs no escape. */
+function quote(s: string): string {
+  return VERBATIM.test(s) ? `"${s}"` : JSON.stringify(s);
+}
+
+/** Thrown by the fast path for what it leaves to the reference walk. */
+const FALLBACK = new Error('canonicalJson: reference walk');
+
+/**
+ * Canonical text of plain JSON data, recursively: the same bytes `referenceJson` produces for
+ * values with no `toJSON`, no BigInt and at most {@link FAST_DEPTH} levels; throws
+ * {@link FALLBACK} otherwise (a cycle trips the depth bound). Undefined: omitted (no JSON form).
+ */
+function fastJson(value: unknown, depth: number): string | undefined {
+  switch (typeof value) {
+    case 'string':
+      return quote(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    case 'number':
+      // For a finite number String() is JSON.stringify's text (-0 included: "0").
+      return Number.isFinite(value) ? String(value) : 'null';
+    case 'undefined':
+    case 'function':
+    case 'symbol':
+      return undefined;
+    case 'bigint':
+      throw FALLBACK;
+  }
+  if (value === null) return 'null';
+  if (depth >= FAST_DEPTH || typeof (value as { toJSON?: unknown }).toJSON === 'function') throw FALLBACK;
+  if (Array.isArray(value)) {
+    let out = '[';
+    for (let i = 0; i < value.length; i++) {
+      if (i > 0) out += ',';
+      out += fastJson(value[i], depth + 1) ?? 'null';
+    }
+    return `${out}]`;
+  }
+  const keys = Object.keys(value as object).sort();
+  let out = '{';
+  let first = true;
+  for (let k = 0; k < keys.length; k++) {
+    const key = keys[k]!;
+    const text = fastJson((value as Record<string, unknown>)[key], depth + 1);
+    if (text === undefined) continue;
+    if (!first) out += ',';
+    first = false;
+    out += `${quote(key)}:${text}`;
+  }
+  return `${out}}`;
+}
+
+/** The reference serialization: iterative, honours `toJSON`, names the path of what it cannot serialize. */
+function referenceJson(value: unknown): string {
   // Iterative (an explicit stack of open containers), so no nesting depth overflows the call stack.
   const ancestors = new Set<object>();
   const stack: Frame[] = [];

@@ -83,11 +83,11 @@ export function findOverCapture(
   data: Record<string, unknown>,
   gates: CaptureGates,
   declared: CaptureLevel,
-  options: OverCaptureOptions = {},
+  options?: OverCaptureOptions,
 ): CaptureFinding[] {
   const rank = captureRank(declared);
   const found: CaptureFinding[] = [];
-  if (rank > 0 && gates.top > rank) walk(data, '', '$.data', { gates, rank, first: options.first === true, found });
+  if (rank > 0 && gates.top > rank) walk(data, '', { gates, rank, first: options?.first === true, found, at: [] });
   return found;
 }
 
@@ -112,6 +112,15 @@ interface Walk {
   readonly rank: number;
   readonly first: boolean;
   readonly found: CaptureFinding[];
+  /** The member names and item indexes from `$.data` down to the node being walked: paths are built from it only for a finding. */
+  readonly at: Array<string | number>;
+}
+
+/** The JSON path of `at` (below `$.data`), then `last` when given. */
+function pathOf(at: ReadonlyArray<string | number>, last?: string | number): string {
+  let path = '$.data';
+  for (const step of at) path = childPath(path, step);
+  return last === undefined ? path : childPath(path, last);
 }
 
 /** The level of annotation path `key` when it ranks above the declared one. */
@@ -120,32 +129,43 @@ function above(key: string, w: Walk): CaptureLevel | undefined {
   return level !== undefined && captureRank(level) > w.rank ? level : undefined;
 }
 
-/** Walks `node` (annotation path `prefix`, JSON path `path`); returns true once it must stop. */
-function walk(node: Record<string, unknown>, prefix: string, path: string, w: Walk): boolean {
-  for (const name of Object.keys(node)) {
+/** Walks `node` (annotation path `prefix`, JSON path `w.at`); returns true once it must stop. */
+function walk(node: Record<string, unknown>, prefix: string, w: Walk): boolean {
+  // for...in filtered to own names: Object.keys' names in Object.keys' order, without the array.
+  for (const name in node) {
+    if (!Object.hasOwn(node, name)) continue;
     const key = prefix === '' ? name : `${prefix}.${name}`;
     const level = above(key, w);
     if (level !== undefined) {
-      w.found.push({ path: childPath(path, name), level });
+      w.found.push({ path: pathOf(w.at, name), level });
       if (w.first) return true;
       continue;
     }
     if (!w.gates.parents.has(key)) continue;
     const value = node[name];
     if (isPlainObject(value)) {
-      if (walk(value, key, childPath(path, name), w)) return true;
+      w.at.push(name);
+      if (walk(value, key, w)) return true;
+      w.at.pop();
     } else if (Array.isArray(value)) {
       const items = `${key}[]`;
       const itemLevel = above(items, w);
       if (itemLevel === undefined && !w.gates.parents.has(items)) continue;
-      const array = childPath(path, name);
+      w.at.push(name);
+      let array: string | undefined;
       for (let i = 0; i < value.length; i++) {
         const item: unknown = value[i];
         if (itemLevel !== undefined) {
+          array ??= pathOf(w.at);
           w.found.push({ path: childPath(array, i), level: itemLevel, array });
           if (w.first) return true;
-        } else if (isPlainObject(item) && walk(item, items, childPath(array, i), w)) return true;
+        } else if (isPlainObject(item)) {
+          w.at.push(i);
+          if (walk(item, items, w)) return true;
+          w.at.pop();
+        }
       }
+      w.at.pop();
     }
   }
   return false;

@@ -99,13 +99,138 @@ export function scanJsonText(text: string, maxDepth = MAX_DEPTH): JsonTextProble
   return null;
 }
 
+/** Past this bound the fast paths below (which recurse at most `maxDepth` levels) are skipped for the iterative references. */
+const RECURSION_BOUND = 256;
+
+/**
+ * The same verdict as {@link scanJsonText}, for a `text` that `JSON.parse` turned into `value`,
+ * at a fraction of its cost in the common case. `scanJsonText` builds a name set per object; here
+ * the text is only scanned for its member count (the `:` outside strings), and `value` is walked
+ * for its own member count and depth. Without a duplicate member the two counts are equal; with
+ * one they are not (`JSON.parse` keeps one member per name, and drops the earlier value's whole
+ * subtree), so equal counts and a value within `maxDepth` prove the text clean. Any other outcome
+ * runs `scanJsonText` itself, so every problem is found and reported exactly as it reports it.
+ */
+export function jsonTextProblem(text: string, value: unknown, maxDepth = MAX_DEPTH): JsonTextProblem | null {
+  if (maxDepth <= RECURSION_BOUND) {
+    const members = value !== null && typeof value === 'object' ? membersWithin(value, 1, maxDepth, enumeratesOwn()) : 0;
+    if (members >= 0 && members === textMembers(text)) return null;
+  }
+  return scanJsonText(text, maxDepth);
+}
+
+/** The `name: value` members of a JSON text (the `:` outside strings); -1 if a string never closes. */
+export function textMembers(text: string): number {
+  let members = 0;
+  const n = text.length;
+  let i = 0;
+  while (i < n) {
+    const c = text.charCodeAt(i);
+    if (c === 0x22) {
+      // Skip the string with indexOf: its closing quote is the first one after an even run of backslashes.
+      let end = i;
+      for (;;) {
+        end = text.indexOf('"', end + 1);
+        if (end < 0) return -1;
+        let b = end - 1;
+        while (text.charCodeAt(b) === 0x5c) b--;
+        if ((end - 1 - b) % 2 === 0) break;
+      }
+      i = end + 1;
+      continue;
+    }
+    if (c === 0x3a) members++;
+    i++;
+  }
+  return members;
+}
+
+/** Whether Object.prototype has no enumerable member (something may have made one so): then for...in lists own names only. */
+function enumeratesOwn(): boolean {
+  for (const _ in Object.prototype) return false;
+  return true;
+}
+
+/**
+ * Own members of every object in `value` (arrays walked, not counted), or -1 when a container
+ * sits deeper than `maxDepth` (`value` being at `depth`). Recursion never passes `maxDepth + 1`.
+ * `ownEnumeration`: whether for...in over an object whose prototype is Object.prototype lists its own names only.
+ */
+function membersWithin(value: object, depth: number, maxDepth: number, ownEnumeration: boolean): number {
+  if (depth > maxDepth) return -1;
+  let members = 0;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (item !== null && typeof item === 'object') {
+        const inner = membersWithin(item, depth + 1, maxDepth, ownEnumeration);
+        if (inner < 0) return -1;
+        members += inner;
+      }
+    }
+    return members;
+  }
+  // JSON.parse makes plain objects: for...in over one visits exactly its own names, allocating
+  // nothing, as long as Object.prototype has no enumerable member (`ownEnumeration`, which the
+  // caller checked). Anything else is counted by Object.keys.
+  if (ownEnumeration && Object.getPrototypeOf(value) === Object.prototype) {
+    for (const key in value) {
+      members++;
+      const item: unknown = (value as Record<string, unknown>)[key];
+      if (item !== null && typeof item === 'object') {
+        const inner = membersWithin(item, depth + 1, maxDepth, ownEnumeration);
+        if (inner < 0) return -1;
+        members += inner;
+      }
+    }
+    return members;
+  }
+  const keys = Object.keys(value);
+  members = keys.length;
+  for (let k = 0; k < keys.length; k++) {
+    const item: unknown = (value as Record<string, unknown>)[keys[k]!];
+    if (item !== null && typeof item === 'object') {
+      const inner = membersWithin(item, depth + 1, maxDepth, ownEnumeration);
+      if (inner < 0) return -1;
+      members += inner;
+    }
+  }
+  return members;
+}
+
+/** Whether `value` (at `depth`) holds no container deeper than `maxDepth`; recursion never passes `maxDepth + 1`. */
+function within(value: object, depth: number, maxDepth: number): boolean {
+  if (depth > maxDepth) return false;
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length; i++) {
+      const item: unknown = value[i];
+      if (item !== null && typeof item === 'object' && !within(item, depth + 1, maxDepth)) return false;
+    }
+    return true;
+  }
+  // for...in visits the own enumerable names and any inherited enumerable ones: a superset, so a
+  // `true` here holds for the own members; a `false` sends the caller to the exact reference walk.
+  for (const key in value) {
+    const item: unknown = (value as Record<string, unknown>)[key];
+    if (item !== null && typeof item === 'object' && !within(item, depth + 1, maxDepth)) return false;
+  }
+  return true;
+}
+
 /**
  * The JSON path of the first container nested deeper than `maxDepth` (the value itself being
  * level 1 when it is an object or array), or undefined when `value` is within the bound.
- * Iterative; stops at the first finding and never descends past `maxDepth + 1`.
+ * Stops at the first finding and never descends past `maxDepth + 1`; no path is built unless
+ * there is a finding.
  */
 export function tooDeepAt(value: unknown, maxDepth = MAX_DEPTH): string | undefined {
   if (value === null || typeof value !== 'object') return undefined;
+  if (maxDepth <= RECURSION_BOUND && within(value, 1, maxDepth)) return undefined;
+  return deepPath(value, maxDepth);
+}
+
+/** `tooDeepAt`'s reference walk: iterative, building the path of every container it visits. */
+function deepPath(value: object, maxDepth: number): string | undefined {
   const stack: Array<{ value: object; depth: number; path: string }> = [{ value, depth: 1, path: '$' }];
   while (stack.length > 0) {
     const { value: node, depth, path } = stack.pop()!;

@@ -8,12 +8,13 @@
  * already-seen `(source, id)` with the same canonical JSON is a legal redelivery and is
  * skipped before any ordering or terminal check.
  */
+import { hash } from 'node:crypto';
 import { canonicalJson } from './canonical.js';
 import { validateEvent } from './envelope.js';
 import { captureRank, isPlainObject, type CaptureLevel } from './event.js';
 import { freeTextKeys, validateFormValues } from './forms.js';
 import { atLine, childPath, type Issue } from './issue.js';
-import { MAX_DEPTH, scanJsonText } from './json-shape.js';
+import { MAX_DEPTH, jsonTextProblem } from './json-shape.js';
 import { violation } from './rules.js';
 
 /** Longest JSONL line parsed, in UTF-8 bytes (1 MiB). A longer line gets `stream.line.size` and is skipped. */
@@ -33,6 +34,8 @@ export interface ParsedJsonl {
 
 const decoder = new TextDecoder('utf-8', { fatal: true });
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/** Any surrogate at all: a cheap test that spares most lines the look-around of {@link LONE_SURROGATE}. */
+const SURROGATE = /[\uD800-\uDFFF]/;
 const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
 
 /**
@@ -44,63 +47,71 @@ const BINARY = /[\u0000-\u0008\u000B\u000C\u000E-\u001F]/;
  * pass `events` to {@link validateStream}.
  */
 export function parseJsonl(input: string | Uint8Array): ParsedJsonl {
-  const events: StreamEntry[] = [];
-  const issues: Issue[] = [];
-  const lines = typeof input === 'string' ? splitText(input) : splitBytes(input);
-  lines.forEach((raw, i) => {
-    const line = i + 1;
-    const fail = (rule: 'stream.line.json' | 'stream.line.size' | 'stream.line.encoding' | 'json.member.duplicate' | 'envelope.depth', message: string, path = '$'): void => {
-      issues.push(atLine([violation(rule, path, message)], line)[0]!);
-    };
-    if (raw.bytes > MAX_LINE_BYTES) {
-      fail('stream.line.size', `line is ${raw.bytes} bytes, over this validator's ${MAX_LINE_BYTES}-byte (1 MiB) bound; it was not parsed`);
-      return;
+  const out: ParsedJsonl = { events: [], issues: [] };
+  let line = 0;
+  if (typeof input === 'string') {
+    // Line by line without splitting first: `text.split('\n')` would hold every line at once.
+    for (let start = 0; start <= input.length; ) {
+      let end = input.indexOf('\n', start);
+      if (end < 0) end = input.length;
+      const stop = end > start && input.charCodeAt(end - 1) === 0x0d ? end - 1 : end;
+      const text = input.slice(start, stop);
+      parseLine(text, text.length * 3 <= MAX_LINE_BYTES ? text.length : utf8Length(text), ++line, out);
+      start = end + 1;
     }
-    let text: string;
-    if (typeof raw.text === 'string') {
-      text = raw.text;
-    } else {
-      try {
-        text = decoder.decode(raw.text);
-      } catch {
-        fail('stream.line.encoding', 'line is not valid UTF-8 (binary data or a different text encoding); AEP Events are UTF-8 JSON');
-        return;
-      }
+  } else {
+    for (let start = 0; start <= input.length; ) {
+      let end = input.indexOf(0x0a, start);
+      if (end < 0) end = input.length;
+      const stop = end > start && input[end - 1] === 0x0d ? end - 1 : end;
+      parseLine(input.subarray(start, stop), stop - start, ++line, out);
+      start = end + 1;
     }
-    if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-    if (text.trim() === '') return;
-    if (LONE_SURROGATE.test(text)) {
-      fail('stream.line.encoding', 'line contains a lone UTF-16 surrogate, which has no UTF-8 form; AEP Events are UTF-8 JSON');
-      return;
-    }
+  }
+  return out;
+}
+
+type LineRule = 'stream.line.json' | 'stream.line.size' | 'stream.line.encoding' | 'json.member.duplicate' | 'envelope.depth';
+
+function lineIssue(out: ParsedJsonl, line: number, rule: LineRule, message: string, path = '$'): void {
+  out.issues.push(atLine([violation(rule, path, message)], line)[0]!);
+}
+
+/** One JSONL line (`bytes` long in UTF-8, `line` its 1-based number): its entry or its issue goes to `out`. */
+function parseLine(raw: string | Uint8Array, bytes: number, line: number, out: ParsedJsonl): void {
+  if (bytes > MAX_LINE_BYTES) {
+    return lineIssue(out, line, 'stream.line.size', `line is ${bytes} bytes, over this validator's ${MAX_LINE_BYTES}-byte (1 MiB) bound; it was not parsed`);
+  }
+  let text: string;
+  if (typeof raw === 'string') {
+    text = raw;
+  } else {
     try {
-      const value = JSON.parse(text) as unknown;
-      const problem = scanJsonText(text, MAX_DEPTH);
-      if (problem?.kind === 'duplicate') {
-        return fail('json.member.duplicate', `member ${JSON.stringify(problem.key)} appears twice at ${problem.path}; readers disagree on which value wins, so name each member once`, problem.path);
-      }
-      if (problem?.kind === 'depth') {
-        return fail('envelope.depth', `the line nests deeper than ${MAX_DEPTH} levels of objects and arrays at ${problem.path}; flatten the payload`, problem.path);
-      }
-      events.push({ line, value });
-    } catch (e) {
-      const binary = BINARY.test(text) ? ' (the line holds control characters: binary data?)' : '';
-      fail('stream.line.json', `line is not valid JSON${binary}: ${(e as Error).message}; each line must hold exactly one JSON object`);
+      text = decoder.decode(raw);
+    } catch {
+      return lineIssue(out, line, 'stream.line.encoding', 'line is not valid UTF-8 (binary data or a different text encoding); AEP Events are UTF-8 JSON');
     }
-  });
-  return { events, issues };
-}
-
-interface RawLine {
-  text: string | Uint8Array;
-  bytes: number;
-}
-
-function splitText(text: string): RawLine[] {
-  return text.split('\n').map((l) => {
-    const t = l.endsWith('\r') ? l.slice(0, -1) : l;
-    return { text: t, bytes: t.length * 3 <= MAX_LINE_BYTES ? t.length : utf8Length(t) };
-  });
+  }
+  if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+  if (text.trim() === '') return;
+  if (SURROGATE.test(text) && LONE_SURROGATE.test(text)) {
+    return lineIssue(out, line, 'stream.line.encoding', 'line contains a lone UTF-16 surrogate, which has no UTF-8 form; AEP Events are UTF-8 JSON');
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text) as unknown;
+  } catch (e) {
+    const binary = BINARY.test(text) ? ' (the line holds control characters: binary data?)' : '';
+    return lineIssue(out, line, 'stream.line.json', `line is not valid JSON${binary}: ${(e as Error).message}; each line must hold exactly one JSON object`);
+  }
+  const problem = jsonTextProblem(text, value, MAX_DEPTH);
+  if (problem?.kind === 'duplicate') {
+    return lineIssue(out, line, 'json.member.duplicate', `member ${JSON.stringify(problem.key)} appears twice at ${problem.path}; readers disagree on which value wins, so name each member once`, problem.path);
+  }
+  if (problem?.kind === 'depth') {
+    return lineIssue(out, line, 'envelope.depth', `the line nests deeper than ${MAX_DEPTH} levels of objects and arrays at ${problem.path}; flatten the payload`, problem.path);
+  }
+  out.events.push({ line, value });
 }
 
 function utf8Length(s: string): number {
@@ -115,19 +126,6 @@ function utf8Length(s: string): number {
     } else n += 3;
   }
   return n;
-}
-
-function splitBytes(bytes: Uint8Array): RawLine[] {
-  const out: RawLine[] = [];
-  let start = 0;
-  for (let i = 0; i <= bytes.length; i++) {
-    if (i === bytes.length || bytes[i] === 0x0a) {
-      const end = i > start && bytes[i - 1] === 0x0d ? i - 1 : i;
-      out.push({ text: bytes.subarray(start, end), bytes: end - start });
-      start = i + 1;
-    }
-  }
-  return out;
 }
 
 const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.failed', 'run.cancelled']);
@@ -151,6 +149,15 @@ interface SessionState {
   runTerminals: Map<string, number>;
   toolTerminals: Map<string, number>;
   acks: Map<string, number>;
+  /** The requests of every source under this bare session name (shared with the other sources' states). */
+  view: Map<string, Request>;
+}
+
+/** What a checker holds per source. */
+interface SourceState {
+  /** id -> digest mode: the digest; value mode: the first value, or its Form once computed. */
+  readonly ids: Map<string, unknown>;
+  readonly sessions: Map<string, SessionState>;
 }
 
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v.length > 0 ? v : undefined);
@@ -158,8 +165,14 @@ const nonNegInt = (v: unknown): number | undefined => (typeof v === 'number' && 
 
 function isEntry(v: unknown): v is StreamEntry {
   if (!isPlainObject(v) || typeof v.line !== 'number') return false;
-  const keys = Object.keys(v);
-  return keys.length === 2 && keys.includes('line') && keys.includes('value');
+  // Own enumerable names exactly `line` and `value` (what Object.keys would list), without the array.
+  let names = 0;
+  for (const key in v) {
+    if (!Object.hasOwn(v, key)) continue;
+    if (key !== 'line' && key !== 'value') return false;
+    names++;
+  }
+  return names === 2;
 }
 
 function canonical(v: unknown): string | undefined {
@@ -171,6 +184,33 @@ function canonical(v: unknown): string | undefined {
 }
 
 /**
+ * How a checker remembers each `(source, id)` it has seen, for the redelivery rule (a repeat
+ * must have the same canonical JSON as the first):
+ * - `digest` (the default): a SHA-256 of the first Event's canonical JSON, 44 characters per
+ *   Event whatever its size; the canonical form is computed for every Event.
+ * - `value`: a reference to the first Event's value; the canonical forms are computed only when
+ *   the `(source, id)` repeats. Costs no memory when the caller holds the values anyway (as
+ *   {@link validateStream} does), and the values must not change while the checker is in use.
+ */
+export type SeenMemory = 'digest' | 'value';
+
+export interface StreamCheckerOptions {
+  readonly remember?: SeenMemory;
+}
+
+/** An Event that cannot be serialized canonically: never the same as anything, itself included. */
+const UNSERIALIZABLE = Symbol('unserializable');
+/** A `value`-mode entry whose canonical form was computed (on its first repeat), kept for later repeats. */
+class Form {
+  constructor(readonly text: string | typeof UNSERIALIZABLE) {}
+}
+
+function digestOf(v: unknown): string | typeof UNSERIALIZABLE {
+  const form = canonical(v);
+  return form === undefined ? UNSERIALIZABLE : hash('sha256', form, 'base64');
+}
+
+/**
  * Validate a stream: every Event on its own ({@link validateEvent}), then the cross-event rules,
  * in stream order (the emitter's order). Accepts raw values, whose line numbers are then their
  * 1-based positions, or {@link parseJsonl} entries (objects with exactly `line` and `value`).
@@ -179,58 +219,85 @@ function canonical(v: unknown): string | undefined {
  */
 export function validateStream(events: readonly unknown[] | readonly StreamEntry[]): Issue[] {
   const issues: Issue[] = [];
-  const checker = streamChecker();
-  events.forEach((item: unknown, index) => issues.push(...checker.check(isEntry(item) ? item : { line: index + 1, value: item })));
+  // The values are held by `events` for the whole call: remembering them costs nothing.
+  const checker = streamChecker({ remember: 'value' });
+  for (let index = 0; index < events.length; index++) {
+    const item: unknown = events[index];
+    const found = checker.check(isEntry(item) ? item : { line: index + 1, value: item });
+    for (let i = 0; i < found.length; i++) issues.push(found[i]!);
+  }
   return issues;
 }
 
-/** The incremental form of {@link validateStream}: feed Events one at a time, in stream order; each call returns that Event's issues. Holds only per-session state, never the Events. */
+/**
+ * The incremental form of {@link validateStream}: feed Events one at a time, in stream order; each
+ * call returns that Event's issues. Holds the per-session state and, per `(source, id)` seen, what
+ * `remember` says (by default a fixed-size digest, never the Event).
+ */
 export interface StreamChecker {
   check(entry: StreamEntry): Issue[];
 }
 
-export function streamChecker(): StreamChecker {
-  const seen = new Map<string, string | undefined>();
-  const sessions = new Map<string, SessionState>();
+export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker {
+  const byValue = options.remember === 'value';
+  // Keyed by source, then id or session: nested maps rather than one joined key, so no key string is built per Event.
+  const sources = new Map<string, SourceState>();
   // Requests by bare session name then id: the session view a foreign respond command resolves in (AEP-0001 §7 rule 4).
   const views = new Map<string, Map<string, Request>>();
+  /** Where `crossCheck` puts an Event's issues (emptied after each Event): no array per Event. */
+  const scratch: Issue[] = [];
+  /** Whether `value` repeats `first`, the Event remembered under `id` in `ids` (same canonical JSON). */
+  const isRedelivery = (ids: Map<string, unknown>, id: string, first: unknown, value: unknown): boolean => {
+    if (!byValue) {
+      const form = digestOf(value);
+      return form !== UNSERIALIZABLE && form === first;
+    }
+    let known: Form;
+    if (first instanceof Form) known = first;
+    else ids.set(id, (known = new Form(canonical(first) ?? UNSERIALIZABLE)));
+    if (known.text === UNSERIALIZABLE) return false;
+    return canonical(value) === known.text;
+  };
   const check = ({ line, value }: StreamEntry): Issue[] => {
-    const issues: Issue[] = [];
-    issues.push(...atLine(validateEvent(value), line));
+    const own = validateEvent(value);
+    const issues = own.length === 0 ? own : atLine(own, line);
     if (!isPlainObject(value)) return issues;
     const source = str(value.source);
     const id = str(value.id);
     if (source === undefined || id === undefined) return issues;
 
     // (source, id) is the identity of an Event (AEP-0001 §7 rule 4): a repeat is redelivery or a fault.
-    const idKey = `${source}\u0000${id}`;
-    const form = canonical(value);
-    if (seen.has(idKey)) {
-      if (form === undefined || seen.get(idKey) !== form) {
+    let ofSource = sources.get(source);
+    if (ofSource === undefined) sources.set(source, (ofSource = { ids: new Map(), sessions: new Map() }));
+    const ids = ofSource.ids;
+    const first = ids.get(id);
+    if (first !== undefined) {
+      if (!isRedelivery(ids, id, first, value)) {
         issues.push(atLine([violation('stream.id.collision', '$.id', `(source, id) = (${source}, ${id}) already names a different Event; a retransmission must be byte-identical, a new Event needs a new id`)], line)[0]!);
       }
       return issues;
     }
-    seen.set(idKey, form);
+    ids.set(id, byValue ? value : digestOf(value));
 
     const session = str(value.session);
     if (session === undefined) return issues;
-    const skey = `${source}\u0000${session}`;
-    let state = sessions.get(skey);
+    let state = ofSource.sessions.get(session);
     if (state === undefined) {
-      state = { requests: new Map(), open: new Set(), attentionTerminals: new Map(), runTerminals: new Map(), toolTerminals: new Map(), acks: new Map() };
-      sessions.set(skey, state);
+      let view = views.get(session);
+      if (view === undefined) views.set(session, (view = new Map()));
+      state = { requests: new Map(), open: new Set(), attentionTerminals: new Map(), runTerminals: new Map(), toolTerminals: new Map(), acks: new Map(), view };
+      ofSource.sessions.set(session, state);
     }
-    let view = views.get(session);
-    if (view === undefined) views.set(session, (view = new Map()));
-    issues.push(...atLine(crossCheck(value, line, state, view), line));
+    scratch.length = 0;
+    crossCheck(value, line, state, state.view, scratch);
+    if (scratch.length > 0) for (const i of atLine(scratch, line)) issues.push(i);
     return issues;
   };
   return { check };
 }
 
-function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState, view: Map<string, Request>): Issue[] {
-  const issues: Issue[] = [];
+/** The cross-event rules for one Event; its issues (without a line) are pushed to `issues`. */
+function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState, view: Map<string, Request>, issues: Issue[]): void {
   const type = typeof ev.type === 'string' ? ev.type : '';
   const data = isPlainObject(ev.data) ? ev.data : undefined;
 
@@ -243,8 +310,12 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState,
       issues.push(violation('stream.epoch.order', '$.epoch', `epoch ${epoch} comes after epoch ${last.epoch} (line ${last.line}) in this session; an emitter never reuses an earlier epoch`));
     } else if (last !== undefined && epoch === last.epoch && seq <= last.seq) {
       issues.push(violation('stream.seq.order', '$.seq', `seq ${seq} is not above seq ${last.seq} (line ${last.line}) in epoch ${epoch}; within an epoch seq strictly increases (a restarted counter takes a new epoch)`));
-    } else {
+    } else if (last === undefined) {
       st.position = { epoch, seq, line };
+    } else {
+      last.epoch = epoch;
+      last.seq = seq;
+      last.line = line;
     }
   }
 
@@ -284,7 +355,6 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState,
     const answer = data !== undefined && isPlainObject(data.answer) ? data.answer : undefined;
     if (request?.data?.kind === 'form' && answer !== undefined) issues.push(...valuesCapture(ev, request.data.fields, answer.values));
   }
-  return issues;
 }
 
 /** Record the first Event for `key`; a second, different one is a violation naming the first's line. */

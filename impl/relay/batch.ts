@@ -4,7 +4,7 @@
  * naming the first failing line and rule.
  */
 import { issue, renderIssue, type Issue } from '../core/issue.js';
-import { MAX_DEPTH, scanJsonText, type JsonTextProblem } from '../core/json-shape.js';
+import { MAX_DEPTH, jsonTextProblem, type JsonTextProblem } from '../core/json-shape.js';
 import { violation } from '../core/rules.js';
 import { admitEvent } from './admission.js';
 import type { Received } from './buffer.js';
@@ -37,7 +37,7 @@ function invalid(issues: readonly Issue[], line: number): Refusal {
   return { status: 400, body: { error: 'invalid-event', detail: renderIssue(located[0]!), line, issues: located } };
 }
 
-/** The issue for a problem `scanJsonText` found (shared with the WebSocket binding). */
+/** The issue for a problem `jsonTextProblem` (or `scanJsonText`) found (shared with the WebSocket binding). */
 export function shapeIssue(problem: JsonTextProblem): Issue {
   return problem.kind === 'duplicate'
     ? violation('json.member.duplicate', problem.path, `member ${JSON.stringify(problem.key)} appears twice at ${problem.path}; parsers disagree on which value wins, so name each member once`)
@@ -55,7 +55,7 @@ export function parseEventText(text: string, line: number): { ok: true; rec: Rec
   }
   // The text itself: a member named twice means different things to different parsers, and
   // nesting past MAX_DEPTH is refused before any walk sees it.
-  const shape = scanJsonText(text, MAX_DEPTH);
+  const shape = jsonTextProblem(text, value, MAX_DEPTH);
   if (shape !== null) return { ok: false, refusal: invalid([shapeIssue(shape)], line) };
   const admitted = admitEvent(value, oneLine(text, value));
   if (!admitted.ok) return { ok: false, refusal: invalid(admitted.issues, line) };
@@ -87,12 +87,14 @@ export function parseBatch(text: string, kind: BodyKind, maxBatch: number): Batc
     return one.ok ? { ok: true, events: [one.rec] } : one;
   }
   const lines = body.split('\n');
-  const count = lines.reduce((n, l) => (l.trim() === '' ? n : n + 1), 0);
+  let count = 0;
+  for (let i = 0; i < lines.length; i++) if (lines[i]!.trim() !== '') count++;
   if (count > maxBatch) {
     return { ok: false, refusal: { status: 413, body: { error: 'too-many-events', detail: `the batch carries ${count} events; this relay takes at most ${maxBatch} per request (AEP_MAX_BATCH); nothing was ingested` } } };
   }
   const events: Received[] = [];
-  for (const [i, line] of lines.entries()) {
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!;
     if (line.trim() === '') continue;
     const one = parseEventText(line, i + 1);
     if (!one.ok) return one;

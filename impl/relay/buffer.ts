@@ -71,14 +71,8 @@ const posOf = (h: Held): Position => h.pos;
 // or a set of sources once two sources share an id.
 type HeldKeys = Map<string, string | Set<string>>;
 
-function holds(keys: HeldKeys, e: AepEvent): boolean {
-  const sources = keys.get(e.id);
-  return sources === e.source || (typeof sources === 'object' && sources.has(e.source));
-}
-
-/** Record a pair `holds` said is absent. */
-function hold(keys: HeldKeys, e: AepEvent): void {
-  const sources = keys.get(e.id);
+/** Record a pair found absent; `sources` is what `keys` holds for `e.id` (looked up by the caller). */
+function hold(keys: HeldKeys, e: AepEvent, sources: string | Set<string> | undefined): void {
   if (sources === undefined) keys.set(e.id, e.source);
   else if (typeof sources === 'string') keys.set(e.id, new Set([sources, e.source]));
   else sources.add(e.source);
@@ -120,7 +114,9 @@ export class ReplayBuffer {
     const session = rec.event.session;
     if (typeof session !== 'string') return { buffered: false };
     let state = this.#sessions.get(session);
-    if (state && holds(state.keys, rec.event)) return { buffered: false };
+    // The sources already holding this id in the session: one lookup serves the dedupe and the record below.
+    const sources = state?.keys.get(rec.event.id);
+    if (sources === rec.event.source || (typeof sources === 'object' && sources.has(rec.event.source))) return { buffered: false };
     if (!state) {
       if (this.#sessions.size >= this.maxSessions) {
         const oldest = this.#sessions.entries().next().value;
@@ -151,7 +147,7 @@ export class ReplayBuffer {
 
     // Equal positions keep arrival order: the deque inserts after every equal key.
     state.events.insert(held);
-    hold(state.keys, rec.event);
+    hold(state.keys, rec.event, sources);
     while (state.events.length > this.perSession) {
       const gone = state.events.shift()!;
       release(state.keys, gone.event);

@@ -11,7 +11,7 @@ import { isPlainObject, type AepEvent } from '../core/event.js';
 import { renderIssue } from '../core/issue.js';
 import { admitEvent } from './admission.js';
 import { oneLine, shapeIssue } from './batch.js';
-import { MAX_DEPTH, scanJsonText } from '../core/json-shape.js';
+import { MAX_DEPTH, jsonTextProblem } from '../core/json-shape.js';
 import type { Received } from './buffer.js';
 import type { RelayConfig } from './config.js';
 import { isAck, isCommand } from './control.js';
@@ -160,7 +160,7 @@ export class SocketSession implements Peer {
       value = undefined;
     }
     // A member named twice, or nesting past MAX_DEPTH, is refused before anything reads the value.
-    const shape = value === undefined ? null : scanJsonText(text, MAX_DEPTH);
+    const shape = value === undefined ? null : jsonTextProblem(text, value, MAX_DEPTH);
     if (shape !== null) {
       if (!this.#hello) return this.#refuseFirst(errorFrame('hello-required', 'the first frame on /socket must be a hello (AEP-0003 §3.5), one JSON object naming each member once'));
       const found = shapeIssue(shape);

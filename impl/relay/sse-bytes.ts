@@ -12,19 +12,37 @@ import { sseEvent } from './sse-format.js';
 
 /** The key for "no ceiling" and `full` (both render the received bytes); never a capture level's name. */
 const NO_CEILING = '*';
-const encoded = new WeakMap<Received, Map<CaptureLevel | typeof NO_CEILING, Buffer>>();
+/** The encoded messages of one event: the first ceiling's inline (the usual case: one), any others in `more`. */
+interface Memo {
+  readonly key: CaptureLevel | typeof NO_CEILING;
+  readonly bytes: Buffer;
+  more?: Map<CaptureLevel | typeof NO_CEILING, Buffer>;
+}
+/**
+ * Where an event's memo lives: on the event record itself, under a private symbol (no WeakMap
+ * entry per event for the collector to trace), or in `frozen` for a record that cannot take it.
+ */
+const MEMO = Symbol('sse-bytes');
+const frozen = new WeakMap<Received, Memo>();
+
+function memoOf(rec: Received): Memo | undefined {
+  return (rec as { [MEMO]?: Memo })[MEMO] ?? frozen.get(rec);
+}
 
 /** The SSE message for `rec` at `ceiling`, as UTF-8 bytes, encoded once per (event, ceiling). */
 export function messageBytes(rec: Received, ceiling: CaptureLevel | undefined): Buffer {
   // `full` renders the received bytes, exactly like no ceiling.
   const key = ceiling === undefined || ceiling === 'full' ? NO_CEILING : ceiling;
-  let perCeiling = encoded.get(rec);
-  if (!perCeiling) encoded.set(rec, (perCeiling = new Map()));
-  let bytes = perCeiling.get(key);
-  if (bytes === undefined) {
-    bytes = Buffer.from(sseEvent(rec.event, renderAt(rec, ceiling)), 'utf8');
-    perCeiling.set(key, bytes);
+  const memo = memoOf(rec);
+  if (memo !== undefined) {
+    if (memo.key === key) return memo.bytes;
+    const hit = memo.more?.get(key);
+    if (hit !== undefined) return hit;
   }
+  const bytes = Buffer.from(sseEvent(rec.event, renderAt(rec, ceiling)), 'utf8');
+  if (memo !== undefined) (memo.more ??= new Map()).set(key, bytes);
+  else if (Object.isExtensible(rec)) Object.defineProperty(rec, MEMO, { value: { key, bytes } satisfies Memo, enumerable: false, writable: false, configurable: false });
+  else frozen.set(rec, { key, bytes });
   return bytes;
 }
 

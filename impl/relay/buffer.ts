@@ -71,6 +71,12 @@ const posOf = (h: Held): Position => h.pos;
 // or a set of sources once two sources share an id.
 type HeldKeys = Map<string, string | Set<string>>;
 
+/** Whether `keys` holds the event's `(source, id)`. */
+function holds(keys: HeldKeys, e: AepEvent): boolean {
+  const sources = keys.get(e.id);
+  return sources === e.source || (typeof sources === 'object' && sources.has(e.source));
+}
+
 /** Record a pair found absent; `sources` is what `keys` holds for `e.id` (looked up by the caller). */
 function hold(keys: HeldKeys, e: AepEvent, sources: string | Set<string> | undefined): void {
   if (sources === undefined) keys.set(e.id, e.source);

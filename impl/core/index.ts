@@ -12,6 +12,7 @@ export * from './stream.js';
 export * from './rules.js';
 export * from './forms.js';
 export * from './canonical.js';
+export * from './json-shape.js';
 export * from './ulid.js';
 export * from './redact.js';
 export * from './digest.js';

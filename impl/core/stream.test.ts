@@ -18,6 +18,14 @@ describe('parseJsonl', () => {
     expect(events).toEqual([{ line: 1, value: { a: 1 } }, { line: 4, value: [2] }, { line: 5, value: 's' }]);
   });
 
+  it('reads bytes as it reads text: a BOM is dropped on line 1 only, and one opening a later line is a JSON error', () => {
+    const text = '\uFEFF{"a":1}\n\uFEFF{"b":2}\n';
+    const fromBytes = parseJsonl(new TextEncoder().encode(text));
+    expect(fromBytes).toEqual(parseJsonl(text));
+    expect(fromBytes.events).toEqual([{ line: 1, value: { a: 1 } }]);
+    expect(fromBytes.issues.map((i) => [i.line, i.rule])).toEqual([[2, 'stream.line.json']]);
+  });
+
   it('reports malformed JSON with its line, and binary garbage as such', () => {
     const { events, issues } = parseJsonl('{"a":1}\n{"a":\n\u0001\u0002\u0003');
     expect(events).toHaveLength(1);

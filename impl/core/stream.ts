@@ -32,7 +32,8 @@ export interface ParsedJsonl {
   issues: Issue[];
 }
 
-const decoder = new TextDecoder('utf-8', { fatal: true });
+// `ignoreBOM`: the decoder keeps a byte-order mark, so bytes and text read alike: only line 1's is dropped (below).
+const decoder = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 /** Any surrogate at all: a cheap test that spares most lines the look-around of {@link LONE_SURROGATE}. */
 const SURROGATE = /[\uD800-\uDFFF]/;

@@ -72,7 +72,8 @@ describe.skipIf(!built || !onLinux)('interruption and endless input (real proces
     expect(rssMb(p.child.pid!)).toBeLessThan(100);
     expect(p.out()).toMatch(/^line 1: \$ \[stream\.line\.json, AEP-0003 §3\.1\] line is not valid JSON/);
     p.child.kill('SIGTERM');
-    const { code } = await within(p.exit, 1000);
+    // A busy machine may take a while to schedule the child after 2.5 s of pumping: the claim is the exit code, not a latency.
+    const { code } = await within(p.exit, 3000);
     expect(code).toBe(143);
   }, 10_000);
 

@@ -343,25 +343,19 @@ describe('the sink stays down longer than the relay holds a session (README: "If
     figures('sidecar-outlasted-buffer', { posted: 310, relayHolds: 100, delivered: acked.length, notHeldAnyMore: 310 - acked.length });
   }, 60_000);
 
-  // DEFECT (impl/bridge-ce/sidecar.ts, owned by the bridges): the README says the sidecar logs
-  // the gap (`: replay-exhausted`), but it resubscribes with `from=all`, which the relay answers
-  // without a marker (impl/relay/hub.ts: `kind === 'all'` → `exhausted: []`), so the 199 events
-  // it never delivered go unsaid. Fix: resubscribe with the cursor's positions for the sessions
-  // it knows (the relay then says replay-exhausted for each) plus `from=all` for new ones, or
-  // compare each session's first replayed seq with the cursor. Remove `.fails` once it holds.
-  it.fails('says the gap in its log, naming the session and the earliest position still held', async () => {
+  // Was a defect: the sidecar resubscribed with `from=all`, which the relay answers without a
+  // marker, so the gap went unsaid. It now judges each session's first replayed event against
+  // its cursor (impl/bridge-ce/cursor.ts `gapBefore`), keeping `from=all` so new sessions come too.
+  it('says the gap in its log, naming the session and the earliest position still held', async () => {
     const { log } = await outlast();
     expect(log.filter((l) => l.startsWith('relay: replay-exhausted outlast-0 0:210'))).toHaveLength(1);
   }, 60_000);
 });
 
 describe('a long outage does not grow the sidecar', () => {
-  // DEFECT (impl/bridge-ce/sidecar.ts, owned by the bridges): each retry's `sleep` adds an abort
-  // listener to the sidecar's stop signal and never removes it when the timer fires, so a sink
-  // that stays down grows the listener list by one per retry for as long as it is down (Node
-  // warns MaxListenersExceededWarning after 10). Fix: remove the listener when the timer fires
-  // (or use `timers/promises` setTimeout with `{ signal }`). Remove `.fails` once it holds.
-  it.fails('retries add no listener that outlives them (no MaxListenersExceededWarning after 50 retries)', async () => {
+  // Was a defect: each retry's `sleep` left an abort listener on the stop signal (Node warned
+  // MaxListenersExceededWarning after 10); the listener now goes when the timer fires.
+  it('retries add no listener that outlives them (no MaxListenersExceededWarning after 50 retries)', async () => {
     const warnings: string[] = [];
     const onWarning = (w: Error): void => void (w.name === 'MaxListenersExceededWarning' && warnings.push(w.message));
     process.on('warning', onWarning);
@@ -381,20 +375,16 @@ describe('a long outage does not grow the sidecar', () => {
       expect(warnings).toEqual([]);
     } finally {
       process.off('warning', onWarning);
-      // bring the sink back before the sidecar is closed: closing one that still holds undelivered
-      // events spins forever (see 'stopped while the sink is down' below)
+      // bring the sink back before the sidecar is closed, so the held event is delivered
       await s.up();
       await until(() => s.acked.length === 1, 10_000, 'the held event delivered');
     }
   }, 60_000);
 
-  // DEFECT (impl/bridge-ce/sidecar.ts, owned by the bridges): `close()` while the sink is down
-  // leaves `flush()` and `drain()` calling each other through `finally` with the events still
-  // pending (drain returns at once once stopped, flush sees pending >= batchSize and flushes
-  // again): a microtask loop at 100% CPU that starves every timer, so `aep bridge ce|otlp` never
-  // exits on SIGTERM while its sink is down. Fix: in flush's `finally`, reschedule only when not
-  // stopped. Remove `.fails` once it holds.
-  it.fails.each(KINDS)('aep bridge $name stopped with SIGTERM while its sink is down exits 0 within 3 s', async (kind) => {
+  // Was a defect: `close()` while the sink was down left `flush()` and `drain()` calling each
+  // other through `finally` (a microtask loop at 100% CPU), so `aep bridge ce|otlp` never exited
+  // on SIGTERM. Once stopped, flush no longer reschedules, and close() waits at most 2 s.
+  it.each(KINDS)('aep bridge $name stopped with SIGTERM while its sink is down exits 0 within 3 s', async (kind) => {
     const r = await relay();
     const s = await sink(kind);
     await s.down();

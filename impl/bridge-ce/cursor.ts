@@ -47,6 +47,22 @@ export class Cursor {
     return epoch < p.epoch || (epoch === p.epoch && event.seq <= p.seq);
   }
 
+  /**
+   * The gap before `event`, judged the way the relay judges a resume position (AEP-0003 §5):
+   * when this session has a position and the event, the first the relay sent of the session on
+   * a subscription, lies after it without being its successor (same epoch, seq + 1), the events
+   * in between were no longer held. Returns the cursor's position and the event's, or undefined.
+   */
+  gapBefore(event: AepEvent): { after: { epoch: number; seq: number }; earliest: { epoch: number; seq: number } } | undefined {
+    if (typeof event.session !== 'string' || typeof event.seq !== 'number') return undefined;
+    const p = this.positions.get(event.session);
+    if (!p) return undefined;
+    const earliest = { epoch: event.epoch ?? 0, seq: event.seq };
+    const later = earliest.epoch > p.epoch || (earliest.epoch === p.epoch && earliest.seq > p.seq);
+    const successor = earliest.epoch === p.epoch && earliest.seq === p.seq + 1;
+    return later && !successor ? { after: { ...p }, earliest } : undefined;
+  }
+
   /** Record accepted events and persist. */
   accept(events: readonly AepEvent[]): void {
     for (const e of events) {

@@ -49,6 +49,17 @@ describe('Cursor', () => {
   });
 });
 
+describe('Cursor.gapBefore (the gap the relay no longer holds, judged as the relay judges a resume position)', () => {
+  it('says nothing at, before or right after the position, nor for sessions or events without one; names both ends otherwise', () => {
+    const c = new Cursor();
+    c.accept([ev('A', 's', 7, 2)]);
+    const judge = (e: AepEvent) => c.gapBefore(e) ?? null;
+    expect([ev('x', 's', 8, 2), ev('x', 's', 7, 2), ev('x', 's', 3, 2), ev('x', 's', 40, 1), ev('x', 't', 50, 2), ev('x')].map(judge)).toEqual([null, null, null, null, null, null]);
+    expect(judge(ev('x', 's', 9, 2))).toEqual({ after: { epoch: 2, seq: 7 }, earliest: { epoch: 2, seq: 9 } });
+    expect(judge(ev('x', 's', 0, 3))).toEqual({ after: { epoch: 2, seq: 7 }, earliest: { epoch: 3, seq: 0 } }); // a new epoch: the relay says exhausted too
+  });
+});
+
 describe('OTLP wire encoding', () => {
   it('encodes AnyValues and groups records by service, with the exact nanosecond time', () => {
     expect(toAnyValue({ s: 'x', i: 3, d: 0.5, b: true, a: [1], n: null })).toEqual({

@@ -144,6 +144,86 @@ describe('CloudEvents sidecar against a real relay and a local sink', () => {
   });
 });
 
+const subscribers = async (relay: string): Promise<number> => ((await (await fetch(`${relay}/healthz`)).json()) as { subscribers: number }).subscribers;
+
+/** A `deliver` that records accepted ids and throws while `down`. */
+function switchable(): { ids: string[]; down: boolean; deliver: (batch: AepEvent[]) => Promise<void> } {
+  const d = { ids: [] as string[], down: false, deliver: async (batch: AepEvent[]) => {
+    if (d.down) throw new Error('sink down');
+    d.ids.push(...batch.map((e) => e.id));
+  } };
+  return d;
+}
+
+describe('a sink down longer than the relay holds a session', () => {
+  async function outage(filter?: Record<string, unknown>): Promise<{ ids: string[]; log: string[]; a: AepEvent[]; b: AepEvent[] }> {
+    const relay = await harness.start({ token: TOKEN, buffer: 5 });
+    const d = switchable();
+    const log: string[] = [];
+    const side = await run({ relay, deliver: d.deliver, log: (l) => log.push(l), initialBackoffMs: 5, maxBackoffMs: 5, ...(filter ? { filter } : {}) });
+    const a = series('gap-a', 20);
+    const b = series('gap-b', 3); // a session that begins while the sidecar is away
+    await send(relay, a.slice(0, 3));
+    await until(() => d.ids.length === 3);
+    d.down = true;
+    await send(relay, a.slice(3, 4));
+    await until(() => side.failures() > 0);
+    for (let t = 0; t < 100 && (await subscribers(relay)) > 0; t++) await new Promise((r) => setTimeout(r, 10)); // intake stopped
+    await send(relay, [...a.slice(4), ...b]);
+    d.down = false;
+    await until(() => d.ids.length === 12);
+    await new Promise((r) => setTimeout(r, 150));
+    return { ids: d.ids, log: log.filter((l) => !l.startsWith('sink delivery failed')), a, b };
+  }
+
+  it('logs the gap once, naming the session and the earliest held position; delivers the rest and the new session, once each', async () => {
+    const { ids, log, a, b } = await outage();
+    expect(ids).toEqual([...a.slice(0, 4), ...a.slice(15), ...b].map((e) => e.id));
+    expect(log).toEqual(['relay: replay-exhausted gap-a 0:15: the relay no longer held the events after 0:3 up to that position; they were not delivered']);
+  });
+
+  it('with a filter, judges no gap (the events it skips would look like one)', async () => {
+    const { ids, log, a, b } = await outage({ session: ['gap-a', 'gap-b'] });
+    expect(ids).toEqual([...a.slice(0, 4), ...a.slice(15), ...b].map((e) => e.id));
+    expect(log).toEqual([]);
+  });
+});
+
+describe('stopping', () => {
+  it('close() while a delivery hangs returns after closeTimeoutMs and says what it left', async () => {
+    const relay = await harness.start({ token: TOKEN });
+    const log: string[] = [];
+    let calls = 0;
+    const side = await run({ relay, log: (l) => log.push(l), closeTimeoutMs: 200, deliver: () => (calls++, new Promise<void>(() => undefined)) });
+    await send(relay, series('hang', 2));
+    await until(() => calls === 1);
+    const t0 = Date.now();
+    await side.close();
+    const took = Date.now() - t0;
+    expect(took).toBeGreaterThanOrEqual(190);
+    expect(took).toBeLessThan(1_000);
+    expect(log).toEqual([
+      'stopped with a delivery still in flight after 200 ms; if the sink accepts it, the cursor may not record it and the next start delivers it again',
+      'stopped with 2 event(s) not yet accepted by the sink; the cursor does not record them, so the next start replays what the relay still holds',
+    ]);
+  });
+
+  it('close() while the sink is down returns at once, without retrying again', async () => {
+    const relay = await harness.start({ token: TOKEN });
+    const d = switchable();
+    d.down = true;
+    const side = await run({ relay, deliver: d.deliver, initialBackoffMs: 10_000, maxBackoffMs: 10_000 });
+    await send(relay, series('down', 3));
+    await until(() => side.failures() === 1);
+    const t0 = Date.now();
+    await side.close();
+    expect(Date.now() - t0).toBeLessThan(500);
+    await new Promise((r) => setTimeout(r, 50));
+    expect(side.failures()).toBe(1);
+    expect(side.delivered()).toBe(0);
+  });
+});
+
 describe('OTLP sidecar against a real relay and a local collector', () => {
   it('batches by count into POST <endpoint>/v1/logs, decodable as OTLP JSON', async () => {
     const relay = await harness.start({ token: TOKEN });

@@ -10,8 +10,18 @@
  * - once everything pending is accepted, the sidecar resubscribes with `from=all`, and the
  *   cursor drops what was already delivered: the relay's replay buffer carries everything that
  *   arrived meanwhile. A relay that goes away is reconnected the same way.
- * If the sink stays down longer than the relay's buffer holds a session's events, the relay says
- * `: replay-exhausted` on resubscription; the sidecar logs that gap (it cannot invent the events).
+ * If the sink stays down longer than the relay's buffer holds a session's events, the gap is
+ * logged as `relay: replay-exhausted {session} {epoch}:{seq}` naming the earliest position still
+ * held (it cannot invent the events). The relay answers `from=all` without that marker (AEP-0003
+ * §5 rule 2), and a `from` position list would replay only the sessions listed (new sessions that
+ * began while the sidecar was away would be lost), so the sidecar keeps `from=all` and judges the
+ * gap itself, the way the relay judges a resume position: the first event a subscription carries
+ * of a session the cursor knows must be at or before the cursor's position, or right after it.
+ * With a `filter` the judgement is off (events the filter skips would look like a gap).
+ *
+ * Stopping (`close()`) never waits on a sink that is down: pending events stay undelivered (the
+ * cursor does not record them, so a restart replays them), and an in-flight delivery is awaited
+ * for at most `closeTimeoutMs`.
  */
 import type { AepEvent } from '../core/event.js';
 import { Cursor } from './cursor.js';
@@ -38,6 +48,8 @@ export interface SidecarOptions {
   log(line: string): void;
   initialBackoffMs?: number;
   maxBackoffMs?: number;
+  /** Longest `close()` waits for an in-flight delivery, in ms (default 2000). */
+  closeTimeoutMs?: number;
 }
 
 export interface RunningSidecar {
@@ -48,11 +60,13 @@ export interface RunningSidecar {
   close(): Promise<void>;
 }
 
-const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
+/** Sleeps `ms`, or less when `signal` aborts; the abort listener goes when the sleep ends. */
+export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
   new Promise((resolve) => {
     if (signal.aborted) return resolve();
-    const t = setTimeout(resolve, ms);
-    signal.addEventListener('abort', () => { clearTimeout(t); resolve(); }, { once: true });
+    const onAbort = (): void => { clearTimeout(t); resolve(); };
+    const t = setTimeout(() => { signal.removeEventListener('abort', onAbort); resolve(); }, ms);
+    signal.addEventListener('abort', onAbort, { once: true });
   });
 
 export function startSidecar(opts: SidecarOptions): RunningSidecar {
@@ -97,12 +111,14 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
     if (flushing) return;
     flushing = drain().finally(() => {
       flushing = null;
+      if (stop.signal.aborted) return; // stopped: what is pending stays for the next start
       if (pending.length >= opts.batchSize) flush();
       else if (pending.length > 0) schedule();
     });
   }
 
   function schedule(): void {
+    if (stop.signal.aborted) return;
     if (pending.length >= opts.batchSize || opts.batchMs <= 0) return flush();
     if (!timer) timer = setTimeout(flush, opts.batchMs);
   }
@@ -116,11 +132,22 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
       return;
     }
     if (typeof event !== 'object' || event === null || typeof event.id !== 'string') return;
+    if (judge && typeof event.session === 'string' && typeof event.seq === 'number' && !judged.has(event.session)) {
+      judged.add(event.session);
+      const gap = cursor.gapBefore(event);
+      if (gap) {
+        opts.log(`relay: replay-exhausted ${event.session} ${gap.earliest.epoch}:${gap.earliest.seq}: the relay no longer held the events after ${gap.after.epoch}:${gap.after.seq} up to that position; they were not delivered`);
+      }
+    }
     if (cursor.seen(event) || pendingIds.has(event.id)) return;
     pending.push(event);
     pendingIds.add(event.id);
     schedule();
   }
+
+  /** Gap judgement (see the header): sessions whose first event on this subscription was judged. */
+  const judge = !opts.filter || Object.keys(opts.filter).length === 0;
+  let judged = new Set<string>();
 
   function onComment(text: string): void {
     if (text.startsWith('replay-exhausted')) opts.log(`relay: ${text}: events before that position were no longer held and were not delivered`);
@@ -131,6 +158,7 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
     let backoff = initial;
     while (!stop.signal.aborted) {
       connection = new AbortController();
+      judged = new Set();
       const both = AbortSignal.any([stop.signal, connection.signal]);
       let why: string;
       try {
@@ -162,8 +190,16 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
     async close() {
       stop.abort();
       if (timer) clearTimeout(timer);
-      await loop;
-      await flushing;
+      const bound = new AbortController();
+      const inFlight = (async () => {
+        await loop;
+        await flushing;
+      })();
+      let settled = false;
+      await Promise.race([inFlight.then(() => void (settled = true)), sleep(opts.closeTimeoutMs ?? 2_000, bound.signal)]);
+      bound.abort();
+      if (!settled) opts.log(`stopped with a delivery still in flight after ${opts.closeTimeoutMs ?? 2_000} ms; if the sink accepts it, the cursor may not record it and the next start delivers it again`);
+      if (pending.length > 0) opts.log(`stopped with ${pending.length} event(s) not yet accepted by the sink; the cursor does not record them, so the next start replays what the relay still holds`);
     },
   };
 }

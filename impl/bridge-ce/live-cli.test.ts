@@ -57,7 +57,7 @@ describe('aep bridge ce|otlp live, in-process', () => {
     expect(await exit).toBe(0);
     expect(s.bodies.map((b) => [b.type, JSON.parse(b.body).aepsessionid])).toEqual([['application/cloudevents+json', 'live-1'], ['application/cloudevents+json', 'live-1']]);
     expect(io.err).toMatch(/aep bridge ce: relay http:\/\/127\.0\.0\.1:\d+ \(token set\) -> ce http:\/\/127\.0\.0\.1:\d+; batch 1\/0 ms; replay on first start; cursor .*\/bridges\/ce\.cursor\.json\n/);
-    expect(io.err).toMatch(/aep bridge ce: SIGTERM: stopping after 2 delivered event\(s\)\n$/);
+    expect(io.err).toMatch(/aep bridge ce: SIGTERM: stopped after 2 delivered event\(s\)\n$/);
   });
 
   it('otlp: --endpoint with --batch-size posts ExportLogsServiceRequests to /v1/logs', async () => {

@@ -84,7 +84,8 @@ export async function runLive(kind: 'ce' | 'otlp', projection: Projection, value
   }
   log(`relay ${relay}${token ? ' (token set)' : ''} -> ${projection} ${target}; batch ${batchSize}/${batchMs} ms; ${values.replay === true ? 'replay on first start; ' : ''}cursor ${statePath}`);
   const signal = await io.stopSignal;
-  log(`${signal}: stopping after ${sidecar.delivered()} delivered event(s)`);
+  // The count is read after close(), which waits (bounded) for a delivery in flight: it says what the sink accepted.
   await sidecar.close();
+  log(`${signal}: stopped after ${sidecar.delivered()} delivered event(s)`);
   return EXIT.ok;
 }

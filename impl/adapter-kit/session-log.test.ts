@@ -127,6 +127,22 @@ describe('SessionLog', () => {
     await log.close();
   });
 
+  it('a failing file keeps at most maxPendingBytes queued: the oldest lines go first, and the count is said when it writes again', async () => {
+    const home = tempHome();
+    const logs: string[] = [];
+    const log = new SessionLog(home, 'claude-code', { maxPendingBytes: 100, log: (l) => logs.push(l) });
+    mkdirSync(fileOf(home, 'bad'), { recursive: true });
+    log.append('bad', line('bad', 0));
+    await log.flush(); // the first failure starts the streak
+    for (let seq = 1; seq < 10; seq++) log.append('bad', line('bad', seq)); // 26 bytes each with the newline
+    await log.flush(); // still failing
+    rmSync(fileOf(home, 'bad'), { recursive: true });
+    await log.flush();
+    expect(read(home, 'bad')).toBe([7, 8, 9].map((s) => `${line('bad', s)}\n`).join(''));
+    expect(logs.slice(1)).toEqual([`session log ${fileOf(home, 'bad')}: writing again; 7 oldest line(s) were dropped while it failed`]);
+    await log.close();
+  });
+
   it('a file that keeps failing: close says how many lines are lost; nothing throws', async () => {
     const home = tempHome();
     const logs: string[] = [];

@@ -35,7 +35,8 @@ interface FileState {
   path: string;
   dir: string;
   fd: number | null;
-  queue: string[];
+  /** Lines (with their newline) in order; a Buffer is the unwritten rest of a batch cut by an error. */
+  queue: (string | Buffer)[];
   queuedBytes: number;
   busy: boolean;
   lastUsed: number;
@@ -46,6 +47,8 @@ interface FileState {
 }
 
 const live = new Set<SessionLog>();
+
+const sizeOf = (chunk: string | Buffer): number => (typeof chunk === 'string' ? Buffer.byteLength(chunk) : chunk.length);
 
 /** Flush every session-log writer of this process. */
 export async function flushSessionLogs(): Promise<void> {
@@ -90,10 +93,10 @@ export class SessionLog {
     this.files.set(path, st);
     const text = `${line}\n`;
     st.queue.push(text);
-    st.queuedBytes += Buffer.byteLength(text);
+    st.queuedBytes += sizeOf(text);
     st.lastUsed = Date.now();
     while (st.failing !== null && st.queuedBytes > this.maxPendingBytes && st.queue.length > 1) {
-      st.queuedBytes -= Buffer.byteLength(st.queue.shift()!);
+      st.queuedBytes -= sizeOf(st.queue.shift()!);
       st.dropped++;
     }
     live.add(this);
@@ -177,9 +180,9 @@ export class SessionLog {
     for (const w of waiters) w();
   }
 
-  private fail(st: FileState, batch: string[], err: NodeJS.ErrnoException): void {
+  private fail(st: FileState, batch: (string | Buffer)[], err: NodeJS.ErrnoException): void {
     st.queue.unshift(...batch);
-    st.queuedBytes += batch.reduce((n, s) => n + Buffer.byteLength(s), 0);
+    st.queuedBytes += batch.reduce((n, s) => n + sizeOf(s), 0);
     const what = err.code ?? err.message;
     if (st.failing === null) this.log(`cannot append to the session log ${st.path}: ${err.message}; the lines stay queued and are retried on the next event`);
     st.failing = what;
@@ -236,13 +239,13 @@ export class SessionLog {
     if (st.queue.length === 0) return this.settle(st);
     const batch = st.queue.splice(0);
     st.queuedBytes = 0;
-    const buf = Buffer.from(batch.join(''), 'utf8');
+    const buf = batch.every((b) => typeof b === 'string') ? Buffer.from(batch.join(''), 'utf8') : Buffer.concat(batch.map((b) => (typeof b === 'string' ? Buffer.from(b, 'utf8') : b)));
     const fd = st.fd!;
     const step = (offset: number): void => {
       write(fd, buf, offset, buf.length - offset, null, (err, written) => {
         if (err) {
           // Whole lines only: a batch cut part-way is requeued from its first unwritten byte.
-          return this.fail(st, offset === 0 ? batch : [buf.subarray(offset).toString('utf8')], err);
+          return this.fail(st, offset === 0 ? batch : [buf.subarray(offset)], err);
         }
         if (offset + written < buf.length) return step(offset + written);
         if (st.failing !== null || st.dropped > 0) {

@@ -71,6 +71,7 @@ describe('claude-code adapter daemon', () => {
     expect(events[2]!.run).toBe(events[1]!.run);
     expect(events[3]!.run).toBe(events[1]!.run);
     for (const e of events) expect(validateEvent(e)).toEqual([]);
+    await a.flushLog!(); // the session log is written off the reply path
     const log = readFileSync(join(home, 'logs', 'claude-code', `${S}.jsonl`), 'utf8').trim().split('\n');
     expect(log).toEqual(r.frames.slice(1));
   });
@@ -80,6 +81,7 @@ describe('claude-code adapter daemon', () => {
     running = await startAdapter(adapter, { port: 0, home, hostname: 'h' });
     expect(await fetch(`${running.url}/healthz`).then((res) => res.text())).toBe('{"ok":true,"adapter":"claude-code","relay":false}');
     expect((await postHook(running.url, 'SessionStart', hook('SessionStart'))).body).toBe('{}');
+    await running.flushLog!();
     expect(readFileSync(join(home, 'logs', 'claude-code', `${S}.jsonl`), 'utf8')).toContain('"session.started"');
   });
 

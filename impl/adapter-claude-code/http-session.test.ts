@@ -146,6 +146,7 @@ describe('a whole Claude Code session through the http wiring', () => {
 
     expect(WIRED.filter((h) => !posted.has(h))).toEqual([]);
     const events = await relay.waitFor((es) => es.some((e) => e.type === 'session.ended'));
+    await daemon!.flushLog!(); // the session log is written off the reply path
     const log = join(home, 'logs', 'claude-code', `${S}.jsonl`);
     const lines = readFileSync(log, 'utf8').trim().split('\n');
     expect(lines).toEqual(relay.frames.slice(1));

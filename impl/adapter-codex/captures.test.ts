@@ -58,6 +58,7 @@ describeWhenPresent(DIR, 'the recorded Codex 0.171.0 sessions, replayed', () => 
       const requested = events.find((e) => e.type === 'tool.requested')!;
       expect(events.find((e) => e.type === 'tool.denied')!.data.tool).toEqual(requested.data.tool);
     }
+    await running.flushLog!(); // written off the reply path
     const parsed = parseJsonl(readFileSync(join(home, 'logs', 'codex', sessionFileName(session))));
     expect(parsed.issues).toEqual([]);
     expect(parsed.events).toHaveLength(events.length);

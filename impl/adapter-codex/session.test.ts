@@ -145,6 +145,7 @@ describe('a realistic Codex session through hooks.example.json', () => {
     expect(events.filter((e) => e.type === 'run.cancelled').map((e) => e.data)).toEqual([{ by: 'user' }, {}, {}]);
 
     // the durable log, exactly as `aep validate` reads it
+    await running.flushLog!(); // written off the reply path
     const log = join(home, 'logs', 'codex', sessionFileName(S));
     const parsed = parseJsonl(readFileSync(log));
     expect(parsed.issues).toEqual([]);

@@ -1,5 +1,7 @@
 /** The daemon's entry: it names its adapter, refuses another adapter's hooks, and guards the hook body. */
+import { readFileSync } from 'node:fs';
 import { request } from 'node:http';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AepEvent } from '../core/event.js';
 import { validateStream } from '../core/stream.js';
@@ -7,6 +9,7 @@ import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
 import { startAdapter, type RunningAdapter } from './daemon.js';
 import { MAX_HOOK_DEPTH, TOO_DEEP } from './hook-input.js';
 import { ADAPTER_HEADER, HOLD_HEADER } from './shim.cjs';
+import { sessionFileName } from './session-file.js';
 import { tempHome } from './test-utils.js';
 
 let running: RunningAdapter | null = null;
@@ -109,5 +112,28 @@ describe('adapter daemon entry', () => {
     expect(events.find((e) => e.type === 'attention.resolved')).toMatchObject({ subject: request.id, data: { resolution: 'dismissed' } });
     expect(validateStream(events).filter((i) => i.rule.startsWith('stream.'))).toEqual([]);
     expect(JSON.stringify(events)).not.toContain('"a":"leaf"');
+  });
+});
+
+describe('adapter daemon session log', () => {
+  it('close() writes every emitted line before it resolves, in emission order; a restart continues the epoch', async () => {
+    const home = tempHome();
+    const lines: string[] = [];
+    const a = await startAdapter(claudeCode, { port: 0, home, onEmit: (_e, line) => lines.push(line) });
+    const S = 'log-order-1';
+    const base = { session_id: S, cwd: '/w', transcript_path: '/w/t.jsonl' };
+    expect((await call(a.port, 'POST', '/hook/SessionStart', JSON.stringify({ ...base, hook_event_name: 'SessionStart', source: 'startup' }))).body).toBe('{}');
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        call(a.port, 'POST', '/hook/PostToolUse', JSON.stringify({ ...base, hook_event_name: 'PostToolUse', tool_name: 'Read', tool_use_id: `tu${i}`, tool_input: {}, tool_response: {} })),
+      ),
+    );
+    await a.close();
+    const file = join(home, 'logs', 'claude-code', sessionFileName(S));
+    expect(readFileSync(file, 'utf8')).toBe(lines.map((l) => `${l}\n`).join(''));
+    expect(lines.length).toBeGreaterThanOrEqual(21);
+    const again = await startAdapter(claudeCode, { port: 0, home });
+    expect(again.epoch).toBe(a.epoch + 1);
+    await again.close();
   });
 });

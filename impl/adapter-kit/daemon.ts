@@ -62,7 +62,9 @@ export interface RunningAdapter {
   epoch: number;
   /** Whether the relay answered our hello. */
   relayReady(): boolean;
-  /** Free every held hook (dismissed), stop the server and the relay link. */
+  /** Resolves once every event emitted so far is in its session log (the log is written off the reply path); absent for a daemon in another process. */
+  flushLog?(): Promise<void>;
+  /** Free every held hook (dismissed), stop the server and the relay link, flush and close the session logs. */
   close(): Promise<void>;
 }
 
@@ -197,12 +199,14 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
     port,
     epoch,
     relayReady: () => link?.connected ?? false,
+    flushLog: () => engine.flushLog(),
     async close() {
       await attachment?.close();
       engine.dismissAll();
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await link?.close();
+      await engine.closeLog();
     },
   };
 }

@@ -1,12 +1,13 @@
 /**
  * Emission and sequencing: one place where an adapter event becomes its envelope (envelope.ts),
- * is appended to the session log (when a home is given), sent, and observed. Everything the
+ * is queued for the session log (when a home is given; written off the reply path by
+ * session-log.ts), sent, and observed. Everything the
  * engine emits goes through `emit`, so `(epoch, seq)` and the log order are one order.
  */
 import type { AepEvent } from '../core/event.js';
 import { ulid } from '../core/ulid.js';
 import { Sequencer, type EnvelopeExtra } from './envelope.js';
-import { appendLog } from './store.js';
+import { SessionLog } from './session-log.js';
 import type { Mapped, Posture } from './types.js';
 
 export interface EmitterConfig {
@@ -29,26 +30,28 @@ export interface EmitterConfig {
 export interface Emitter {
   /** Build, log, send and observe one event; returns it with its exact line. */
   emit(session: string, mapped: Mapped, extra?: EnvelopeExtra): { event: AepEvent; line: string };
+  /** Resolves once every line emitted so far is in its session log (session-log.ts). */
+  flushLog(): Promise<void>;
+  /** Flush the session logs and close their handles (shutdown). */
+  closeLog(): Promise<void>;
 }
 
 export function createEmitter(cfg: EmitterConfig): Emitter {
+  const sessionLog = cfg.home !== undefined ? new SessionLog(cfg.home, cfg.agent, { log: cfg.log }) : undefined;
   const seq = new Sequencer(cfg.agent, cfg.host, cfg.epoch, cfg.posture, () => ulid(cfg.clock()), cfg.clock);
   return {
     emit(session, mapped, extra = {}) {
       cfg.beforeEmit?.(session, mapped);
       const event = seq.build(session, mapped, extra);
       const line = JSON.stringify(event);
-      if (cfg.home !== undefined) {
-        try {
-          appendLog(cfg.home, cfg.agent, session, line);
-        } catch (err) {
-          cfg.log(`cannot append to the session log: ${(err as Error).message}`);
-        }
-      }
+      // Queued, not written here: the hook's reply does not wait for the disk (errors are logged there).
+      sessionLog?.append(session, line);
       cfg.send(line);
       cfg.onEmit?.(event, line);
       cfg.afterEmit?.(event);
       return { event, line };
     },
+    flushLog: async () => sessionLog?.flush(),
+    closeLog: async () => sessionLog?.close(),
   };
 }

@@ -67,6 +67,10 @@ export interface Engine {
   pendingLines(): string[];
   /** Free every held hook as dismissed (shutdown). */
   dismissAll(): void;
+  /** Resolves once every emitted line is in its session log. */
+  flushLog(): Promise<void>;
+  /** Flush the session logs and close their file handles (shutdown, after `dismissAll`). */
+  closeLog(): Promise<void>;
   /** The adapter-facing services (for `AdapterDef.attach`). */
   readonly context: HookContext;
 }
@@ -157,5 +161,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     context: ctx,
     pendingLines: () => held.pendingLines(),
     dismissAll: () => held.dismissAll(),
+    flushLog: () => emitter.flushLog(),
+    closeLog: () => emitter.closeLog(),
   };
 }

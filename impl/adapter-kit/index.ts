@@ -25,6 +25,7 @@ export { CommandLedger } from './ledger.js';
 export { SteeringQueue, joinInstructions, type Instruction } from './steering.js';
 export { Sequencer, defaultSeverity } from './envelope.js';
 export { aepHome, nextEpoch, appendLog, sessionFileName } from './store.js';
+export { SessionLog, flushSessionLogs, type SessionLogOptions } from './session-log.js';
 export { sessionOfFileName } from './session-file.js';
 export { RelayLink, socketUrl } from './relay-link.js';
 export { num, putContent, stepOf, vendorFallbackType, withStep } from './multi-map.js';

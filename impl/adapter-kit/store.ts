@@ -3,7 +3,8 @@
  * - `adapter-<agent>.state.json`: `{"epoch": N}`, bumped once per process start (AEP-0001 §7),
  *   written atomically (a temporary file, fsync, then rename);
  * - `logs/<agent>/<session>.jsonl`: every emitted event, one line each, the durable record (the
- *   session id escaped into a file name one-to-one: see session-file.ts).
+ *   session id escaped into a file name one-to-one: see session-file.ts; the daemon's writer is
+ *   session-log.ts).
  */
 import { appendFileSync, closeSync, fsyncSync, openSync, readFileSync, readSync, readdirSync, renameSync, statSync, writeSync } from 'node:fs';
 import { homedir } from 'node:os';
@@ -125,7 +126,7 @@ export function nextEpoch(home: string, agent: string, log: (line: string) => vo
 /** Directories already created by this process (appendLog runs once per event). */
 const made = new Set<string>();
 
-/** Append one event line to the session's log file. */
+/** Append one event line to the session's log file, synchronously (bridges; the adapter daemon queues through session-log.ts). */
 export function appendLog(home: string, agent: string, session: string, line: string): void {
   const dir = join(home, 'logs', agent);
   if (!made.has(dir)) {

@@ -89,6 +89,7 @@ export const verb: Verb = {
     await new Promise((r) => setTimeout(r, 200)); // let the closing events leave the outbox
     await link?.close();
     await server.close().catch(() => undefined);
+    await agent.closeLog();
     return 0;
   },
 };

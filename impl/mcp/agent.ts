@@ -166,4 +166,9 @@ export class McpAgent {
     this.pending.clear();
     for (const s of this.started) this.emitter.emit(s, { type: 'session.ended', data: { reason: 'normal' } });
   }
+
+  /** Flush the session log (written off the call path) and close its handles; after `close()`. */
+  closeLog(): Promise<void> {
+    return this.emitter.closeLog();
+  }
 }

@@ -1,4 +1,5 @@
 import { mkdtempSync, readFileSync } from 'node:fs';
+import { flushSessionLogs } from '../adapter-kit/session-log.js';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -60,6 +61,7 @@ describe('aep mcp: the MCP server over the SDK, on a real relay', () => {
     expect(got.events.map((e) => [e.type, e.seq, e.epoch, e.agent])).toEqual([['session.started', 0, 7, 'aep-mcp'], ['x.acme.deploy.finished', 1, 7, 'aep-mcp']]);
     expect(got.events[1]!.source).toBe('aep://test-host/agent/aep-mcp/session/mcp-s');
     // The same lines went to the session log, as an adapter's do.
+    await flushSessionLogs(); // the session log is written off the call path
     const logged = readFileSync(join(home, 'logs', 'aep-mcp', 'mcp-s.jsonl'), 'utf8');
     expect(logged.trimEnd().split('\n')).toEqual(got.raws);
   });

@@ -16,6 +16,7 @@ import { join, resolve } from 'node:path';
 import { main } from '../cli/main.js';
 import { parseJsonl } from '../core/stream.js';
 import { sessionFileName } from '../adapter-kit/store.js';
+import { flushSessionLogs } from '../adapter-kit/session-log.js';
 import { fakeIo } from './cli-io.js';
 
 /** Run one configured hook command (`aep hook ...`); resolves with its exit code and exact stdout. */
@@ -34,10 +35,11 @@ export async function shimHook(adapter: string, hookEvent: string, input: unknow
 }
 
 /**
- * One session log written by a daemon: its events, and what `aep validate <log>` says about it
+ * One session log written by a daemon (in-process writers flushed first): its events, and what `aep validate <log>` says about it
  * (exit code and output; 0 = every line and the stream as a whole are valid).
  */
 export async function sessionLog(home: string, agent: string, session: string): Promise<{ events: Record<string, any>[]; validate: { code: number; out: string } }> {
+  await flushSessionLogs(); // an in-process daemon writes its log off the reply path
   const file = join(home, 'logs', agent, sessionFileName(session));
   const events = parseJsonl(readFileSync(file, 'utf8')).events.map((e) => e.value as Record<string, any>);
   const io = fakeIo();

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { ulid } from '../../impl/core/ulid.js';
 import { renderIssue, type Issue } from '../../impl/core/issue.js';
 import { portEnvName } from '../../impl/adapter-kit/config.js';
+import { flushSessionLogs } from '../../impl/adapter-kit/session-log.js';
 import type { AdapterDef } from '../../impl/adapter-kit/types.js';
 import type { Implementation } from '../conformance/types.js';
 import { withStack, type Stack } from '../live/stack.js';
@@ -187,6 +188,7 @@ export async function runVendorScenario(driver: VendorDriver, scenario: Scenario
     await sleep(300);
     transcript = await session.transcript();
     const events = stack ? stack.client.events().flatMap((f) => (f.json!.agent === env.adapterDef!.agent ? [f.json!] : [])) : null;
+    if (daemon) await flushSessionLogs(); // the in-process daemon writes its log off the reply path
     const log = daemon ? readLog(aepHome, env.adapterDef!.agent, env.implementation) : null;
     const obs: Observation = {
       hooks: records(),

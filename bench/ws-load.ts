@@ -22,6 +22,8 @@ let sse: ClientRequest | undefined;
 const counter = new SseCounter();
 let lastSeq = -1;
 let orderProblem: string | undefined;
+/** The unterminated tail of the last SSE chunk: an `id:` line may be cut between two chunks. */
+let partial = '';
 let session = '';
 let seq = 0;
 let runs = 0;
@@ -51,8 +53,12 @@ function subscribe(url: string): Promise<void> {
       res.setEncoding('utf8');
       res.on('data', (chunk: string) => {
         counter.feed(chunk);
-        // Order check on the SSE ids (`session:epoch:seq`), which the relay writes per event.
-        for (const m of chunk.matchAll(/^id: [^\n]*:(\d+)$/gm)) {
+        // Order check on the SSE ids (`session:epoch:seq`), which the relay writes per event. Only
+        // whole lines are read: a chunk may end inside one, and its digits are not yet the seq.
+        const text = partial + chunk;
+        const cut = text.lastIndexOf('\n') + 1;
+        partial = text.slice(cut);
+        for (const m of text.slice(0, cut).matchAll(/^id: [^\n]*:(\d+)$/gm)) {
           const s = Number(m[1]);
           if (s !== lastSeq + 1 && orderProblem === undefined) orderProblem = `the subscriber got seq ${s} after ${lastSeq}`;
           lastSeq = s;

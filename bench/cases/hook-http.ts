@@ -16,6 +16,7 @@ import { startAdapter, type RunningAdapter } from '../../impl/adapter-kit/daemon
 import { startRelay, type RunningRelay } from '../../impl/relay/server.js';
 import { LoadProcess } from '../load-process.js';
 import type { SampleBenchmark } from '../samples.js';
+import { closeServer } from './pair.js';
 
 /** Hooks per trial. */
 const HOOKS = 50;
@@ -52,10 +53,7 @@ export const hookHttpBench: SampleBenchmark = {
       load?.stop();
       await daemon?.close();
       await relay?.close();
-      if (empty) {
-        empty.closeAllConnections();
-        await new Promise<void>((r) => empty!.close(() => r()));
-      }
+      if (empty) await closeServer(empty);
       rmSync(home, { recursive: true, force: true });
     };
     try {

@@ -8,12 +8,9 @@
  * Checked on both sides: every subscriber gets every event once, in order, with the planted
  * content, except ours' ceiling subscriber, which must never see it.
  */
-import type { Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { startRelay, type RunningRelay } from '../../impl/relay/server.js';
-import { LoadProcess } from '../load-process.js';
+import type { LoadProcess } from '../load-process.js';
 import type { SampleBenchmark } from '../samples.js';
-import { startBroadcaster } from './fanout.js';
+import { startRelayPair } from './pair.js';
 
 export const LATENCY_RATE = 2000;
 const SUBSCRIBERS = 5;
@@ -29,25 +26,9 @@ export const latencyBench: SampleBenchmark = {
   metrics: ['latency'],
   primary: { metric: 'latency', quantile: 0.99 },
   async prepare({ quick }) {
-    let relay: RunningRelay | undefined;
-    let broadcaster: Server | undefined;
-    const loads: LoadProcess[] = [];
-    const close = async (): Promise<void> => {
-      for (const l of loads) l.stop();
-      await relay?.close();
-      if (broadcaster) {
-        broadcaster.closeAllConnections();
-        await new Promise<void>((r) => broadcaster!.close(() => r()));
-      }
-    };
+    const { relayUrl, baseUrl, toRelay, toBase, close } = await startRelayPair('latency-load.js', 'latency');
     try {
-      relay = await startRelay({ port: 0, drainMs: 1000 });
-      broadcaster = await startBroadcaster();
-      const baseUrl = `http://127.0.0.1:${(broadcaster.address() as AddressInfo).port}`;
-      const toRelay = new LoadProcess('latency-load.js', 'latency');
-      const toBase = new LoadProcess('latency-load.js', 'latency');
-      loads.push(toRelay, toBase);
-      await toRelay.ask({ kind: 'connect', tag: 'ours', streamUrl: `${relay.url}/stream`, postUrl: `${relay.url}/events`, subscribers: SUBSCRIBERS, ceilings: 1 });
+      await toRelay.ask({ kind: 'connect', tag: 'ours', streamUrl: `${relayUrl}/stream`, postUrl: `${relayUrl}/events`, subscribers: SUBSCRIBERS, ceilings: 1 });
       await toBase.ask({ kind: 'connect', tag: 'base', streamUrl: `${baseUrl}/stream`, postUrl: `${baseUrl}/events`, subscribers: SUBSCRIBERS, ceilings: 0 });
       const events = quick ? EVENTS / 5 : EVENTS;
       const side = (load: LoadProcess, checkCeilings: boolean) => ({

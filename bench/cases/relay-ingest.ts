@@ -9,6 +9,7 @@ import { createServer, request, type IncomingMessage, type Server } from 'node:h
 import type { AddressInfo } from 'node:net';
 import { startRelay, type RunningRelay } from '../../impl/relay/server.js';
 import type { Benchmark } from '../harness.js';
+import { closeServer } from './pair.js';
 import { NdjsonPoster } from '../http-client.js';
 import { SseCounter } from '../sse-count.js';
 
@@ -98,11 +99,6 @@ function startBaseline(): Promise<Server> {
     server.once('error', reject);
     server.listen(0, '127.0.0.1', () => resolve(server));
   });
-}
-
-function closeServer(server: Server): Promise<void> {
-  server.closeAllConnections();
-  return new Promise((resolve) => server.close(() => resolve()));
 }
 
 export const relayIngestBench: Benchmark = {

@@ -17,6 +17,7 @@ import { plantedInvalid, toolCompleted } from '../fanout-events.js';
 import { NdjsonPoster } from '../http-client.js';
 import { LoadProcess } from '../load-process.js';
 import type { SampleBenchmark } from '../samples.js';
+import { closeServer } from './pair.js';
 
 export const RESUME_EVENTS = 10_000;
 const SESSION = 'bench-resume';
@@ -50,10 +51,7 @@ export const resumeBench: SampleBenchmark = {
     const close = async (): Promise<void> => {
       load?.stop();
       await relay?.close();
-      if (server) {
-        server.closeAllConnections();
-        await new Promise<void>((r) => server!.close(() => r()));
-      }
+      if (server) await closeServer(server);
     };
     try {
       relay = await startRelay({ port: 0, drainMs: 1000 });

@@ -4,13 +4,12 @@
  * each workload check is shown to stop a side that does less than the work.
  */
 import { existsSync } from 'node:fs';
-import type { Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { startRelay } from '../../impl/relay/server.js';
 import { loadScript, LoadProcess } from '../load-process.js';
 import { BENCHMARKS } from './index.js';
-import { startBroadcaster } from './fanout.js';
+import { closeServer, startBroadcaster } from './pair.js';
 import { hookHttpBench } from './hook-http.js';
 import { ingestWsBench, startBareWs } from './ingest-ws.js';
 import { latencyBench } from './latency.js';
@@ -21,11 +20,6 @@ import { runnerBench } from './runner.js';
 
 const built = existsSync(loadScript('ws-load.js'));
 const natsThere = existsSync(natsBinary()) || process.env.AEP_NATS_SERVER !== undefined;
-
-const closeServer = (s: Server): Promise<void> => {
-  s.closeAllConnections();
-  return new Promise((r) => s.close(() => r()));
-};
 
 describe('the benchmark table', () => {
   it('has every issue-13 row, and fleet-fanout (issue 15)', () => {

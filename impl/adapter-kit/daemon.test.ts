@@ -18,7 +18,7 @@ afterEach(async () => {
   running = null;
 });
 
-function call(port: number, method: string, path: string, body?: string, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
+function call(port: number, method: string, path: string, body?: string | Buffer, headers: Record<string, string> = {}): Promise<{ status: number; headers: Record<string, unknown>; body: string }> {
   return new Promise((resolve, reject) => {
     const req = request({ host: '127.0.0.1', port, method, path, headers: { 'content-type': 'application/json', ...headers } }, (res) => {
       let text = '';
@@ -61,6 +61,16 @@ describe('adapter daemon entry', () => {
     expect(hook.headers[ADAPTER_HEADER]).toBe('claude-code');
     expect(hook.headers[HOLD_HEADER]).toBe('30000');
     expect((await call(port, 'GET', '/nope')).headers[ADAPTER_HEADER]).toBe('claude-code');
+  });
+
+  it('a body that is not UTF-8 gets 400 naming the offset, one over 1 MiB gets 413; neither emits', async () => {
+    const events: AepEvent[] = [];
+    const { port } = await start([], events);
+    const bad = await call(port, 'POST', '/hook/SessionStart', Buffer.concat([Buffer.from('{"session_id":"s'), Buffer.from([0xff]), Buffer.from('"}')]));
+    expect([bad.status, bad.body]).toEqual([400, '{"error":"invalid-encoding","detail":"the hook body is not valid UTF-8 (first bad byte at offset 16); vendor hook JSON is UTF-8"}']);
+    const big = await call(port, 'POST', '/hook/SessionStart', `{"session_id":"s","pad":"${'x'.repeat(1024 * 1024)}"}`);
+    expect([big.status, big.body]).toEqual([413, '{"error":"payload-too-large","detail":"hook bodies are limited to 1048576 bytes"}']);
+    expect(events).toEqual([]);
   });
 
   it('a hook for another adapter gets 409 and emits nothing', async () => {

@@ -18,9 +18,10 @@
  * - `GET /healthz`: `{"ok":true,"adapter":"<agent>","relay":<bool>}`, `relay` true once the relay
  *   answered our hello.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import { hostname as osHostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
+import { readBody } from '../http/body.js';
 import { CAPTURE_ORDER, captureRank, isPlainObject, type AepEvent } from '../core/event.js';
 import { DEFAULT_POSTURE } from './capture.js';
 import { createEngine } from './engine.js';
@@ -70,18 +71,6 @@ export interface RunningAdapter {
 
 const MAX_BODY = 1024 * 1024;
 
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve(null));
-  });
-}
 
 /** Start a daemon; resolves once it listens. Use `close()` to stop it (tests, the live runner, the CLI). */
 export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}): Promise<RunningAdapter> {
@@ -125,11 +114,16 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
     if (typeof expected === 'string' && expected !== def.agent) {
       return json(409, { error: 'wrong-adapter', adapter: def.agent, detail: `this daemon serves ${def.agent}, not ${expected}` });
     }
-    void readBody(req).then(async (body) => {
-      if (body === null) return json(413, { error: 'payload-too-large', detail: `hook bodies are limited to ${MAX_BODY} bytes` });
+    void readBody(req, MAX_BODY).then(async (read) => {
+      if (!read.ok) {
+        if (read.reason === 'aborted') return; // the vendor went away: nobody to answer
+        if (read.reason === 'encoding') return json(400, { error: 'invalid-encoding', detail: `the hook body is not valid UTF-8 (first bad byte at offset ${read.offset}); vendor hook JSON is UTF-8` });
+        req.resume();
+        return json(413, { error: 'payload-too-large', detail: `hook bodies are limited to ${MAX_BODY} bytes` });
+      }
       let parsed: unknown;
       try {
-        parsed = JSON.parse(body);
+        parsed = JSON.parse(read.text);
       } catch {
         return json(400, { error: 'invalid-json', detail: 'the hook body must be the vendor hook JSON object' });
       }

@@ -91,6 +91,8 @@ describe('OTel-inbound receiver on a real relay', () => {
     expect(((await proto.json()) as { detail: string }).detail).toMatch(/transcode protobuf through an OTel Collector/);
     const bad = await fetch(`${receiver.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{' });
     expect([bad.status, ((await bad.json()) as { error: string }).error]).toEqual([400, 'invalid-json']);
+    const notUtf8 = await fetch(`${receiver.url}/v1/logs`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: Buffer.from([0x7b, 0xc3, 0x28, 0x7d]) });
+    expect([notUtf8.status, await notUtf8.text()]).toEqual([400, '{"error":"invalid-encoding","detail":"the body is not valid UTF-8 (first bad byte at offset 1); OTLP JSON is UTF-8"}']);
     const notExport = await postLogs(receiver.url, { logs: [] });
     expect([notExport.status, ((await notExport.json()) as { error: string }).error]).toEqual([400, 'invalid-export']);
     expect((await fetch(`${receiver.url}/v1/traces`, { method: 'POST' })).status).toBe(404);

@@ -10,9 +10,10 @@
  * with the `otlphttp` exporter and `encoding: json`); 413 above 8 MiB. `GET /healthz` →
  * `{ok, relay}`.
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
+import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import type { Emitter } from '../bridge-kit/emitter.js';
+import { readBody } from '../http/body.js';
 import type { CaptureLevel } from '../core/event.js';
 import { readExport } from './otlp-json.js';
 import type { Mode, VendorProfile } from './profile.js';
@@ -35,18 +36,6 @@ export interface RunningReceiver {
   close(): Promise<void>;
 }
 
-function readBody(req: IncomingMessage): Promise<string | null> {
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    req.on('data', (c: Buffer) => {
-      size += c.length;
-      if (size <= MAX_BODY) chunks.push(c);
-    });
-    req.on('end', () => resolve(size > MAX_BODY ? null : Buffer.concat(chunks).toString('utf8')));
-    req.on('error', () => resolve(null));
-  });
-}
 
 /** Map and emit every record of one export; returns how many were rejected and why. */
 export function ingestExport(body: unknown, opts: Pick<ReceiverOptions, 'profile' | 'mode' | 'ceiling' | 'emitter'>): { error?: string; rejected: number; emitted: number } {
@@ -83,11 +72,16 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
       req.resume();
       return json(415, { error: 'unsupported-media-type', detail: `this receiver takes OTLP JSON (application/json), got '${type || 'none'}'; transcode protobuf through an OTel Collector (otlphttp exporter, encoding: json)` });
     }
-    void readBody(req).then((text) => {
-      if (text === null) return json(413, { error: 'payload-too-large', detail: `exports are limited to ${MAX_BODY} bytes; lower the exporter's batch size` });
+    void readBody(req, MAX_BODY).then((read) => {
+      if (!read.ok) {
+        if (read.reason === 'aborted') return; // the exporter went away: nobody to answer
+        if (read.reason === 'encoding') return json(400, { error: 'invalid-encoding', detail: `the body is not valid UTF-8 (first bad byte at offset ${read.offset}); OTLP JSON is UTF-8` });
+        req.resume();
+        return json(413, { error: 'payload-too-large', detail: `exports are limited to ${MAX_BODY} bytes; lower the exporter's batch size` });
+      }
       let body: unknown;
       try {
-        body = JSON.parse(text);
+        body = JSON.parse(read.text);
       } catch {
         return json(400, { error: 'invalid-json', detail: 'the body is not JSON: send an OTLP JSON ExportLogsServiceRequest' });
       }

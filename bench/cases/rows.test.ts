@@ -14,12 +14,13 @@ import { hookHttpBench } from './hook-http.js';
 import { ingestWsBench, startBareWs } from './ingest-ws.js';
 import { latencyBench } from './latency.js';
 import { memoryBench } from './memory.js';
-import { natsBinary, peerFanoutBench } from './peer-fanout.js';
+import { peerFanoutBench } from './peer-fanout.js';
+import { natsServerBinary } from '../../impl/relay/fleet/local-nats.js';
 import { resumeBench, RESUME_EVENTS } from './resume.js';
 import { runnerBench } from './runner.js';
 
 const built = existsSync(loadScript('ws-load.js'));
-const natsThere = existsSync(natsBinary()) || process.env.AEP_NATS_SERVER !== undefined;
+const natsThere = natsServerBinary() !== undefined;
 
 describe('the benchmark table', () => {
   it('has every issue-13 row, and fleet-fanout (issue 15)', () => {

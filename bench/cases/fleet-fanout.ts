@@ -8,51 +8,15 @@
  * same subscribers on one in-process `startRelay`. Needs `nats-server` (ci.sh installs it); the
  * case fails with that message when it is absent.
  */
-import { fork, type ChildProcess } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { FLEET_DEFAULTS } from '../../impl/relay/fleet/config.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../../impl/relay/fleet/local-nats.js';
 import { startRelay, type RunningRelay } from '../../impl/relay/server.js';
 import type { Benchmark } from '../harness.js';
+import { LoadProcess } from '../load-process.js';
 import { fanoutSubscribers } from './fanout.js';
 
 const BATCHES_PER_RUN = 10;
-
-function loadScript(): string {
-  const here = fileURLToPath(import.meta.url);
-  return here.includes('/dist/') ? fileURLToPath(new URL('../fanout-load.js', import.meta.url)) : fileURLToPath(new URL('../../dist/bench/fanout-load.js', import.meta.url));
-}
-
-/** One `fanout-load` process (its IPC protocol is documented in ../fanout-load.ts). */
-class Load {
-  private readonly child: ChildProcess;
-  private pending: { ok: (m: Record<string, unknown>) => void; fail: (e: Error) => void } | undefined;
-
-  constructor() {
-    this.child = fork(loadScript(), [], { stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
-    this.child.on('message', (m: Record<string, unknown>) => {
-      const p = this.pending;
-      this.pending = undefined;
-      if (m.kind === 'error') p?.fail(new Error(`fleet-fanout: ${String(m.message)}`));
-      else p?.ok(m);
-    });
-    this.child.on('exit', (code) => this.pending?.fail(new Error(`fleet-fanout: the load generator exited (${code})`)));
-  }
-
-  ask(msg: Record<string, unknown>): Promise<Record<string, unknown>> {
-    return new Promise((ok, fail) => {
-      this.pending = { ok, fail };
-      this.child.send(msg);
-    });
-  }
-
-  stop(): void {
-    if (this.child.connected) this.child.send({ kind: 'stop' });
-    const timer = setTimeout(() => this.child.kill(), 1000);
-    timer.unref();
-  }
-}
 
 export const fleetFanoutBench: Benchmark = {
   name: 'fleet-fanout',
@@ -63,7 +27,7 @@ export const fleetFanoutBench: Benchmark = {
     if (!natsServerBinary()) throw new Error(NATS_MISSING);
     let nats: NatsServer | undefined;
     const relays: RunningRelay[] = [];
-    const loads: Load[] = [];
+    const loads: LoadProcess[] = [];
     const close = async (): Promise<void> => {
       for (const l of loads) l.stop();
       await Promise.all(relays.map((r) => r.close()));
@@ -75,15 +39,15 @@ export const fleetFanoutBench: Benchmark = {
       for (const node of ['a', 'b', 'c']) relays.push(await startRelay({ port: 0, drainMs: 1000, fleet: { ...FLEET_DEFAULTS, url: nats.url, stream, node } }));
       const single = await startRelay({ port: 0, drainMs: 1000 });
       relays.push(single);
-      const toFleet = new Load();
-      const toSingle = new Load();
+      const toFleet = new LoadProcess('fanout-load.js', 'fleet-fanout');
+      const toSingle = new LoadProcess('fanout-load.js', 'fleet-fanout');
       loads.push(toFleet, toSingle);
       // `streamUrl` + `query` is the subscriber's URL: an empty `streamUrl` lets each name its node.
       const spread = fanoutSubscribers('fleet').map((s, i) => ({ ...s, query: `${relays[i % 3]!.url}/stream${s.query}` }));
       const one = fanoutSubscribers('one').map((s) => ({ ...s, query: `${single.url}/stream${s.query}` }));
       await toFleet.ask({ kind: 'connect', tag: 'fleet', streamUrl: '', postUrl: `${relays[0]!.url}/events`, subscribers: spread, checkCeilings: true });
       await toSingle.ask({ kind: 'connect', tag: 'one', streamUrl: '', postUrl: `${single.url}/events`, subscribers: one, checkCeilings: true });
-      const side = (load: Load) => ({
+      const side = (load: LoadProcess) => ({
         async run() {
           return Number((await load.ask({ kind: 'run', batches: BATCHES_PER_RUN })).deliveries);
         },

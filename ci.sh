@@ -89,6 +89,10 @@ fi
 NATS_SERVER=$(command -v nats-server || echo /usr/sbin/nats-server)
 passed
 
+stage "import cycles (npm run cycles: madge --circular over every module, tests included)"
+npm run cycles
+passed
+
 stage "unit and integration tests (npm test)"
 npm test 2>&1 | tee "$WORK/npm-test.log"
 passed

@@ -4,8 +4,8 @@
  * stdin/stdout (the protocol channel); diagnostics go to stderr only when AEP_ACP_LOG=1.
  * AEP_ACP_DELTAS=1 opts message/thought chunks in (pair with AEP_CAPTURE=redacted for content).
  */
-import { UsageError, type CliIo } from '../cli/io.js';
-import type { BridgeArgs } from '../cli/bridge.js';
+import { UsageError, type CliIo } from '../contract/cli.js';
+import type { BridgeArgs } from '../contract/cli.js';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
 import { inboundOptions } from '../bridge-kit/options.js';
 import { AcpObserver } from './observer.js';

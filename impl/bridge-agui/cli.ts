@@ -1,6 +1,6 @@
 /** `aep bridge agui`: the AG-UI tee proxy on 4321 toward AEP_AGUI_UPSTREAM (or --upstream), until SIGINT/SIGTERM. */
-import { EXIT, UsageError, type CliIo } from '../cli/io.js';
-import type { BridgeArgs } from '../cli/bridge.js';
+import { EXIT, UsageError, type CliIo } from '../contract/cli.js';
+import type { BridgeArgs } from '../contract/cli.js';
 import { createEmitter } from '../bridge-kit/emitter.js';
 import { inboundOptions } from '../bridge-kit/options.js';
 import { AGENT } from './map-events.js';

@@ -19,7 +19,7 @@ import type { CaptureLevel } from '../core/event.js';
 import { validateFilter } from '../core/filter.js';
 import { parseLevel } from '../adapter-kit/capture.js';
 import { aepHome } from '../adapter-kit/store.js';
-import { EXIT, UsageError, type CliIo } from '../cli/io.js';
+import { EXIT, UsageError, type CliIo } from '../contract/cli.js';
 import { startSidecar } from './sidecar.js';
 import { httpSink } from './sink.js';
 import { otlpExporter } from '../bridge-otlp/exporter.js';

@@ -10,8 +10,8 @@
 import { readFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
-import { EXIT, UsageError, type CliIo } from '../cli/io.js';
-import type { BridgeArgs } from '../cli/bridge.js';
+import { EXIT, UsageError, type CliIo } from '../contract/cli.js';
+import type { BridgeArgs } from '../contract/cli.js';
 import { createEmitter } from '../bridge-kit/emitter.js';
 import { inboundOptions } from '../bridge-kit/options.js';
 import { AGENT } from './mode-policy.js';

@@ -5,8 +5,8 @@
  * companion), healthz on 4320 / 4322 (AEP_OPENCODE_SSE_PORT / AEP_KILOCODE_SSE_PORT), the opt-in
  * gate AEP_<VENDOR>_SSE_CONTROL=1 (primary only) with AEP_<VENDOR>_SSE_ACK_GUARD_MS (default 8000).
  */
-import { EXIT, UsageError, type CliIo } from '../cli/io.js';
-import type { BridgeArgs, BridgeRunner } from '../cli/bridge.js';
+import { EXIT, UsageError, type CliIo } from '../contract/cli.js';
+import type { BridgeArgs, BridgeRunner } from '../contract/cli.js';
 import { createEmitter } from '../bridge-kit/emitter.js';
 import { inboundOptions } from '../bridge-kit/options.js';
 import type { BusVendor } from './map-bus.js';

@@ -6,8 +6,8 @@
  * AEP_OPENHANDS_CONTROL=1 enables the five REST writes (control.ts), with
  * AEP_OPENHANDS_ACK_GUARD_MS (default 8000).
  */
-import { EXIT, UsageError, type CliIo } from '../cli/io.js';
-import type { BridgeArgs } from '../cli/bridge.js';
+import { EXIT, UsageError, type CliIo } from '../contract/cli.js';
+import type { BridgeArgs } from '../contract/cli.js';
 import { createEmitter } from '../bridge-kit/emitter.js';
 import { inboundOptions } from '../bridge-kit/options.js';
 import { AGENT } from './map-events.js';

@@ -1,6 +1,6 @@
 /** `aep bridge otlp-in`: the OTel-inbound receiver as a daemon, until SIGINT/SIGTERM. */
-import { UsageError, EXIT, type CliIo } from '../cli/io.js';
-import type { BridgeArgs } from '../cli/bridge.js';
+import { UsageError, EXIT, type CliIo } from '../contract/cli.js';
+import type { BridgeArgs } from '../contract/cli.js';
 import { createEmitter } from '../bridge-kit/emitter.js';
 import { inboundOptions } from '../bridge-kit/options.js';
 import { codexProfile } from './map-records.js';

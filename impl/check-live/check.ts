@@ -1,4 +1,7 @@
 import type { CheckContext } from './context.js';
+import { CheckFailure } from './verdicts.js';
+
+export { CheckFailure, CheckSkip } from './verdicts.js';
 
 /** What a check decides. A thrown `CheckFailure` is the same as returning `{status: 'fail'}`. */
 export type Outcome = { status: 'pass'; detail?: string } | { status: 'fail' | 'skip'; detail: string };
@@ -18,15 +21,6 @@ export interface Check {
   run(ctx: CheckContext): Promise<Outcome>;
 }
 
-/** A check's verdict that the target is non-conformant; `message` says what was observed. */
-export class CheckFailure extends Error {
-  override name = 'CheckFailure';
-}
-
-/** A check that cannot run in this posture; `message` explains why ("skipped: ..."). */
-export class CheckSkip extends Error {
-  override name = 'CheckSkip';
-}
 
 export const pass = (detail?: string): Outcome => (detail === undefined ? { status: 'pass' } : { status: 'pass', detail });
 export const fail = (detail: string): Outcome => ({ status: 'fail', detail });

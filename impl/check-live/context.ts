@@ -1,4 +1,4 @@
-import { CheckFailure } from './check.js';
+import { CheckFailure } from './verdicts.js';
 import { CHECK_AGENT, type Json } from './events.js';
 import { SseConn, describeError } from './sse-client.js';
 import { WsConn } from './ws-client.js';

@@ -1,4 +1,4 @@
-import { CheckFailure } from './check.js';
+import { CheckFailure } from './verdicts.js';
 
 /**
  * An append-only log of received items that checks wait on: `waitFor` finds the first

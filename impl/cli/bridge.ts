@@ -11,12 +11,8 @@ import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
 import { named } from './lookup.js';
 
-/** What one bridge runner receives: parsed flags, the positionals after the bridge name. */
-export interface BridgeArgs {
-  values: Record<string, unknown>;
-  rest: string[];
-}
-export type BridgeRunner = (args: BridgeArgs, io: CliIo) => Promise<number>;
+export type { BridgeArgs, BridgeRunner } from '../contract/cli.js';
+import type { BridgeRunner } from '../contract/cli.js';
 
 /** Every bridge, loaded lazily. */
 export const BRIDGES: Record<string, { summary: string; load: () => Promise<BridgeRunner> }> = {

@@ -1,39 +1,6 @@
 
-/** The I/O a verb may touch, injected so verbs are testable without a real process. */
-export interface CliIo {
-  /** Machine output (JSON reports, validated streams). */
-  stdout(text: string): void;
-  /** Human output: progress, findings, usage errors. */
-  stderr(text: string): void;
-  /** Reads all of standard input (used by `-` file arguments). */
-  readStdin(): Promise<Buffer>;
-  /**
-   * Standard input as chunks, for a verb that reads it bit by bit (`aep validate -`). A chunk may be
-   * reused after the next is requested: copy what you keep. Absent: use `readStdin()`.
-   */
-  stdin?: AsyncIterable<Buffer | string>;
-  /** Resolves once stdout has taken what was written (backpressure for a verb that writes as it reads). Absent: never waits. */
-  drained?(): Promise<void>;
-  env: NodeJS.ProcessEnv;
-  cwd: string;
-  /**
-   * Resolves when the process is asked to stop (SIGINT/SIGTERM). Only the daemons (relay, adapter,
-   * demo-agent) read it, and reading it is what makes a signal a graceful drain; for every other
-   * verb a signal stops the process at once with exit 130 (SIGINT) or 143 (SIGTERM).
-   */
-  stopSignal: Promise<string>;
-}
-
-/** Exit codes shared by every verb. */
-export const EXIT = { ok: 0, failed: 1, usage: 2 } as const;
-
-/** Exit codes when a signal stops a verb at once (128 + the signal number, as a shell reports it). */
-export const SIGNAL_EXIT: Readonly<Record<'SIGINT' | 'SIGTERM', number>> = { SIGINT: 130, SIGTERM: 143 };
-
-/** A usage mistake: rendered as `aep <verb>: <message>` plus a hint, exit 2, never a stack trace. */
-export class UsageError extends Error {
-  override name = 'UsageError';
-}
+export { EXIT, SIGNAL_EXIT, UsageError, type CliIo } from '../contract/cli.js';
+import { SIGNAL_EXIT, type CliIo } from '../contract/cli.js';
 
 /**
  * The real process. SIGINT/SIGTERM exit at once with 130/143, unless a daemon verb has read

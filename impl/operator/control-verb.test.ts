@@ -1,6 +1,6 @@
 /** The positional arguments of aep respond / aep cancel: the count and emptiness, in the verbs' words. */
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../cli/io.js';
+import { UsageError } from '../contract/cli.js';
 import { positionalArgs } from './control-verb.js';
 
 const message = (f: () => unknown): string => {

@@ -1,6 +1,6 @@
 /** What `aep respond` and `aep cancel` share: flags, help text, sending and rendering. */
 import { randomUUID } from 'node:crypto';
-import { UsageError, type CliIo } from '../cli/io.js';
+import { UsageError, type CliIo } from '../contract/cli.js';
 import { exitFor, operatorSource, renderOutcome, type CommandBase } from './command.js';
 import { RELAY_FLAGS, target } from './relay-opts.js';
 import { SendError, sendControl } from './sender.js';

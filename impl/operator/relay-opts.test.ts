@@ -1,6 +1,6 @@
 /** The shared relay options: defaults and precedence, usage errors, and the wording of relay failures. */
 import { describe, expect, it } from 'vitest';
-import { UsageError } from '../cli/io.js';
+import { UsageError } from '../contract/cli.js';
 import { DEFAULT_RELAY, RELAY_ENV_HELP, RelayOptionError, authHeaders, describeNetError, refused, relayTarget, target, tokenOf, unreachable } from './relay-opts.js';
 
 describe('relayTarget', () => {

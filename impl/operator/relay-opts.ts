@@ -2,7 +2,7 @@
  * The options every operator verb shares (`--relay`, `--token`) and the wording of the errors
  * they all raise, pure: flag values in, a checked config or a message out.
  */
-import { UsageError } from '../cli/io.js';
+import { UsageError } from '../contract/cli.js';
 
 export const DEFAULT_RELAY = 'http://127.0.0.1:8787';
 

@@ -1,5 +1,5 @@
 /** Test-only: a `CliIo` that records what a verb writes, for driving `main()` in-process. */
-import type { CliIo } from '../cli/io.js';
+import type { CliIo } from '../contract/cli.js';
 
 /** What the fake feeds the verb; every member is optional. */
 export interface FakeIoOptions {

@@ -20,6 +20,9 @@ import { CONTROL_ACCEPTS, ControlGate } from '../../impl/bridge-opencode-sse/con
 import { startStubServer } from '../../impl/bridge-opencode-sse/stub-server.js';
 import type { BusVendor } from '../../impl/bridge-opencode-sse/map-bus.js';
 import { kimiWebHarness, openHandsHarness } from './bridge-harnesses.js';
+import type { BridgeHarness } from './bridge-harness.js';
+
+export type { BridgeHarness } from './bridge-harness.js';
 import { validity } from '../conformance/families/control-loop.js';
 import { describeThrown, fail, pass } from '../conformance/check.js';
 import type { Check, Family } from '../conformance/types.js';
@@ -29,17 +32,6 @@ import { runScenario, type Observed, type ScenarioTarget } from './scenario-run.
 import { withStack, LIVE_HOST, type Stack } from './stack.js';
 
 export const BRIDGE_SCENARIO_VENDORS: Readonly<Record<string, BusVendor>> = { 'opencode-sse': 'opencode', 'kilocode-sse': 'kilocode' };
-
-/** One bridge with its gate on, linked to the stack's relay, fed by its stub vendor server. */
-export interface BridgeHarness {
-  /** The envelope `agent` of the bridge's events. */
-  agent: string;
-  /** The relay link and the vendor source are both up. */
-  ready(): boolean;
-  /** One scenario step: push `input` onto the stub's stream; an error string when the step is not this bridge's. */
-  push(hook: string, input: Record<string, unknown>): string;
-  close(): Promise<void>;
-}
 
 type HarnessFactory = (stack: Stack, scenario: Scenario, home: string) => Promise<BridgeHarness>;
 

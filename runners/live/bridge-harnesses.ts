@@ -11,7 +11,7 @@ import { startStubKap } from '../../impl/bridge-kimi-code-web/stub-server.js';
 import { startOpenHandsBridge, type RunningOpenHands } from '../../impl/bridge-openhands/receiver.js';
 import { CONTROL_ACCEPTS as OH_ACCEPTS, OpenHandsControlGate } from '../../impl/bridge-openhands/control.js';
 import { startStubAgentServer } from '../../impl/bridge-openhands/stub-server.js';
-import type { BridgeHarness } from './bridge-control-live.js';
+import type { BridgeHarness } from './bridge-harness.js';
 import type { Scenario } from './scenario-format.js';
 import { LIVE_HOST, type Stack } from './stack.js';
 

@@ -5,7 +5,7 @@
  * `tool.before`, `tool.after`, `permission.ask` for OpenCode/Kilo; pi's event names), recorded by
  * the lane's proxy on the way. Each also requires that the host ends cleanly.
  */
-import type { Scenario } from './scenarios.js';
+import type { Scenario } from './scenario-types.js';
 
 /** The text a reject carries back to the model (kept apart from scenarios.ts: no import cycle). */
 export const PLUGIN_DENY_TEXT = 'AEP lane: do not write there, use the scratch folder';

@@ -1,0 +1,97 @@
+/**
+ * Two fleet rules that only a real race or a real wait exercises:
+ * - the same event posted through two nodes at once is stored once: the nodes' local buffers
+ *   have not seen either copy yet, so only JetStream's `Nats-Msg-Id` window can drop one;
+ * - a live owner keeps its session past its lease: renewal, not the first claim, is what refuses
+ *   a rival on another node after several lease periods.
+ */
+import { connect } from '@nats-io/transport-node';
+import { jetstreamManager } from '@nats-io/jetstream';
+import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import type { RunningRelay } from '../server.js';
+import { fleetStream, startNode } from '../test-utils/fleet-nodes.js';
+import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
+import { helloWs, makeEvent, post, sleep, type WsClient } from '../testing.js';
+
+const present = natsServerBinary() !== undefined;
+if (!present) console.warn(NATS_MISSING);
+const suite = present ? describe : describe.skip;
+
+let nats: NatsServer;
+const relays: RunningRelay[] = [];
+const sockets: WsClient[] = [];
+
+beforeAll(async () => {
+  if (present) nats = await startNats();
+});
+afterAll(async () => {
+  await nats?.dispose();
+});
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.ws.terminate();
+  await Promise.all(relays.splice(0).map((r) => r.close()));
+});
+
+async function node(stream: string, name: string, opts: Parameters<typeof startNode>[3] = {}): Promise<RunningRelay> {
+  const r = await startNode(nats.url, stream, name, opts);
+  relays.push(r);
+  return r;
+}
+
+/** How many messages JetStream holds in `stream`: the count the nodes' own dedupe cannot hide. */
+async function storedCount(stream: string): Promise<number> {
+  const nc = await connect({ servers: nats.url });
+  try {
+    const jsm = await jetstreamManager(nc);
+    return (await jsm.streams.info(stream)).state.messages;
+  } finally {
+    await nc.close();
+  }
+}
+
+suite('fleet rules under a race and a wait', () => {
+  it('stores an event posted through two nodes at once exactly once (the Nats-Msg-Id window)', async () => {
+    const stream = fleetStream();
+    const [a, b] = [await node(stream, 'a'), await node(stream, 'b')];
+    // Many distinct events in one batch, the same batch to both nodes in the same tick: neither
+    // node's buffer has applied any of them when the other publishes.
+    const batch = Array.from({ length: 60 }, (_, i) => JSON.stringify(makeEvent({ session: `race-${i % 6}`, seq: Math.floor(i / 6) })));
+    const [ra, rb] = await Promise.all([post(a.url, batch), post(b.url, batch)]);
+    expect([ra.status, rb.status]).toEqual([202, 202]);
+    let stored = 0;
+    for (let i = 0; i < 50 && stored < batch.length; i++) {
+      stored = await storedCount(stream);
+      if (stored < batch.length) await sleep(50);
+    }
+    await sleep(200); // a second copy, if any, lands by now
+    expect(await storedCount(stream)).toBe(batch.length);
+  });
+
+  it('keeps a live owner past several lease periods: a rival on another node is still refused', async () => {
+    const stream = fleetStream();
+    const token = 'renew-token';
+    const AUTH = { authorization: `Bearer ${token}` };
+    const leaseMs = 500;
+    const a = await node(stream, 'a', { token, fleet: { leaseMs } as never });
+    const b = await node(stream, 'b', { token, fleet: { leaseMs } as never });
+    const owner = await helloWs(a.url, { role: 'emitter', identity: { agent: 'tgt', instance: 'on-a' }, capabilities: { control: { accepts: ['control.cancel'] } } }, AUTH);
+    sockets.push(owner);
+    owner.send(JSON.stringify(makeEvent({ id: 'own-0', type: 'session.started', session: 'renew', seq: 0, data: {} })));
+    await sleep(4 * leaseMs); // the claim alone would have expired three times over
+    expect(owner.frames.some((f) => f.includes('"type":"error"'))).toBe(false);
+    const rival = await helloWs(b.url, { role: 'emitter', identity: { agent: 'tgt', instance: 'on-b' }, capabilities: { control: { accepts: ['control.cancel'] } } }, AUTH);
+    sockets.push(rival);
+    rival.send(JSON.stringify(makeEvent({ id: 'rival-1', type: 'progress.status', session: 'renew', seq: 1, data: {} })));
+    const refused = JSON.parse(await rival.waitFor((f) => f?.type === 'error', 5000));
+    expect(refused).toMatchObject({ type: 'error', cause: 'rival-1', code: 'unauthorized' });
+    expect(refused.detail).toContain('fleet node "a"');
+    // And a command sent on B still reaches the owner on A.
+    const sender = await helloWs(b.url, { role: 'consumer' }, AUTH);
+    sockets.push(sender);
+    const cmd = makeEvent({ id: 'cmd-renew', type: 'control.cancel', session: 'renew', source: 'aep://t/op', data: { scope: 'session' } });
+    delete cmd.seq;
+    delete cmd.epoch;
+    sender.send(JSON.stringify(cmd));
+    expect(JSON.parse(await owner.waitFor((f) => f?.id === 'cmd-renew', 5000))).toMatchObject({ type: 'control.cancel' });
+  }, 20_000);
+});

@@ -35,6 +35,8 @@ export interface Sink {
 export interface Peer extends Claimant {
   /** Sends one text frame to the connection. */
   send(text: string): void;
+  /** The roster entry (AEP-0003 §4.1) of this connection's claim on `session`, for a fleet-wide roster. */
+  rosterEntry?(session: string): Readonly<Record<string, unknown>> & { readonly session: string };
 }
 
 /** What a subscription replays before it goes live. */
@@ -91,6 +93,11 @@ export interface HubLike {
   dispatch(command: Received, authenticated: boolean): Dispatch | Promise<Dispatch>;
   /** A connection closed: it owns nothing any more. */
   leave(peer: Peer): void;
+  /**
+   * Set on a fleet node: the roster entries of sessions that targets on OTHER nodes own (the
+   * node's own connections answer for themselves). Rejects with `Unavailable` when NATS is away.
+   */
+  roster?(): Promise<ReadonlyArray<Readonly<Record<string, unknown>> & { readonly session: string }>>;
   /** Release what the hub holds outside this process (NATS connection, leases). */
   close(): Promise<void>;
 }

@@ -382,6 +382,18 @@ export class SocketSession implements Peer {
     this.send(frame({ type: 'unsubscribed', id: f.id }));
   }
 
+  /** This connection's roster entry for `session`: its hello's declarations, verbatim (AEP-0003 §4.1 rule 4). */
+  rosterEntry(session: string): Record<string, unknown> & { session: string } {
+    const entry: Record<string, unknown> & { session: string } = { session };
+    const h = this.#hello;
+    if (h === undefined) return entry;
+    if (h.agent !== undefined) entry.agent = h.agent;
+    if (h.instance !== undefined) entry.instance = h.instance;
+    if (h.control !== undefined) entry.control = h.control;
+    if (h.emits !== undefined) entry.emits = h.emits;
+    return entry;
+  }
+
   #roster(f: Frame): void {
     if (f.id === undefined) return this.send(errorFrame('invalid-frame', 'a roster request needs an id (AEP-0003 §4.1)'));
     if (this.#hello?.role === 'emitter') {
@@ -390,16 +402,19 @@ export class SocketSession implements Peer {
     const entries: Array<Record<string, unknown>> = [];
     for (const peer of this.ctx.hub.peers) {
       if (!(peer instanceof SocketSession) || !peer.#hello) continue;
-      const h = peer.#hello;
-      for (const session of peer.claims) {
-        const entry: Record<string, unknown> = { session };
-        if (h.agent !== undefined) entry.agent = h.agent;
-        if (h.instance !== undefined) entry.instance = h.instance;
-        if (h.control !== undefined) entry.control = h.control;
-        if (h.emits !== undefined) entry.emits = h.emits;
-        entries.push(entry);
-      }
+      for (const session of peer.claims) entries.push(peer.rosterEntry(session));
     }
-    this.send(frame({ type: 'roster', id: f.id, entries }));
+    const remote = this.ctx.hub.roster?.();
+    if (remote === undefined) return this.send(frame({ type: 'roster', id: f.id, entries }));
+    // A fleet node answers for the fleet: the sessions other nodes' targets own, from their leases.
+    const local = new Set(entries.map((e) => e.session));
+    remote.then(
+      (others) => {
+        for (const e of others) if (!local.has(e.session)) entries.push(e);
+        this.send(frame({ type: 'roster', id: f.id, entries }));
+      },
+      (err: unknown) => this.send(errorFrame('unavailable', `the fleet's roster cannot be read while NATS is unreachable (${err instanceof Error ? err.message : String(err)}); ask again`, { id: f.id })),
+    );
   }
+
 }

@@ -26,6 +26,7 @@ import type { ReplayRequest } from '../positions.js';
 import type { FilterMatch } from '../../core/filter.js';
 import type { FleetConfig } from './config.js';
 import { fleetNames, messageId, type FleetNames } from './names.js';
+import type { RosterEntry } from './ownership.js';
 import { Leases } from './ownership.js';
 import { ensureStream, ownershipBucket, streamConfig } from './stream.js';
 
@@ -302,7 +303,7 @@ export class FleetHub implements HubLike {
     // single relay's rules apply between the two (a command to the session is `ambiguous`).
     for (const p of this.peers) if (p !== peer && p.claims.has(session)) return undefined;
     if (!this.#reachable) return Promise.reject(this.#unavailable());
-    return this.leases.claim(session).then((owner) =>
+    return this.leases.claim(session, peer.rosterEntry?.(session)).then((owner) =>
       owner === undefined
         ? undefined
         : `session ${JSON.stringify(session)} is owned by a live target on fleet node ${JSON.stringify(owner)}; one target owns a session fleet-wide (AEP-0001 §5.2, AEP-0004 §4.5): emit into it on that target's connection, or wait until that lease lapses (AEP_NATS_LEASE_MS=${this.#fleet.leaseMs} after its last renewal)`,
@@ -341,10 +342,19 @@ export class FleetHub implements HubLike {
     }
   }
 
+  /** The roster entries of sessions other nodes' targets own (this node's own come from its connections). */
+  async roster(): Promise<RosterEntry[]> {
+    if (!this.#reachable) throw this.#unavailable();
+    return this.leases.entries();
+  }
+
   async close(): Promise<void> {
     if (this.#closing) return;
     this.#closing = true;
-    this.leases.stop();
+    // Connections leaving released their sessions one by one (leave()); what is still held is
+    // released here, awaited (bounded), so only a node's death waits for a lease to lapse.
+    if (this.#reachable) await this.leases.releaseAll();
+    else this.leases.stop();
     for (const sub of this.#subs) sub.unsubscribe();
     await this.#messages?.close().catch(() => {});
     await this.nc.drain().catch(() => this.nc.close());

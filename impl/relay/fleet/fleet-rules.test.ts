@@ -94,4 +94,56 @@ suite('fleet rules under a race and a wait', () => {
     sender.send(JSON.stringify(cmd));
     expect(JSON.parse(await owner.waitFor((f) => f?.id === 'cmd-renew', 5000))).toMatchObject({ type: 'control.cancel' });
   }, 20_000);
+
+  it('answers a roster on any node with the sessions targets on other nodes own, verbatim', async () => {
+    const stream = fleetStream();
+    const token = 'roster-token';
+    const AUTH = { authorization: `Bearer ${token}` };
+    const [a, b] = [await node(stream, 'a', { token }), await node(stream, 'b', { token })];
+    const control = { accepts: ['control.cancel'], ack_window_ms: 4000 };
+    const owner = await helloWs(a.url, { role: 'emitter', identity: { agent: 'ros-agent', instance: 'host/1' }, capabilities: { control, emits: ['session', 'run'] } }, AUTH);
+    sockets.push(owner);
+    owner.send(JSON.stringify(makeEvent({ id: 'ros-0', type: 'session.started', session: 'ros', seq: 0, data: {} })));
+    const watcher = await helloWs(b.url, { role: 'consumer' }, AUTH);
+    sockets.push(watcher);
+    let reply: any;
+    for (let i = 0; i < 40; i++) {
+      watcher.send({ type: 'roster', id: `r-${i}` });
+      reply = JSON.parse(await watcher.waitFor((f) => f?.type === 'roster' && f.id === `r-${i}`, 5000));
+      if (reply.entries.length > 0) break;
+      await sleep(50);
+    }
+    expect(reply.entries).toEqual([{ session: 'ros', agent: 'ros-agent', instance: 'host/1', control, emits: ['session', 'run'] }]);
+    // The owner's own node lists it once, from its connection.
+    const local = await helloWs(a.url, { role: 'consumer' }, AUTH);
+    sockets.push(local);
+    local.send({ type: 'roster', id: 'here' });
+    expect(JSON.parse(await local.waitFor((f) => f?.type === 'roster', 5000)).entries).toEqual(reply.entries);
+  });
+
+  it('releases its leases as a clean shutdown begins: a target that moves while its old connection drains claims its session at once', async () => {
+    const stream = fleetStream();
+    const token = 'drain-token';
+    const AUTH = { authorization: `Bearer ${token}` };
+    const a = await startNode(nats.url, stream, 'a', { token, drainMs: 3_000 }); // the default lease (15 s)
+    const b = await node(stream, 'b', { token });
+    const first = await helloWs(a.url, { role: 'emitter', capabilities: { control: { accepts: ['control.cancel'] } } }, AUTH);
+    sockets.push(first);
+    first.send(JSON.stringify(makeEvent({ type: 'session.started', session: 'moving', seq: 0, data: {} })));
+    first.send({ type: 'ping', t: 'claimed' });
+    await first.waitFor((f) => f?.type === 'pong' && f.t === 'claimed', 5000);
+    // The old connection stops reading (a target already reconnecting elsewhere): A's drain waits on it.
+    (first.ws as unknown as { _socket: { pause(): void } })._socket.pause();
+    const stopped = a.shutdown();
+    await sleep(300);
+    const moved = await helloWs(b.url, { role: 'emitter', capabilities: { control: { accepts: ['control.cancel'] } } }, AUTH);
+    sockets.push(moved);
+    moved.send(JSON.stringify(makeEvent({ type: 'progress.status', session: 'moving', seq: 1, data: {} })));
+    moved.send({ type: 'ping', t: 'after' });
+    await moved.waitFor((f) => f?.type === 'pong' && f.t === 'after', 5000);
+    expect(moved.frames.filter((f) => f.includes('"type":"error"'))).toEqual([]);
+    await stopped;
+  }, 30_000);
+
+
 });

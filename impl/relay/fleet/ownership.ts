@@ -10,41 +10,54 @@ import { sessionToken } from './names.js';
 
 interface Lease {
   readonly session: string;
+  /** The bucket value: `{node, entry?}`, written at the claim and again at each renewal. */
+  readonly value: string;
   revision: number;
 }
+
+/** A session's roster entry (AEP-0003 §4.1), as its owning node declared it in the lease. */
+export type RosterEntry = Readonly<Record<string, unknown>> & { readonly session: string };
+
+/** How long a clean shutdown waits for its lease deletes before it drains anyway. */
+const RELEASE_BOUND_MS = 2_000;
 
 export class Leases {
   /** Sessions this node holds a lease on, by KV key. */
   readonly #held = new Map<string, Lease>();
   readonly #timer: NodeJS.Timeout;
-  readonly #value: string;
+  /** Releases sent and not yet answered: a clean shutdown waits for them before NATS closes. */
+  readonly #releasing = new Set<Promise<void>>();
 
   constructor(private readonly kv: KV, private readonly node: string, leaseMs: number, private readonly log: (line: string) => void) {
-    this.#value = JSON.stringify({ node });
     this.#timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(leaseMs / 3)));
     this.#timer.unref();
   }
 
-  /** Claim `session` for this node: undefined when it is ours now, else the owning node. */
-  async claim(session: string): Promise<string | undefined> {
+  /**
+   * Claim `session` for this node: undefined when it is ours now, else the owning node.
+   * `entry` is the claiming connection's roster entry, kept in the lease so that every node's
+   * roster lists the session (`entries()`).
+   */
+  async claim(session: string, entry?: RosterEntry): Promise<string | undefined> {
     const key = sessionToken(session);
     if (this.#held.has(key)) return undefined;
+    const value = JSON.stringify(entry === undefined ? { node: this.node } : { node: this.node, entry });
     for (let attempt = 0; attempt < 3; attempt++) {
       try {
-        const revision = await this.kv.create(key, this.#value);
-        this.#held.set(key, { session, revision });
+        const revision = await this.kv.create(key, value);
+        this.#held.set(key, { session, value, revision });
         return undefined;
       } catch (err) {
         if (!isWrongSequence(err)) throw err;
       }
-      const entry = await this.kv.get(key);
-      if (!entry || entry.operation !== 'PUT') continue; // expired or released meanwhile: create again
-      const owner = ownerOf(entry.string());
+      const found = await this.kv.get(key);
+      if (!found || found.operation !== 'PUT') continue; // expired or released meanwhile: create again
+      const owner = ownerOf(found.string());
       if (owner !== this.node) return owner ?? 'unknown';
       // Our own entry (an earlier connection of this node): take it over at its revision.
       try {
-        const revision = await this.kv.update(key, this.#value, entry.revision);
-        this.#held.set(key, { session, revision });
+        const revision = await this.kv.update(key, value, found.revision);
+        this.#held.set(key, { session, value, revision });
         return undefined;
       } catch (err) {
         if (!isWrongSequence(err)) throw err;
@@ -67,25 +80,76 @@ export class Leases {
     const lease = this.#held.get(key);
     if (!lease) return;
     this.#held.delete(key);
-    this.kv.delete(key, { previousSeq: lease.revision }).catch((err: unknown) => this.log(`releasing session ${JSON.stringify(session)} failed (its lease expires on its own): ${describe(err)}`));
+    const done = this.kv
+      .delete(key, { previousSeq: lease.revision })
+      .catch((err: unknown) => this.log(`releasing session ${JSON.stringify(session)} failed (its lease expires on its own): ${describe(err)}`))
+      .finally(() => this.#releasing.delete(done));
+    this.#releasing.add(done);
   }
 
   /** Renew every held lease; one lost meanwhile (NATS away longer than the lease) is claimed again, or given up. */
   async renew(): Promise<void> {
     for (const [key, lease] of [...this.#held]) {
       try {
-        lease.revision = await this.kv.update(key, this.#value, lease.revision);
+        lease.revision = await this.kv.update(key, lease.value, lease.revision);
       } catch (err) {
         if (!isWrongSequence(err)) continue; // NATS unreachable: try again next round
         this.#held.delete(key);
-        const owner = await this.claim(lease.session).catch(() => 'unknown');
+        const owner = await this.claim(lease.session, entryOf(lease.value)).catch(() => 'unknown');
         if (owner !== undefined) this.log(`lost the lease on session ${JSON.stringify(lease.session)} to node ${owner}; commands for it go there now`);
       }
     }
   }
 
+  /** The roster entries that OTHER nodes' live leases declare (this node answers for its own connections). */
+  async entries(): Promise<RosterEntry[]> {
+    const out: RosterEntry[] = [];
+    for await (const key of await this.kv.keys()) {
+      const found = await this.kv.get(key);
+      if (!found || found.operation !== 'PUT') continue;
+      const text = found.string();
+      if (ownerOf(text) === this.node) continue;
+      const entry = entryOf(text);
+      if (entry !== undefined) out.push(entry);
+    }
+    return out;
+  }
+
+  /** Stop renewing. */
   stop(): void {
     clearInterval(this.#timer);
+  }
+
+  /**
+   * A clean shutdown: stop renewing, delete every lease this node still holds and wait for the
+   * releases already sent (`release`), so a target that moves to another node claims its
+   * session at once instead of waiting out the lease. Bounded:
+   * leases whose delete does not finish within 2 s expire on their own. Only a node's death
+   * waits for the lease.
+   */
+  async releaseAll(): Promise<void> {
+    this.stop();
+    const held = [...this.#held];
+    this.#held.clear();
+    const deletes = Promise.all([
+      ...this.#releasing,
+      ...held.map(([key, lease]) =>
+        this.kv.delete(key, { previousSeq: lease.revision }).catch((err: unknown) => this.log(`releasing session ${JSON.stringify(lease.session)} at shutdown failed (its lease expires on its own): ${describe(err)}`)),
+      ),
+    ]);
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([deletes, new Promise<void>((r) => (timer = setTimeout(r, RELEASE_BOUND_MS)))]);
+    clearTimeout(timer);
+  }
+}
+
+function entryOf(text: string): RosterEntry | undefined {
+  try {
+    const value = JSON.parse(text) as { entry?: unknown };
+    const e = value.entry as RosterEntry | undefined;
+    return e !== null && typeof e === 'object' && typeof e.session === 'string' ? e : undefined;
+  } catch {
+    return undefined;
   }
 }
 

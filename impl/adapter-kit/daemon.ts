@@ -209,9 +209,8 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
 function dismissingContext(ctx: HookContext): HookContext {
   const wrapped = Object.create(ctx) as HookContext;
   wrapped.hold = (spec) => {
-    const before = new Set(ctx.pending(spec.session).map((p) => p.id));
     const held = ctx.hold(spec);
-    for (const p of ctx.pending(spec.session)) if (!before.has(p.id)) ctx.settle(p.id, { kind: 'dismissed' });
+    ctx.settle(held.requestId, { kind: 'dismissed' });
     return held;
   };
   return wrapped;

@@ -30,6 +30,9 @@ class FakeClock {
 const OPTIONS = [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }];
 
 /** An adapter whose hooks are named after what they do to the kit. */
+/** Request ids `hold()` handed back at once, by hook call, beside the ids the settlements name. */
+const heldIds: Array<{ at: string; settled?: string }> = [];
+
 function careless(settled: Settlement[]): AdapterDef {
   return {
     agent: 'careless',
@@ -43,7 +46,14 @@ function careless(settled: Settlement[]): AdapterDef {
       const session = input.session_id as string;
       const request = { type: 'attention.requested', data: { kind: 'permission', prompt: 'ok?', options: OPTIONS, respond_via: ['control'] } };
       if (hook === 'Start') ctx.emit(session, { type: 'session.started', data: {} });
-      if (hook === 'Hold') settled.push((await ctx.hold({ session, mapped: request, options: OPTIONS })).settlement);
+      if (hook === 'Hold') {
+        const held = ctx.hold({ session, mapped: request, options: OPTIONS });
+        const row: { at: string; settled?: string } = { at: held.requestId };
+        heldIds.push(row);
+        const out = await held;
+        row.settled = out.request.id;
+        settled.push(out.settlement);
+      }
       if (hook === 'Open') ctx.open({ session, mapped: { type: 'attention.requested', data: { kind: 'auth', prompt: 'sign in', respond_via: ['oob'] } }, key: 'url' });
       if (hook === 'Count') {
         const state = ctx.state(session, () => ({ n: 0 }));
@@ -165,5 +175,21 @@ describe('engine: ended sessions', () => {
     await engine.handleHook('Any', { session_id: 'a' });
     await engine.handleHook('Any', { session_id: 'b' });
     expect(seen).toEqual([false, false, true, false]);
+  });
+
+  it('hold() hands back the request id at once: the emitted attention.requested, the one the settlement names', async () => {
+    const t = setup();
+    heldIds.length = 0;
+    const first = t.hook('Hold');
+    const second = t.hook('Hold');
+    const [a, b] = t.events();
+    expect(heldIds.map((r) => r.at)).toEqual([a!.id, b!.id]);
+    t.engine.onCommand('', { aep: '0.1', id: 'c3', type: 'control.attention.respond', source: 'aep://x/agent/op', agent: 'op', session: S, subject: a!.id, data: { answer: { option: 'deny' } } });
+    t.clock.advance(5000);
+    await Promise.all([first, second]);
+    expect(heldIds).toEqual([
+      { at: a!.id, settled: a!.id },
+      { at: b!.id, settled: b!.id },
+    ]);
   });
 });

@@ -12,7 +12,7 @@ import { redactText } from '../core/redact.js';
 import { levelFor, red } from './capture.js';
 import type { Emitter } from './emission.js';
 import { HeldLoop, type PendingRequest, type RespondOutcome } from './held-loop.js';
-import type { Answer, HoldSpec, PendingInfo, Posture, Settlement } from './types.js';
+import type { Answer, Held, HoldSpec, PendingInfo, Posture, Settlement } from './types.js';
 
 /** Timers for held requests; the default is `setTimeout`/`clearTimeout`. */
 export interface EngineTimers {
@@ -65,12 +65,13 @@ export class HeldRequests {
   }
 
   /** Emit `attention.requested` and hold until it settles; resolves exactly once. */
-  hold(spec: HoldSpec, run: string | undefined): Promise<{ request: AepEvent; settlement: Settlement }> {
+  hold(spec: HoldSpec, run: string | undefined): Held {
     const request = this.register(spec, run, false);
-    return new Promise((resolve) => {
+    const settled = new Promise<{ request: AepEvent; settlement: Settlement }>((resolve) => {
       const timer = this.timers.set(() => this.expire(request.id), this.timeoutMs);
       this.waiters.set(request.id, { timer, resolve: (settlement) => resolve({ request, settlement }) });
     });
+    return Object.assign(settled, { requestId: request.id });
   }
 
   /** Emit `attention.requested` for a request answered out of band only (no hook waits; no timer). */

@@ -149,8 +149,7 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
       ...(how.legacyAnswer ? { legacyAnswer: how.legacyAnswer } : {}),
       ...(how.call ? { key: callKey(session, how.call) } : {}),
     });
-    const pending = ctx.pending(session);
-    record.request = pending[pending.length - 1]?.id ?? '';
+    record.request = held.requestId;
     state.asks.set(askKey(session, id), record);
     void held.then(async ({ request, settlement }) => {
       record.request = request.id;
@@ -304,11 +303,8 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
           refusing: 'deny',
           ...(call ? { key: callKey(session, call) } : {}),
         });
-        if (id) {
-          const pending = ctx.pending(session);
-          record.request = pending[pending.length - 1]?.id ?? '';
-          stateOf(ctx).asks.set(askKey(session, id), record);
-        }
+        record.request = held.requestId;
+        if (id) stateOf(ctx).asks.set(askKey(session, id), record);
         const { request, settlement } = await held;
         record.request = request.id;
         record.state = (settlement.kind === 'option' || settlement.kind === 'values') && settlement.via === 'control' ? 'ours' : 'closed';

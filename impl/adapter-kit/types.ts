@@ -7,6 +7,9 @@
  */
 import type { AepEvent, CaptureLevel } from '../core/event.js';
 
+/** A held request: its id, known at once, and its one settlement, resolved later. */
+export type Held = Promise<{ request: AepEvent; settlement: Settlement }> & { readonly requestId: string };
+
 /** What a pure mapper produces for one hook: the event minus its envelope identity. */
 export interface Mapped {
   type: string;
@@ -120,8 +123,12 @@ export interface HookContext {
    * the session's run and `state`.
    */
   emit(session: string, mapped: Mapped, extra?: { run?: string; cause?: string; severity?: AepEvent['severity'] }): AepEvent;
-  /** Emit `attention.requested` and hold until a settlement; resolves exactly once. */
-  hold(spec: HoldSpec): Promise<{ request: AepEvent; settlement: Settlement }>;
+  /**
+   * Emit `attention.requested` and hold until a settlement; resolves exactly once. The request
+   * is emitted before `hold` returns, and the returned promise carries its id (`requestId`), so
+   * a caller that files the request (to answer or dismiss it later) never has to guess it.
+   */
+  hold(spec: HoldSpec): Held;
   /**
    * Emit `attention.requested` for a request answered out of band only (`respond_via: ["oob"]`,
    * e.g. a URL the person opens in the vendor's UI): no hook waits on it and a control answer is

@@ -15,6 +15,7 @@ import { defaultCorpusDir } from '../conformance/corpus.js';
 import type { Check, Family } from '../conformance/types.js';
 import { LIVE_FAMILIES, liveControlLoopFamily, liveMappingsFamily } from './families.js';
 import { withStack } from './stack.js';
+import { mapHeld } from '../../impl/adapter-kit/held.js';
 import { standardPath } from '../../impl/test-utils/standard.js';
 
 const STANDARD = standardPath('conformance', 'fixtures');
@@ -70,7 +71,7 @@ describe('live families against deliberately broken adapters', () => {
     const dir = corpus({ 'control-loop/codex.json': { ...file, scenarios: file.scenarios.filter((s: { name: string }) => s.name.startsWith('permission: guidance')) } });
     const grants: AdapterDef = {
       ...codex,
-      handle: async (e, i, ctx) => codex.handle(e, i, { ...ctx, hold: async (spec) => ({ ...(await ctx.hold(spec)), settlement: { kind: 'option', option: 'allow', via: 'control' } }) }),
+      handle: async (e, i, ctx) => codex.handle(e, i, { ...ctx, hold: (spec) => mapHeld(ctx.hold(spec), (out) => ({ ...out, settlement: { kind: 'option', option: 'allow', via: 'control' } })) }),
     };
     const checks = await run(liveControlLoopFamily({ codex: grants }), dir);
     expect(checks).toHaveLength(1);

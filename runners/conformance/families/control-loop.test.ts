@@ -7,6 +7,7 @@ import type { AdapterDef, HookContext } from '../../../impl/adapter-kit/types.js
 import { defaultCorpusDir } from '../corpus.js';
 import { referenceImplementation } from '../implementation.js';
 import type { Check, Family, Implementation } from '../types.js';
+import { mapHeld } from '../../../impl/adapter-kit/held.js';
 import { SCENARIO_ADAPTERS, controlLoopFamily, family } from './control-loop.js';
 
 const dirs: string[] = [];
@@ -60,10 +61,7 @@ describe('control-loop family against deliberately broken adapters', () => {
   it('text that grants instead of denying fails the guidance scenarios on the reply bytes', async () => {
     const grants = broken(cc, (ctx) => ({
       ...ctx,
-      hold: async (spec) => {
-        const out = await ctx.hold(spec);
-        return out.settlement.kind === 'option' && out.settlement.text ? { ...out, settlement: { kind: 'option', option: 'allow', via: 'control' } } : out;
-      },
+      hold: (spec) => mapHeld(ctx.hold(spec), (out) => (out.settlement.kind === 'option' && out.settlement.text ? { ...out, settlement: { kind: 'option', option: 'allow', via: 'control' } } : out)),
     }));
     const f = failed((await run(grants)).checks);
     expect(Object.keys(f)).toEqual(['claude-code/permission: guidance text is a deny carrying the text']);
@@ -73,10 +71,7 @@ describe('control-loop family against deliberately broken adapters', () => {
   it('a timeout that is not fail-open fails the timeout scenarios', async () => {
     const strict = broken(cc, (ctx) => ({
       ...ctx,
-      hold: async (spec) => {
-        const out = await ctx.hold(spec);
-        return out.settlement.kind === 'timeout' ? { ...out, settlement: { kind: 'option', option: 'deny', via: 'control' } } : out;
-      },
+      hold: (spec) => mapHeld(ctx.hold(spec), (out) => (out.settlement.kind === 'timeout' ? { ...out, settlement: { kind: 'option', option: 'deny', via: 'control' } } : out)),
     }));
     // the form handler answers anything but a values settlement neutrally, so only the permission loop leaks
     expect(Object.keys(failed((await run(strict)).checks))).toEqual(['claude-code/permission: timeout fails open with the neutral reply']);

@@ -10,4 +10,6 @@ export const DEVIATIONS: readonly Deviation[] = [
   unnamed("run.started data.trigger", "user", "run.started without a trigger says less than the siblings"),
   unnamed("x.agui.text_message.end data.message_id", "the messageId", "the record names the type, not its members"),
   unnamed("token-delta events data.delta", "the delta text at redacted+", "the record names the types only"),
+  deviation("TEXT_MESSAGE_END content", "design record: the streamed content assembled by the receiver at redacted+ (assistant role only)", "no assembly; every TEXT_MESSAGE_END maps, carrying only message_id", "mapper owned by another engineer; proposed in the audit report"),
+  deviation("TOOL_CALL_RESULT non-text content at redacted", "design record: content as result_redacted at redacted", "result_redacted only for string content", "mapper owned by another engineer; proposed in the audit report"),
 ];

@@ -9,4 +9,5 @@ export const DEVIATIONS: readonly Deviation[] = [
   unnamed("state.delta data.value", "the updated field's value at redacted+", "the record says \"value redaction-gated\" without a member name; state.delta's schema member `delta` is a JSON-patch list, which a key/value update is not"),
   unnamed("x.openhands.message.event data.skills", "the number of activated skills", "the record names role and sender only"),
   unnamed("tool.requested data.risk", "the security_risk when not UNKNOWN", "as the standard's openhands pin"),
+  deviation("session.started server host", "design record: session.started carries the server host at metadata", "client.name openhands-agent-server only", "the host is the operator's machine name; the session's source already names the server it came from"),
 ];

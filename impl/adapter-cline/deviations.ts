@@ -8,5 +8,5 @@ export const DEVIATIONS: readonly Deviation[] = [
   deviation("a lost hub", "design record: hub failure degrades to observe-only", "the same, reconnecting every second", "stated so the 1 s reconnect is on record"),
   unnamed("run.started data.git_commit / data.git_branch", "workspaceInfo.latestGitCommitHash at metadata / latestGitBranchName at redacted+", "the record says \"commit hash at metadata; branch names redacted-gated\" without member names"),
   unnamed("session.compacted data.context_json_path / context_raw_path", "the two context paths at redacted+", "the record calls them content-bearing, redacted+ only, without member names"),
-  unnamed("x.cline.prompt.submitted data.prompt_digest / data.prompt", "the prompt text's digest at metadata, the text at redacted+", "the record says \"text redacted-gated\"; the digest follows args_digest / result_digest"),
+  unnamed("x.cline.prompt.submitted data.message_digest / data.prompt", "the prompt text's digest at metadata, the text at redacted+", "the record says \"text redacted-gated\"; the standard's hermes and acp pins name a prompt's digest message_digest and its text prompt"),
 ];

@@ -10,7 +10,7 @@ export const DEVIATIONS: readonly Deviation[] = [
   unnamed("session.started / session.ended / session.compacted data.trigger", "the vendor's typed reason", "session.compacted's schema member; used alike on start and end"),
   unnamed("session.compacted data.will_retry", "willRetry", "the record says \"as metadata\" without a member name"),
   unnamed("run.finished / x.pi.message.replied data.stop_reason", "the raw stopReason", "the record says \"the raw value rides as metadata\"; the ACP pin uses the same name"),
-  unnamed("x.pi.message.* data.content_digest / content_redacted / content", "the message text: digest at metadata, text at redacted+ / full", "the record says \"content digest at metadata, whole content at redacted+\""),
+  unnamed("x.pi.message.* data.message_digest / data.message", "the message text: digest at metadata, the text at redacted+ (redacted at redacted)", "the record says \"content digest at metadata, whole content at redacted+\"; message_digest is the name the standard's pins (hermes, acp) give a message text's digest"),
   unnamed("run.failed error.type, tool.failed error.type", "error / tool_error", "the record says \"a generic class\""),
   unnamed("x.pi.model.select data.model / provider / source", "the selection facts", "the record maps the event without naming members"),
 ];

@@ -58,6 +58,10 @@ describe('the pi adapter', () => {
 describe('map-events beyond the pins', () => {
   const RED = { ceiling: 'redacted', attention: 'redacted' } as const;
 
+  it('an agent loop opens a run triggered by the user, as every pinned run opener says', () => {
+    expect(mapEvent({ session: 's', event: { type: 'agent_start' } })).toEqual({ type: 'run.started', data: { trigger: 'user' } });
+  });
+
   it('interception surfaces are never observations', () => {
     for (const type of ['tool_call', 'tool_result', 'input', 'context', 'before_agent_start', 'user_bash', 'session_before_fork']) {
       expect(mapEvent({ session: 's', event: { type } }, { deltas: true })).toBeNull();

@@ -13,4 +13,5 @@ export const DEVIATIONS: readonly Deviation[] = [
   unnamed("x.pi.message.* data.message_digest / data.message", "the message text: digest at metadata, the text at redacted+ (redacted at redacted)", "the record says \"content digest at metadata, whole content at redacted+\"; message_digest is the name the standard's pins (hermes, acp) give a message text's digest"),
   unnamed("run.failed error.type, tool.failed error.type", "error / tool_error", "the record says \"a generic class\""),
   unnamed("x.pi.model.select data.model / provider / source", "the selection facts", "the record maps the event without naming members"),
+  unnamed("run.started data.trigger", "user", "the record names no trigger; every run opener the standard pins (cline agent_start, hermes, acp, kimi-code) carries one, and a pi loop starts on a prompt or a queued follow-up"),
 ];

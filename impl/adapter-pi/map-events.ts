@@ -11,7 +11,7 @@
  * |---|---|
  * | `session_start` / `session_shutdown` | `session.started` / `session.ended` (the typed reason as `trigger`; the session file at redacted+) |
  * | `session_compact` | `session.compacted` (typed reason, `will_retry`) |
- * | `agent_start` / `agent_end` | `run.started` / by the last assistant `stopReason`: `error` → `run.failed`, `aborted` → `run.cancelled` (no `by`), else `run.finished` |
+ * | `agent_start` / `agent_end` | `run.started{trigger:user}` / by the last assistant `stopReason`: `error` → `run.failed`, `aborted` → `run.cancelled` (no `by`), else `run.finished` |
  * | `turn_start` / `turn_end` | `run.step.started` / `run.step.finished`, `step` = the `turnIndex` |
  * | `tool_execution_start` / `_end` | `tool.requested` / `tool.completed`, or `tool.failed` when `isError` |
  * | `message_start` (user) / `message_end` (assistant) | `x.pi.message.submitted` / `x.pi.message.replied` (`message_digest`; the text as `message` at redacted+) |
@@ -144,7 +144,8 @@ export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
       if (typeof e.willRetry === 'boolean') data.will_retry = e.willRetry;
       return { type: 'session.compacted', data };
     case 'agent_start':
-      return { type: 'run.started', data };
+      // An agent loop starts on a prompt (or a queued follow-up): a user trigger, as every pinned run opener says.
+      return { type: 'run.started', data: { trigger: 'user' } };
     case 'agent_end':
       return agentEnd(e, at);
     case 'turn_start':

@@ -47,6 +47,7 @@ describe('descriptors', () => {
       'codex (default): the descriptor claims control.accepts [control.attention.respond, control.cancel], the hello declares [control.attention.respond]',
       'codex (default): the descriptor claims no steering, but with AEP_INSTRUCT=1 the hello declares x.codex.control.instruct',
     ]);
+    expect(await contradictions({ ...codex, deviations: [{ what: 'x', record: 'r', ours: '', why: 'w', kind: 'unnamed' }] })).toEqual(['codex: deviations[0].ours is empty; say it in a few words']);
     const gemini = descriptors.find((d) => d.name === 'gemini-cli')!;
     expect(await contradictions({ ...gemini, port: 1, emits: ['session'] })).toEqual([
       "gemini-cli: the descriptor claims emits [session], the hello declares [session, run, tool, progress]",

@@ -62,6 +62,10 @@ describe('map-events beyond the pins', () => {
     expect(mapEvent({ session: 's', event: { type: 'agent_start' } })).toEqual({ type: 'run.started', data: { trigger: 'user' } });
   });
 
+  it('session_shutdown collapses every vendor reason to session.ended{reason: normal}, the siblings\' convention', () => {
+    for (const reason of ['quit', 'reload', 'fork']) expect(mapEvent({ session: 's', event: { type: 'session_shutdown', reason } })).toEqual({ type: 'session.ended', data: { reason: 'normal' } });
+  });
+
   it('interception surfaces are never observations', () => {
     for (const type of ['tool_call', 'tool_result', 'input', 'context', 'before_agent_start', 'user_bash', 'session_before_fork']) {
       expect(mapEvent({ session: 's', event: { type } }, { deltas: true })).toBeNull();

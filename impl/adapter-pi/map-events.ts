@@ -9,7 +9,7 @@
  *
  * | pi event | AEP type |
  * |---|---|
- * | `session_start` / `session_shutdown` | `session.started` / `session.ended` (the typed reason as `trigger`; the session file at redacted+) |
+ * | `session_start` / `session_shutdown` | `session.started` (the typed reason as `trigger`; the session file at redacted+) / `session.ended{reason:normal}` (vendor reasons collapse) |
  * | `session_compact` | `session.compacted` (typed reason, `will_retry`) |
  * | `agent_start` / `agent_end` | `run.started{trigger:user}` / by the last assistant `stopReason`: `error` → `run.failed`, `aborted` → `run.cancelled` (no `by`), else `run.finished` |
  * | `turn_start` / `turn_end` | `run.step.started` / `run.step.finished`, `step` = the `turnIndex` |
@@ -136,9 +136,9 @@ export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
       put(data, 'session_file', str(input.session_file) && red(input.session_file as string, at('session.started')));
       return { type: 'session.started', data };
     case 'session_shutdown':
-      data.reason = 'normal';
-      put(data, 'trigger', str(e.reason));
-      return { type: 'session.ended', data };
+      // The vendor reasons (quit, reload, new, resume, fork) collapse to the schema enum, the
+      // sibling convention the standard's pins state (gemini-cli, qwen-code SessionEnd).
+      return { type: 'session.ended', data: { reason: 'normal' } };
     case 'session_compact':
       put(data, 'trigger', str(e.reason));
       if (typeof e.willRetry === 'boolean') data.will_retry = e.willRetry;

@@ -8,4 +8,5 @@ export const DEVIATIONS: readonly Deviation[] = [
   deviation("unknown bus types", "design record (via OpenCode): unknown bus types \u2192 x.kilocode.unknown", "x.kilocode.<bus type> segment by segment", "the standard's pin (kilocode.json fallback) expects x.kilocode.some.future.event"),
   deviation("steering", "control steering design: AEP_INSTRUCT on a context-accepting reply", "AEP_INSTRUCT is ignored", "no moment reply carries context"),
   unnamed("x.kilocode.reply.failed", "the vendor type of a failed REST reply", "the record names no type for it"),
+  deviation("tool.failed", "design record: no tool.failed (the typed hooks expose no error field; failures ride x.kilocode.session.error)", "tool.failed from a message.part.updated whose tool part is in state error (the mapping shared with OpenCode)", "an erroring tool gets no tool.execute.after, so without the part's error state its call would never close (seen on OpenCode 1.18.33 by the vendor lane)"),
 ];

@@ -3,7 +3,7 @@
  * with nothing to opt into. The hello carries no `control` block; every reply is the neutral one.
  *
  * Identity: `conversationId` is the session, verbatim; `session.started` is synthesized at its
- * first sight (`client.name` = `antigravity`); no `session.ended` is ever emitted. Runs are
+ * first sight (`client.name` = the host marker, `antigravity` or `antigravity-cli`, map-hooks.ts `hostOf`); no `session.ended` is ever emitted. Runs are
  * synthesized per conversation: opened at the first PreInvocation of an execution
  * (`invocationNum` 0, or the first one seen on a mid-run attach), closed at Stop by its typed
  * `terminationReason`. The (conversationId, stepIdx) join table is this daemon's: filled at
@@ -12,7 +12,7 @@
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
 import { str } from '../adapter-kit/mapping.js';
 import { perContext } from '../adapter-kit/observed-cards.js';
-import { AGENT, joinKey, mapHook, type JoinEntry } from './map-hooks.js';
+import { AGENT, joinKey, mapHook, sessionStarted, type JoinEntry } from './map-hooks.js';
 import { neutralReply } from './replies.js';
 
 interface State {
@@ -28,7 +28,7 @@ async function handle(hook: string, input: HookInput, ctx: HookContext): Promise
   const state = stateOf(ctx);
   if (!state.seen.has(session)) {
     state.seen.add(session);
-    ctx.emit(session, { type: 'session.started', data: { client: { name: AGENT } } });
+    ctx.emit(session, sessionStarted(input));
   }
   const mapped = mapHook(hook, input, { join: state.join }, ctx.posture);
   if (hook === 'PreInvocation' && !ctx.run(session) && mapped[0]?.type !== 'run.started') {

@@ -1,5 +1,6 @@
 /** The Antigravity adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -12,7 +13,7 @@ export const descriptor: Descriptor = {
   postures: [{ name: 'default', env: {}, summary: 'observe-only with nothing to opt into: no control block', accepts: null }],
   forms: [],
   steering: [],
-  deviations: ['a step name is never invented: unnamed steps ride as x.antigravity.step.completed'],
+  deviations: DEVIATIONS,
   port: 8395,
   configs: ['impl/adapter-antigravity/hooks.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation; no captured session' },

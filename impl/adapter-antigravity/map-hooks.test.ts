@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { joinKey, lookupJoin, mapHook } from './map-hooks.js';
+import { hostOf, joinKey, lookupJoin, mapHook, sessionStarted } from './map-hooks.js';
 
 const FULL = { ceiling: 'full', attention: 'full' } as const;
 const C = 'conv-1';
@@ -20,6 +20,21 @@ describe('antigravity mapHook', () => {
     expect(pre.data).toMatchObject({ args: { a: 1 } });
     expect(JSON.stringify(pre)).not.toContain('/t');
     expect(mapHook('Stop', { terminationReason: 'error', error: 'quota' }, {}, FULL)[0]!.data.error).toEqual({ type: 'error', message: 'quota' });
+  });
+
+  it('session.started names the host (the record\'s host marker) from the app data directory, never the path', () => {
+    const cli = { transcriptPath: `/home/ana/.gemini/antigravity-cli/brain/${C}/.system_generated/logs/transcript.jsonl` };
+    const desktop = { artifactDirectoryPath: `C:\\Users\\ana\\.gemini\\antigravity\\brain\\${C}` };
+    expect(sessionStarted(cli)).toEqual({ type: 'session.started', data: { client: { name: 'antigravity-cli' } } });
+    expect(hostOf(desktop)).toBe('antigravity');
+    expect(hostOf({ transcriptPath: '/t' })).toBe('antigravity');
+    expect(hostOf({ transcriptPath: 42 })).toBe('antigravity');
+  });
+
+  it('the error text\'s digest is `message_digest` (the record\'s "message digest at metadata"), on both failures', () => {
+    const join = [{ conversationId: C, stepIdx: 1, name: 'x' }];
+    expect(mapHook('PostToolUse', { conversationId: C, stepIdx: 1, error: 'boom' }, { join })[0]!.data).toEqual({ tool: { name: 'x' }, step_idx: 1, error: { type: 'tool_error' }, message_digest: '20b9458ca349a629a028ec64e716294a' });
+    expect(Object.keys(mapHook('Stop', { terminationReason: 'error', error: 'quota' }, {})[0]!.data)).toEqual(['reason', 'error', 'termination_reason', 'message_digest']);
   });
 
   it('never attention, denial or delegation; the mechanical fallback', () => {

@@ -67,6 +67,25 @@ function errorText(v: unknown): string {
   return JSON.stringify(v);
 }
 
+/**
+ * The host a payload comes from, the design record's "host marker" for `session.started`'s
+ * `client.name`: the app data directory its `transcriptPath` (else `artifactDirectoryPath`) lives
+ * under, `~/.gemini/<host>/` (`antigravity` for the desktop app, `antigravity-cli` for the CLI).
+ * Only the directory's name is read, never the path; `antigravity` when neither path says.
+ */
+export function hostOf(input: HookInput): string {
+  for (const path of [input.transcriptPath, input.artifactDirectoryPath]) {
+    const m = typeof path === 'string' ? /[\\/]\.gemini[\\/](antigravity(?:-[a-z0-9]+)*)[\\/]/.exec(path) : null;
+    if (m) return m[1]!;
+  }
+  return AGENT;
+}
+
+/** The `session.started` synthesized at a conversation's first sight: the host marker as `client.name`. */
+export function sessionStarted(input: HookInput): Mapped {
+  return { type: 'session.started', data: { client: { name: hostOf(input) } } };
+}
+
 /** The pure mapping of one Antigravity hook call. */
 export function mapHook(hook: string, input: HookInput, opts: { join?: JoinTable } = {}, posture: Posture = DEFAULT_POSTURE): Mapped[] {
   const at = (type: string) => levelFor(type, posture);
@@ -96,7 +115,7 @@ export function mapHook(hook: string, input: HookInput, opts: { join?: JoinTable
       const err: Record<string, unknown> = { type: 'tool_error' };
       put(err, 'message', red(error, at('tool.failed')));
       data.error = err;
-      data.error_digest = digest(error);
+      data.message_digest = digest(error);
       return [{ type: 'tool.failed', data, subject: entry.name }];
     }
     case 'PreInvocation':
@@ -118,7 +137,7 @@ export function mapHook(hook: string, input: HookInput, opts: { join?: JoinTable
         const text = errorText(input.error);
         const error: Record<string, unknown> = { type: 'error' };
         put(error, 'message', text === '' ? undefined : red(text, at('run.failed')));
-        if (text !== '') data.error_digest = digest(text);
+        if (text !== '') data.message_digest = digest(text);
         return [{ type: 'run.failed', data: { reason: 'error', error, ...data } }];
       }
       return [{ type: 'run.finished', data }];

@@ -1,5 +1,6 @@
 /** The Claude Code adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -12,11 +13,7 @@ export const descriptor: Descriptor = {
   postures: [{ name: 'default', env: {}, summary: 'PermissionRequest held allow/deny; AskUserQuestion and Elicitation held as forms', accepts: ['control.attention.respond'] }],
   forms: ['AskUserQuestion (PermissionRequest)', 'Elicitation'],
   steering: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart'],
-  deviations: [
-    'a remote deny gets no post-tool hook: the adapter closes the call itself with tool.denied{by:"runtime"}',
-    'URL-mode elicitation is answered in the vendor UI only (respond_via ["oob"])',
-    'WorktreeCreate is not wired: a neutral reply would break worktree creation',
-  ],
+  deviations: DEVIATIONS,
   port: 8377,
   configs: ['impl/adapter-claude-code/settings.example.json', 'impl/adapter-claude-code/settings.command.example.json'],
   verification: { status: 'captured', detail: 'real Claude Code 2.1.197 sessions replayed through the adapter (vendor captures)' },

@@ -1,5 +1,6 @@
 /** The Cline adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -21,7 +22,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: [],
-  deviations: ['AEP_INSTRUCT does not apply; input goes through x.cline.control.send_input on the hub leg', 'a lost hub degrades to observe-only and reconnects every second'],
+  deviations: DEVIATIONS,
   port: 8392,
   configs: ['impl/adapter-cline/hooks/'],
   verification: { status: 'documented', detail: 'both hook generations mapped from the vendor documentation and SDK types; no captured session' },

@@ -60,6 +60,12 @@ describe('cline mapHook', () => {
     expect(mapHook({ hookName: 'PostToolUse', taskId: 't', postToolUse: { toolName: 'grep', result: 'hit', success: true, executionTimeMs: 4 } })[0]).toMatchObject({ type: 'tool.completed', data: { duration_ms: 4, result_digest: digest('hit') } });
   });
 
+  it('a prompt\'s digest is message_digest (the name the standard\'s pins give a message text\'s digest), the text at redacted+', () => {
+    const input = { hookName: 'UserPromptSubmit', taskId: 't', userPromptSubmit: { prompt: 'fix it' } };
+    expect(mapHook(input)).toEqual([{ type: 'x.cline.prompt.submitted', data: { message_digest: digest('fix it') } }]);
+    expect(mapHook(input, { ceiling: 'full', attention: 'full' })[0]!.data).toEqual({ message_digest: digest('fix it'), prompt: 'fix it' });
+  });
+
   it('unknown hooks fall back mechanically; malformed members never throw', () => {
     expect(mapHook(base('Notification'))).toEqual([{ type: 'x.cline.hook.notification', data: {} }]);
     expect(mapHook(base('tool_call', { tool_call: 'nonsense', iteration: -3 }))).toEqual([{ type: 'tool.requested', data: { tool: { name: 'unknown' } }, subject: 'unknown' }]);

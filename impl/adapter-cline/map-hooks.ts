@@ -194,7 +194,7 @@ export function mapHook(input: HookInput, posture: Posture = DEFAULT_POSTURE, ho
       const data: Record<string, unknown> = {};
       const prompt = str(obj(input.userPromptSubmit)?.prompt) ?? str(input.prompt);
       if (prompt !== undefined) {
-        data.prompt_digest = digest(prompt);
+        data.message_digest = digest(prompt);
         put(data, 'prompt', red(prompt, at(type)));
       }
       return [withStep({ type, data }, step)];

@@ -1,5 +1,6 @@
 /** The Codex adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -12,10 +13,7 @@ export const descriptor: Descriptor = {
   postures: [{ name: 'default', env: {}, summary: 'PermissionRequest held allow/deny (20 s window, before Codex shows its own prompt)', accepts: ['control.attention.respond'] }],
   forms: [],
   steering: ['SessionStart', 'SubagentStart', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
-  deviations: [
-    'a turn ended with no hook (model/API error, unwired interrupt) is closed run.cancelled without `by`',
-    'a remote deny gets no PostToolUse: the adapter closes the call with tool.denied{by:"runtime"}',
-  ],
+  deviations: DEVIATIONS,
   port: 8378,
   configs: ['impl/adapter-codex/hooks.example.json'],
   verification: { status: 'captured', detail: 'real Codex 0.171.0 sessions replayed through the adapter (vendor captures)' },

@@ -1,5 +1,6 @@
 /** The Gemini CLI adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -12,7 +13,7 @@ export const descriptor: Descriptor = {
   postures: [{ name: 'default', env: {}, summary: 'observe-only: no control block; every command is refused unsupported', accepts: null }],
   forms: [],
   steering: [],
-  deviations: ['no human-in-the-loop hook exists, so nothing is held; AEP_INSTRUCT is ignored', 'AfterModel is left unregistered in the example settings'],
+  deviations: DEVIATIONS,
   port: 8379,
   configs: ['impl/adapter-gemini-cli/settings.example.json'],
   verification: { status: 'captured', detail: 'real Gemini CLI 0.61.0 sessions replayed through the shim (vendor captures)' },

@@ -1,5 +1,6 @@
 /** The Hermes Agent adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -15,7 +16,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: ['pre_llm_call'],
-  deviations: ["the daemon cannot see the shim's socket close: a gate is released only by an answer, the timeout or the session's end", 'control.cancel and pause/resume are not adopted'],
+  deviations: DEVIATIONS,
   port: 8393,
   configs: ['impl/adapter-hermes/config.example.yaml'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },

@@ -1,5 +1,6 @@
 /** The Kilo Code adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -14,11 +15,7 @@ export const descriptor: Descriptor = {
   ],
   forms: ['question.asked (bus, answered over REST)'],
   steering: [],
-  deviations: [
-    'from 7.4.6 an ask is a notification: Kilo\'s own prompt runs in parallel and nothing is held',
-    'a failed REST delivery is `x.kilocode.reply.failed`; the ack stays `control.accepted`',
-    'no moment reply carries context, so AEP_INSTRUCT is ignored',
-  ],
+  deviations: DEVIATIONS,
   port: 8391,
   configs: ['impl/adapter-kilocode/kilocode-plugin.js'],
   verification: { status: 'documented', detail: 'pinned mappings plus a manual real-host smoke run (Kilo Code 7.7.9); no captured session in conformance/fixtures/vendors' },

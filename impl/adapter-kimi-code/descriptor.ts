@@ -1,5 +1,6 @@
 /** The Kimi Code CLI adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -15,7 +16,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: ['UserPromptSubmit'],
-  deviations: ['steering reaches only the next UserPromptSubmit reply (the one context-accepting reply), at most 4000 characters', 'the wire (WebSocket) modes belong to the Kimi web bridge, not this adapter'],
+  deviations: DEVIATIONS,
   port: 8398,
   configs: ['impl/adapter-kimi-code/config.example.toml'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },

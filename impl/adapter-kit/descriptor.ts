@@ -24,6 +24,20 @@ export interface PostureLeg {
   accepts: readonly string[] | null;
 }
 
+/** One row of an integration's deviations table. */
+export interface Deviation {
+  /** The field, value or behaviour concerned (`data.tool.name of a shell call`, `run identity`). */
+  what: string;
+  /** What the design record (or Annex A) says, with where: `adapter-pi-design.md §3: ...`; `none` for kind 'unnamed'. */
+  record: string;
+  /** What this integration does instead (or the name it chose). */
+  ours: string;
+  /** Why. */
+  why: string;
+  /** `deviation`: a deliberate departure from the record; `unnamed`: a name we chose where the record gives none. */
+  kind: 'deviation' | 'unnamed';
+}
+
 export interface Descriptor {
   kind: 'adapter' | 'bridge';
   /** The AEP `agent` name (the `aep adapter <name>` argument). */
@@ -46,8 +60,12 @@ export interface Descriptor {
    * `x.<name>.control.instruct` is never accepted.
    */
   steering: readonly string[];
-  /** Documented deviations from the standard or the design record. */
-  deviations: readonly string[];
+  /**
+   * The names the mapping uses, held against the design record (and Annex A): every deliberate
+   * deviation from a name or behaviour the record states, with its reason, and every name we chose
+   * where the record gives none. Rendered into `impl/<dir>/README.md` by `npm run gen:matrices`.
+   */
+  deviations: readonly Deviation[];
   /** Default loopback port of the daemon. */
   port: number;
   /** Example configuration files, relative to the package root. */

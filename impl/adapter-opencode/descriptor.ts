@@ -1,5 +1,6 @@
 /** The OpenCode adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -14,11 +15,7 @@ export const descriptor: Descriptor = {
   ],
   forms: ['question.asked (bus, answered over REST)'],
   steering: [],
-  deviations: [
-    'OpenCode 1.18.x declares `permission.ask` but never calls it: asks arrive on the v2 bus as `permission.asked`, answered over REST',
-    'no `tool.failed`: the typed hook has no error surface',
-    'no moment reply carries context, so AEP_INSTRUCT is ignored',
-  ],
+  deviations: DEVIATIONS,
   port: 8390,
   configs: ['impl/adapter-opencode/opencode-plugin.js'],
   verification: { status: 'documented', detail: 'pinned mappings plus a manual real-host smoke run (OpenCode 1.18.33); no captured session in conformance/fixtures/vendors' },

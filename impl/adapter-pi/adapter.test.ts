@@ -4,6 +4,7 @@ import { createEngine } from '../adapter-kit/engine.js';
 import { adapter, createAdapter } from './adapter.js';
 import { configuredForTest } from '../adapter-kit/test-utils.js';
 import { mapEvent, mapToolGate } from './map-events.js';
+import { digest } from '../core/digest.js';
 
 function engineFor(control: boolean) {
   const events: Record<string, any>[] = [];
@@ -57,6 +58,14 @@ describe('the pi adapter', () => {
 describe('map-events beyond the pins', () => {
   const RED = { ceiling: 'redacted', attention: 'redacted' } as const;
 
+  it('an agent loop opens a run triggered by the user, as every pinned run opener says', () => {
+    expect(mapEvent({ session: 's', event: { type: 'agent_start' } })).toEqual({ type: 'run.started', data: { trigger: 'user' } });
+  });
+
+  it('session_shutdown collapses every vendor reason to session.ended{reason: normal}, the siblings\' convention', () => {
+    for (const reason of ['quit', 'reload', 'fork']) expect(mapEvent({ session: 's', event: { type: 'session_shutdown', reason } })).toEqual({ type: 'session.ended', data: { reason: 'normal' } });
+  });
+
   it('interception surfaces are never observations', () => {
     for (const type of ['tool_call', 'tool_result', 'input', 'context', 'before_agent_start', 'user_bash', 'session_before_fork']) {
       expect(mapEvent({ session: 's', event: { type } }, { deltas: true })).toBeNull();
@@ -65,7 +74,10 @@ describe('map-events beyond the pins', () => {
 
   it('content rides redacted at a redacted ceiling: message text, error messages, tool failures, deltas', () => {
     const msg = mapEvent({ session: 's', event: { type: 'message_start', message: { role: 'user', content: [{ type: 'text', text: 'mail dan@example.com' }] } } }, { posture: RED })!;
-    expect(msg.data).toMatchObject({ content_redacted: 'mail [REDACTED:pii]' });
+    expect(msg.data).toEqual({ message_digest: digest('mail dan@example.com'), message: 'mail [REDACTED:pii]' });
+    const full = mapEvent({ session: 's', event: { type: 'message_end', message: { role: 'assistant', content: 'done', stopReason: 'stop' } } }, { posture: { ceiling: 'full', attention: 'full' } })!;
+    expect(full.data).toEqual({ message_digest: digest('done'), message: 'done', stop_reason: 'stop' });
+    expect(mapEvent({ session: 's', event: { type: 'message_start', message: { role: 'user', content: 'hi' } } })!.data).toEqual({ message_digest: digest('hi') });
     const failed = mapEvent({ session: 's', event: { type: 'agent_end', messages: [{ role: 'assistant', stopReason: 'error', errorMessage: 'quota' }] } }, { posture: RED })!;
     expect(failed.data).toEqual({ reason: 'error', error: { type: 'error', message: 'quota' } });
     const tool = mapEvent({ session: 's', event: { type: 'tool_execution_end', toolName: 'edit', toolCallId: 'c', isError: true, result: { content: 'no match' } } }, { posture: RED })!;

@@ -1,5 +1,6 @@
 /** The pi adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -15,11 +16,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: [],
-  deviations: [
-    'an aborted loop closes run.cancelled without `by`',
-    'no control.cancel; no moment reply carries context, so AEP_INSTRUCT is ignored',
-    'not type-checked: the published package is the whole agent, not a types package',
-  ],
+  deviations: DEVIATIONS,
   port: 8396,
   configs: ['impl/adapter-pi/pi-extension.js'],
   verification: { status: 'documented', detail: 'mapped from the design record; a manual real-host smoke run (pi 0.73.1); no captured session in conformance/fixtures/vendors' },

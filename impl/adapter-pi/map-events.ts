@@ -9,12 +9,12 @@
  *
  * | pi event | AEP type |
  * |---|---|
- * | `session_start` / `session_shutdown` | `session.started` / `session.ended` (the typed reason as `trigger`; the session file at redacted+) |
+ * | `session_start` / `session_shutdown` | `session.started` (the typed reason as `trigger`; the session file at redacted+) / `session.ended{reason:normal}` (vendor reasons collapse) |
  * | `session_compact` | `session.compacted` (typed reason, `will_retry`) |
- * | `agent_start` / `agent_end` | `run.started` / by the last assistant `stopReason`: `error` → `run.failed`, `aborted` → `run.cancelled` (no `by`), else `run.finished` |
+ * | `agent_start` / `agent_end` | `run.started{trigger:user}` / by the last assistant `stopReason`: `error` → `run.failed`, `aborted` → `run.cancelled` (no `by`), else `run.finished` |
  * | `turn_start` / `turn_end` | `run.step.started` / `run.step.finished`, `step` = the `turnIndex` |
  * | `tool_execution_start` / `_end` | `tool.requested` / `tool.completed`, or `tool.failed` when `isError` |
- * | `message_start` (user) / `message_end` (assistant) | `x.pi.message.submitted` / `x.pi.message.replied` |
+ * | `message_start` (user) / `message_end` (assistant) | `x.pi.message.submitted` / `x.pi.message.replied` (`message_digest`; the text as `message` at redacted+) |
  * | `message_update` / `tool_execution_update` | nothing; with `deltas`: `x.pi.message.delta` / `x.pi.tool.update` |
  * | `agent_settled`, `session_info_changed`, `session_tree`, `model_select`, `thinking_level_select` | `x.pi.agent.settled`, `x.pi.session.info`, `x.pi.session.tree`, `x.pi.model.select`, `x.pi.thinking.select` |
  * | `tool_call` and every other interception surface | nothing (the opt-in gate is daemon state) |
@@ -112,6 +112,16 @@ function agentEnd(e: Obj, at: (t: string) => CaptureLevel): Mapped {
   return { type: 'run.finished', data };
 }
 
+/**
+ * A message boundary's text: `message_digest` always (the name the standard's pins give a message
+ * text's digest: hermes, acp), the text as `message` at redacted+ (redacted at redacted).
+ */
+function messageText(data: Obj, text: string | undefined, level: CaptureLevel): void {
+  if (text === undefined) return;
+  data.message_digest = digest(text);
+  put(data, 'message', red(text, level));
+}
+
 /** The pure mapping of one pi bus event; null where the adapter deliberately emits nothing. */
 export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
   const posture = opts.posture ?? DEFAULT_POSTURE;
@@ -126,15 +136,16 @@ export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
       put(data, 'session_file', str(input.session_file) && red(input.session_file as string, at('session.started')));
       return { type: 'session.started', data };
     case 'session_shutdown':
-      data.reason = 'normal';
-      put(data, 'trigger', str(e.reason));
-      return { type: 'session.ended', data };
+      // The vendor reasons (quit, reload, new, resume, fork) collapse to the schema enum, the
+      // sibling convention the standard's pins state (gemini-cli, qwen-code SessionEnd).
+      return { type: 'session.ended', data: { reason: 'normal' } };
     case 'session_compact':
       put(data, 'trigger', str(e.reason));
       if (typeof e.willRetry === 'boolean') data.will_retry = e.willRetry;
       return { type: 'session.compacted', data };
     case 'agent_start':
-      return { type: 'run.started', data };
+      // An agent loop starts on a prompt (or a queued follow-up): a user trigger, as every pinned run opener says.
+      return { type: 'run.started', data: { trigger: 'user' } };
     case 'agent_end':
       return agentEnd(e, at);
     case 'turn_start':
@@ -169,13 +180,13 @@ export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
     case 'message_start': {
       const message = obj(e.message);
       if (message.role !== 'user') return null;
-      carry(data, 'content', textOf(message.content), at('x.pi.message.submitted'));
+      messageText(data, textOf(message.content), at('x.pi.message.submitted'));
       return { type: 'x.pi.message.submitted', data };
     }
     case 'message_end': {
       const message = obj(e.message);
       if (message.role !== 'assistant') return null;
-      carry(data, 'content', textOf(message.content), at('x.pi.message.replied'));
+      messageText(data, textOf(message.content), at('x.pi.message.replied'));
       put(data, 'stop_reason', str(message.stopReason));
       usage(data, message);
       return { type: 'x.pi.message.replied', data };

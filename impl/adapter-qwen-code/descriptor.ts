@@ -1,5 +1,6 @@
 /** The Qwen Code adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -12,7 +13,7 @@ export const descriptor: Descriptor = {
   postures: [{ name: 'default', env: {}, summary: 'PermissionRequest held allow/deny, on by default', accepts: ['control.attention.respond'] }],
   forms: [],
   steering: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'PreCompact'],
-  deviations: ['runs are synthesized (no turn id on the surface); a run left open drains as run.cancelled'],
+  deviations: DEVIATIONS,
   port: 8380,
   configs: ['impl/adapter-qwen-code/settings.example.json', 'impl/adapter-qwen-code/settings.command.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },

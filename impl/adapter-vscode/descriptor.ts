@@ -1,5 +1,6 @@
 /** The VS Code agent adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
@@ -15,7 +16,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: ['SessionStart', 'UserPromptSubmit', 'SubagentStart', 'PreToolUse', 'PostToolUse'],
-  deviations: ['the surface has no session end, so queued steering is never dropped', 'runs are synthesized (no turn id on the surface)'],
+  deviations: DEVIATIONS,
   port: 8381,
   configs: ['impl/adapter-vscode/hooks.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },

@@ -1,5 +1,6 @@
 /** The acp bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
@@ -14,7 +15,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: [],
-  deviations: ["read-only: permission requests are observed, never answered", "port 8394 is reserved; the bridge speaks stdio"],
+  deviations: DEVIATIONS,
   port: 8394,
   configs: [],
   verification: { status: "documented", detail: "real ACP SDK peers on both sides (peer.test.ts) and the bridge-mappings pins; no captured vendor session" },

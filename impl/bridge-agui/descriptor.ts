@@ -1,5 +1,6 @@
 /** The agui bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
@@ -14,7 +15,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: [],
-  deviations: ["read-only: no command reaches the upstream agent"],
+  deviations: DEVIATIONS,
   port: 4321,
   configs: [],
   verification: { status: "documented", detail: "a real AG-UI client peer (peer.test.ts) and the bridge-mappings pins; no captured vendor session" },

@@ -1,5 +1,6 @@
 /** The ce bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
@@ -14,7 +15,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: [],
-  deviations: ["a consumer: it opens no listening port (0 here) and sends no hello"],
+  deviations: DEVIATIONS,
   port: 0,
   configs: [],
   verification: { status: "documented", detail: "projection and delivery tests against a local sink; no external sink verified" },

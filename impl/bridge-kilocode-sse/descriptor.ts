@@ -1,5 +1,6 @@
 /** The kilocode-sse bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
@@ -15,7 +16,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: [],
-  deviations: ["the gate is honored in primary mode only"],
+  deviations: DEVIATIONS,
   port: 4322,
   configs: [],
   verification: { status: "documented", detail: "the shared OpenCode-family daemon tests and the kilocode-sse pins; no captured vendor session" },

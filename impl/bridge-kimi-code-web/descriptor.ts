@@ -1,5 +1,6 @@
 /** The kimi-code-web bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
@@ -15,7 +16,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: [],
-  deviations: ["the gate is honored in primary mode only", "question answers are not actuated (read-only, as the design record defers them)"],
+  deviations: DEVIATIONS,
   port: 4323,
   configs: [],
   verification: { status: "documented", detail: "attach and control tests against a local kap-server stub, live control-loop scenarios and the kimi-code-web ws_modes pins; no captured vendor session" },

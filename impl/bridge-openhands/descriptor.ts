@@ -1,5 +1,6 @@
 /** The openhands bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
@@ -15,7 +16,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: [],
-  deviations: ["control.cancel is not declared: no OpenHands write terminates a run"],
+  deviations: DEVIATIONS,
   port: 8397,
   configs: [],
   verification: { status: "documented", detail: "receiver and control tests against a local agent-server stub, live control-loop scenarios and the openhands pins; no captured vendor session" },

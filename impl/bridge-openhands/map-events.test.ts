@@ -48,3 +48,27 @@ describe('OpenHands ActionEvent args_digest (AEP-0003 §9.3 over the action text
     expect(mapEvent(none)?.data).not.toHaveProperty('args_digest');
   });
 });
+
+describe('the record\'s redaction-gated members (bridge-openhands design record, field maps)', () => {
+  const ev = (kind: string, extra: Record<string, unknown>) => ({ kind, id: 'ev_1', timestamp: 't', source: 'environment', ...extra });
+  const base = { vendor_ts: 't', vendor_event_id: 'ev_1' };
+  it('Condensation carries its summary, ConversationErrorEvent its detail, at redacted+ only', () => {
+    const cond = ev('Condensation', { forgotten_event_ids: ['a'], summary: 'earlier work' });
+    expect(mapEvent(cond)).toEqual({ type: 'session.compacted', data: { ...base, forgotten: 1 } });
+    expect(mapEvent(cond, { ceiling: 'redacted' })!.data).toEqual({ ...base, forgotten: 1, summary: 'earlier work' });
+    const err = ev('ConversationErrorEvent', { code: 'E', detail: 'key refused' });
+    expect(mapEvent(err)!.data).toEqual({ ...base, code: 'E' });
+    expect(mapEvent(err, { ceiling: 'full' })!.data).toEqual({ ...base, code: 'E', detail: 'key refused' });
+  });
+  it('a state update\'s value rides at redacted+: `state` on the snapshot (the schema member), `value` on a delta', () => {
+    const full = ev('ConversationStateUpdateEvent', { key: 'full_state', value: { execution_status: 'running' } });
+    expect(mapEvent(full)!.data).toEqual(base);
+    expect(mapEvent(full, { ceiling: 'redacted' })!.data).toEqual({ ...base, state: { execution_status: 'running' } });
+    const key = ev('ConversationStateUpdateEvent', { key: 'execution_status', value: 'idle' });
+    expect(mapEvent(key, { ceiling: 'metadata' })!.data).toEqual({ ...base, key: 'execution_status' });
+    expect(mapEvent(key, { ceiling: 'full' })!.data).toEqual({ ...base, key: 'execution_status', value: 'idle' });
+  });
+  it('a MessageEvent names its sender at metadata', () => {
+    expect(mapEvent(ev('MessageEvent', { source: 'agent', sender: 'planner', llm_message: { role: 'assistant', content: [] } }))!.data).toEqual({ ...base, role: 'assistant', sender: 'planner' });
+  });
+});

@@ -25,6 +25,7 @@ import { canonicalJson } from '../core/canonical.js';
 import { digest } from '../core/digest.js';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import { red } from '../adapter-kit/capture.js';
+import { content } from '../adapter-kit/mapping.js';
 import type { Mapped } from '../adapter-kit/types.js';
 
 export const AGENT = 'openhands';
@@ -37,6 +38,9 @@ export interface OpenHandsMapOptions {
 }
 
 const obj = (v: unknown): Record<string, unknown> => (isPlainObject(v) ? v : {});
+const put = (data: Record<string, unknown>, key: string, value: unknown) => {
+  if (value !== undefined) data[key] = value;
+};
 const str = (v: unknown): string | undefined => (typeof v === 'string' && v !== '' ? v : undefined);
 
 /** `SandboxCheckpointEvent` → `sandbox.checkpoint`; `PauseEvent` → `pause.event`; `ACPToolCallEvent` → `acp_tool.call`. */
@@ -138,16 +142,32 @@ export function mapEvent(event: Record<string, unknown>, opts: OpenHandsMapOptio
       const data: Record<string, unknown> = { ...base };
       const role = str(obj(event.llm_message).role);
       if (role) data.role = role;
+      // The record: "role and sender at metadata" (the multi-agent sender name, when set).
+      if (str(event.sender)) data.sender = event.sender;
       if (Array.isArray(event.activated_skills) && event.activated_skills.length > 0) data.skills = event.activated_skills.length;
       return at({ type: 'x.openhands.message.event', data, step });
     }
-    case 'Condensation':
-      return at({ type: 'session.compacted', data: { ...base, forgotten: Array.isArray(event.forgotten_event_ids) ? event.forgotten_event_ids.length : 0 } });
-    case 'ConversationStateUpdateEvent':
-      if (event.key === 'full_state') return at({ type: 'state.snapshot', data: base });
-      return at({ type: 'state.delta', data: { ...base, ...(str(event.key) ? { key: event.key } : {}) } });
-    case 'ConversationErrorEvent':
-      return at({ type: 'error.raised', data: { ...base, ...(str(event.code) ? { code: event.code } : {}) } });
+    case 'Condensation': {
+      const data: Record<string, unknown> = { ...base, forgotten: Array.isArray(event.forgotten_event_ids) ? event.forgotten_event_ids.length : 0 };
+      put(data, 'summary', typeof event.summary === 'string' ? red(event.summary, ceiling) : undefined);
+      return at({ type: 'session.compacted', data });
+    }
+    case 'ConversationStateUpdateEvent': {
+      // The value is redaction-gated (the record); state.snapshot's schema member for it is `state`.
+      if (event.key === 'full_state') {
+        const data: Record<string, unknown> = { ...base };
+        if (isPlainObject(event.value)) put(data, 'state', content(event.value, ceiling));
+        return at({ type: 'state.snapshot', data });
+      }
+      const data: Record<string, unknown> = { ...base, ...(str(event.key) ? { key: event.key } : {}) };
+      put(data, 'value', content(event.value, ceiling));
+      return at({ type: 'state.delta', data });
+    }
+    case 'ConversationErrorEvent': {
+      const data: Record<string, unknown> = { ...base, ...(str(event.code) ? { code: event.code } : {}) };
+      put(data, 'detail', typeof event.detail === 'string' ? red(event.detail, ceiling) : undefined);
+      return at({ type: 'error.raised', data });
+    }
     case 'StreamingDeltaEvent':
       return opts.deltas ? at({ type: 'x.openhands.streaming.delta', data: base }) : null;
     case 'TokenEvent':

@@ -1,5 +1,6 @@
 /** The otlp-in bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
+import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
@@ -14,7 +15,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: [],
-  deviations: ["records with no session key are answered as OTLP `partialSuccess`", "no runs are synthesized"],
+  deviations: DEVIATIONS,
   port: 4319,
   configs: [],
   verification: { status: "documented", detail: "the official OTel exporter as a real peer (peer.test.ts) and the codex-otel / vscode-otel pins" },

@@ -2,11 +2,12 @@
  * Certification pages, one per adapter and bridge (`certification/<name>.md`, plus an index):
  * the classes it claims, its fixtures and scenarios with their results in this report, its hello
  * `control.accepts` in each posture (from the real adapter definition, hello-facts.ts; a bridge's
- * are its descriptor's claims), its documented deviations and its verification status.
+ * are its descriptor's claims), its deviations from the design record (deviations.ts) and its verification status.
  * Rendering is pure; `certificationPages` gathers the facts. No timestamps: pages change only
  * when a result or a declaration does.
  */
 import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
+import { deviationRows } from './deviations.js';
 import { loadDescriptors } from './descriptors.js';
 import { helloFacts } from './hello-facts.js';
 import type { ConformanceReport, ReportCheck } from './report.js';
@@ -54,9 +55,9 @@ export function certificationPage(d: Descriptor, hellos: readonly PostureHello[]
     `- form loop: ${d.forms.join(', ') || 'none'}`,
     `- steering boundary: ${d.steering.join(', ') || 'none'}`,
     '',
-    '## Documented deviations',
+    '## Deviations from the design record',
     '',
-    ...(d.deviations.length ? d.deviations.map((x) => `- ${x}`) : ['None.']),
+    ...deviationRows(d.deviations),
     '',
     '## Fixtures and scenarios',
     '',

@@ -3,8 +3,10 @@
  * on), the default posture's `capabilities.emits`, the port, and the steering boundary, each
  * obtained from the real adapter definition (hello-facts.ts). Bridges are held by their own
  * tests (they have no adapter definition here); their descriptors are only shape-checked.
+ * Every descriptor's deviation rows are shape-checked too (deviations.ts `rowProblems`).
  */
 import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
+import { rowProblems } from './deviations.js';
 import { helloFacts, type HelloFacts } from './hello-facts.js';
 
 const same = (a: readonly string[] | null, b: readonly string[] | null) => JSON.stringify(a === null ? null : [...a].sort()) === JSON.stringify(b === null ? null : [...b].sort());
@@ -14,7 +16,7 @@ export type FactsOf = (name: string, env: Readonly<Record<string, string>>, inst
 
 /** Every way `d` contradicts the code, one line each; [] when it does not. */
 export async function contradictions(d: Descriptor, facts: FactsOf = helloFacts): Promise<string[]> {
-  const out: string[] = [];
+  const out: string[] = [...rowProblems(d)];
   if (!d.postures.some((p) => p.name === 'default' && Object.keys(p.env).length === 0)) out.push(`${d.name}: no 'default' posture with no variables`);
   if (d.kind === 'bridge') return out;
   const instructType = `x.${d.name}.control.instruct`;

@@ -26,8 +26,9 @@ describe('descriptors', () => {
     expect(descriptors.filter((d) => d.kind === 'adapter').map((d) => d.name).sort()).toEqual(Object.keys(ADAPTERS).sort());
   });
 
-  it('the generated matrices and the README table are current (npm run gen:matrices)', async () => {
-    const { stale } = await staleFiles();
+  it('the generated matrices, the README table and every integration README\'s deviations table are current (npm run gen:matrices)', async () => {
+    const { stale, problems } = await staleFiles();
+    expect(problems).toEqual([]);
     expect(stale).toEqual([]);
   });
 
@@ -46,6 +47,7 @@ describe('descriptors', () => {
       'codex (default): the descriptor claims control.accepts [control.attention.respond, control.cancel], the hello declares [control.attention.respond]',
       'codex (default): the descriptor claims no steering, but with AEP_INSTRUCT=1 the hello declares x.codex.control.instruct',
     ]);
+    expect(await contradictions({ ...codex, deviations: [{ what: 'x', record: 'r', ours: '', why: 'w', kind: 'unnamed' }] })).toEqual(['codex: deviations[0].ours is empty; say it in a few words']);
     const gemini = descriptors.find((d) => d.name === 'gemini-cli')!;
     expect(await contradictions({ ...gemini, port: 1, emits: ['session'] })).toEqual([
       "gemini-cli: the descriptor claims emits [session], the hello declares [session, run, tool, progress]",

@@ -38,8 +38,11 @@ export function featureMatrix(ds: readonly Descriptor[]): string {
   }
   lines.push('', '## Identity', '', '| integration | session | run |', '|---|---|---|');
   for (const d of ds) lines.push(`| ${code(d.name)} | ${cell(d.identity.session)} | ${cell(d.identity.run)} |`);
-  lines.push('', '## Example configuration and deviations', '', '| integration | example configuration | documented deviations |', '|---|---|---|');
-  for (const d of ds) lines.push(`| ${code(d.name)} | ${d.configs.map(code).join(', ') || '-'} | ${cell(d.deviations.join('; ')) || '-'} |`);
+  lines.push('', '## Example configuration and deviations', '', '| integration | example configuration | deviations from the design record | names chosen where the record gives none | table |', '|---|---|---:|---:|---|');
+  for (const d of ds) {
+    const n = (k: string) => d.deviations.filter((r) => r.kind === k).length;
+    lines.push(`| ${code(d.name)} | ${d.configs.map(code).join(', ') || '-'} | ${n('deviation')} | ${n('unnamed')} | \`impl/${d.kind}-${d.name}/README.md\` |`);
+  }
   return `${lines.join('\n')}\n`;
 }
 

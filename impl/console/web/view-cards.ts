@@ -13,7 +13,9 @@ const cardTitle = (r: Request): string => {
 
 function Prompt({ r, capture }: { r: Request; capture: string | undefined }) {
   const d = obj(r.event.data);
-  if (typeof d.prompt === 'string' && d.prompt !== '') return html`<p class="prompt">${d.prompt}</p>`;
+  const lowered = capture !== undefined && capture !== 'full';
+  if (typeof d.prompt === 'string' && d.prompt !== '')
+    return html`<p class="prompt">${d.prompt}</p>${lowered ? html`<p class="note">Seen at this console's capture ceiling (${capture}): content above it is withheld.</p>` : null}`;
   return html`<p class="prompt hidden-content">Prompt hidden: it is above the capture ceiling this console holds (${capture ?? String(r.event.capture ?? 'metadata')}).</p>`;
 }
 

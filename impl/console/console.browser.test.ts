@@ -5,7 +5,6 @@
  * with its reason (and fails under CI=true, where ci.sh installs it).
  */
 import { existsSync, mkdirSync, mkdtempSync, rmSync } from 'node:fs';
-import { request } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
@@ -16,7 +15,7 @@ import type { Assets } from './assets.js';
 import { Stack, builtAssets, freePort } from './test-utils/stack.js';
 
 const CHROMIUM = '/usr/bin/chromium';
-const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
+const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP rebind.test 127.0.0.1'];
 const present = existsSync(CHROMIUM);
 if (!present) process.stderr.write(`SKIPPED the console browser tests: ${CHROMIUM} is missing (apt-get install -y chromium)\n`);
 const run = present || process.env.CI === 'true';
@@ -253,5 +252,61 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     await expect.poll(() => lane.locator('.seq').allInnerTexts(), { timeout: 15_000 }).toEqual(['#1']);
     // the inbox keeps its own subscription: the request is still there
     expect(await card(page, /in session demo-tree/).count()).toBe(1);
+  }, 60_000);
+
+  it('refuses a foreign Host (a rebinding DNS name pointing at 127.0.0.1), and keeps the token out of every URL and storage', async () => {
+    const { relay, page, consolePort } = await oneRelay();
+    const urls: string[] = [];
+    page.on('request', (r) => urls.push(r.url()));
+    stack.demoAgent(relay.url, TOKEN, 'demo-secure');
+    await page.reload();
+    await card(page, /in session demo-secure/).waitFor({ timeout: 15_000 });
+    expect(urls.some((u) => u.startsWith(`${relay.url}/stream?`))).toBe(true);
+    expect(urls.filter((u) => u.includes(TOKEN))).toEqual([]);
+    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+    const rebound = await context.newPage();
+    const res = await rebound.goto(`http://rebind.test:${consolePort}/`);
+    expect(res?.status()).toBe(421);
+    expect(await rebound.locator('body').innerText()).toContain('"error":"foreign-host"');
+    expect(await rebound.locator('body').innerText()).not.toContain(TOKEN);
+  }, 60_000);
+
+  it('is operable from the keyboard, every control named, in a narrow window', async () => {
+    const { relay, page } = await oneRelay();
+    await page.setViewportSize({ width: 420, height: 800 });
+    stack.demoAgent(relay.url, TOKEN, 'demo-keys');
+    const c = card(page, /in session demo-keys/);
+    await c.getByRole('button', { name: 'Allow', exact: true }).waitFor({ timeout: 15_000 });
+    const unnamed = await page.evaluate(() =>
+      [...document.querySelectorAll('button, input, select, summary')].filter((el) => {
+        const labelled = (el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
+        return !labelled && (el.textContent ?? '').trim() === '';
+      }).map((el) => el.outerHTML),
+    );
+    expect(unnamed).toEqual([]);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    let name = '';
+    for (let i = 0; i < 40 && name !== 'Allow'; i++) {
+      await page.keyboard.press('Tab');
+      name = await page.evaluate(() => (document.activeElement?.textContent ?? '').trim());
+    }
+    expect(name).toBe('Allow');
+    await page.keyboard.press('Enter');
+    await expect.poll(() => c.count(), { timeout: 10_000 }).toBe(0);
+  }, 60_000);
+
+  it('watches the demo: lanes and the inbox (the screenshot in docs/console.png)', async () => {
+    const { relay, page } = await oneRelay();
+    await page.setViewportSize({ width: 1100, height: 720 });
+    stack.demoAgent(relay.url, TOKEN, 'demo-session');
+    const daemon = await stack.claudeCode(relay.url, TOKEN, 'claude-session');
+    void postHook(daemon.url, 'PermissionRequest', { hook_event_name: 'PermissionRequest', session_id: 'claude-session', tool_name: 'Bash', tool_input: { command: 'npm test' } });
+    await card(page, /in session claude-session/).waitFor({ timeout: 15_000 });
+    await card(page, /in session demo-session/).getByRole('button', { name: 'Allow', exact: true }).waitFor({ timeout: 15_000 });
+    await page.getByRole('region', { name: /aep-demo-agent · demo-session/ }).getByRole('button', { name: 'Timeline of demo-session' }).click();
+    const docs = join(packageRoot(), 'docs');
+    mkdirSync(docs, { recursive: true });
+    await page.screenshot({ path: join(docs, 'console.png'), fullPage: false });
+    expect(existsSync(join(docs, 'console.png'))).toBe(true);
   }, 60_000);
 });

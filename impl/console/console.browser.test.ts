@@ -263,7 +263,7 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     await card(page, /in session demo-secure/).waitFor({ timeout: 15_000 });
     expect(urls.some((u) => u.startsWith(`${relay.url}/stream?`))).toBe(true);
     expect(urls.filter((u) => u.includes(TOKEN))).toEqual([]);
-    expect(await page.evaluate(() => [localStorage.length, sessionStorage.length, document.cookie])).toEqual([0, 0, '']);
+    expect(await page.evaluate('[localStorage.length, sessionStorage.length, document.cookie]')).toEqual([0, 0, '']);
     const rebound = await context.newPage();
     const res = await rebound.goto(`http://rebind.test:${consolePort}/`);
     expect(res?.status()).toBe(421);
@@ -277,18 +277,16 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     stack.demoAgent(relay.url, TOKEN, 'demo-keys');
     const c = card(page, /in session demo-keys/);
     await c.getByRole('button', { name: 'Allow', exact: true }).waitFor({ timeout: 15_000 });
-    const unnamed = await page.evaluate(() =>
-      [...document.querySelectorAll('button, input, select, summary')].filter((el) => {
-        const labelled = (el as HTMLInputElement).labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby');
-        return !labelled && (el.textContent ?? '').trim() === '';
-      }).map((el) => el.outerHTML),
-    );
+    // page-side code as text: the test's types are Node's, not the DOM's
+    const unnamed = await page.evaluate(`[...document.querySelectorAll('button, input, select, summary')]
+      .filter((el) => !(el.labels?.length || el.getAttribute('aria-label') || el.getAttribute('aria-labelledby')) && (el.textContent ?? '').trim() === '')
+      .map((el) => el.outerHTML)`);
     expect(unnamed).toEqual([]);
-    expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
+    expect(await page.evaluate('document.documentElement.scrollWidth <= window.innerWidth')).toBe(true);
     let name = '';
     for (let i = 0; i < 40 && name !== 'Allow'; i++) {
       await page.keyboard.press('Tab');
-      name = await page.evaluate(() => (document.activeElement?.textContent ?? '').trim());
+      name = await page.evaluate<string>("(document.activeElement?.textContent ?? '').trim()");
     }
     expect(name).toBe('Allow');
     await page.keyboard.press('Enter');

@@ -200,6 +200,8 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     // sequenced events only (the console's own command, unsequenced, shows as #-)
     const seqs = async () => (await lane.getByRole('list', { name: /Latest events/ }).locator('.seq').allInnerTexts()).filter((s) => s !== '#-').join(' ');
     await expect.poll(seqs, { timeout: 15_000 }).toBe('#0 #1 #2');
+    const froms: string[] = [];
+    page.on('request', (r) => r.url().startsWith(`${relay.url}/stream`) && froms.push(new URL(r.url()).searchParams.get('from') ?? ''));
     await relay.restart();
     // the demo agent reconnects and re-sends its opening events (a legal redelivery); then a new one
     await expect.poll(() => page.getByRole('list', { name: 'Relays' }).innerText(), { timeout: 15_000 }).toMatch(/stream live · socket live · 1 connected/);
@@ -207,6 +209,9 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     await expect.poll(seqs, { timeout: 15_000 }).toMatch(/^#0 #1 #2 #3 #4/);
     const text = await seqs();
     expect(new Set(text.split(' ')).size).toBe(text.split(' ').length);
+    // both streams came back from the lane's last position, not from the start
+    expect(froms.filter((f) => /^\[\{"session":"demo-restart","epoch":\d+,"seq":2\}\]$/.test(f)).length).toBeGreaterThanOrEqual(2);
+    expect(froms).not.toContain('all');
     expect(await lane.getByRole('note').count()).toBe(0);
   }, 60_000);
 

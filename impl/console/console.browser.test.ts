@@ -119,7 +119,10 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     const { relay, page } = await oneRelay();
     stack.demoAgent(relay.url, TOKEN, 'demo-cancel');
     const lane = page.getByRole('region', { name: /aep-demo-agent · demo-cancel/ });
-    await lane.getByRole('button', { name: 'Cancel run demo-run' }).click({ timeout: 15_000 });
+    await lane.getByRole('button', { name: 'Cancel run demo-run' }).waitFor({ timeout: 15_000 });
+    // steering shows only where the hello declares it: the demo accepts cancel and respond, not pause/resume
+    expect(await lane.getByRole('button', { name: /^(Pause|Resume)$/ }).count()).toBe(0);
+    await lane.getByRole('button', { name: 'Cancel run demo-run' }).click();
     await expect.poll(() => lane.getByRole('status').innerText(), { timeout: 10_000 }).toBe('Cancel: done.');
     expect(await lane.getByText('run demo-run: run.cancelled').count()).toBe(1);
     // the request the run held was dismissed with it

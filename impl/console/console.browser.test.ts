@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import WebSocket from 'ws';
 import { postHook } from '../adapter-kit/test-utils.js';
 import { packageRoot } from '../operator/package-root.js';
 import type { Assets } from './assets.js';
@@ -152,6 +153,24 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     await onB.getByRole('button', { name: 'Deny', exact: true }).click();
     await expect.poll(() => onB.count(), { timeout: 10_000 }).toBe(0);
     expect(await card(page, /in session on-a/).count()).toBe(1);
+  }, 60_000);
+
+  it('an ack timeout is shown with its reason and the card stays open', async () => {
+    const { relay, page } = await oneRelay();
+    // a target that declares control, owns its session, and never acknowledges
+    const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/socket`, { headers: { authorization: `Bearer ${TOKEN}` } });
+    stack.defer(() => ws.terminate());
+    await new Promise((r) => ws.once('open', r));
+    ws.send(JSON.stringify({ type: 'hello', versions: ['0.1'], role: 'emitter', identity: { agent: 'silent-agent', instance: 'silent/1' }, capabilities: { control: { accepts: ['control.attention.respond'], ack_window_ms: 800 } } }));
+    const ev = (seq: number, type: string, data: Record<string, unknown>, extra: Record<string, unknown> = {}) => ({
+      aep: '0.1', id: `silent-${seq}`, type, time: new Date().toISOString(), source: 'aep://test/agent/silent', agent: 'silent-agent', session: 'silent-session', seq, capture: 'metadata', data, ...extra,
+    });
+    ws.send(JSON.stringify(ev(0, 'session.started', {})));
+    ws.send(JSON.stringify(ev(1, 'attention.requested', { kind: 'permission', prompt: 'Anyone there?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] }, { subject: 'silent-1' })));
+    const c = card(page, /in session silent-session/);
+    await c.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 15_000 });
+    await expect.poll(() => c.getByRole('status').innerText(), { timeout: 10_000 }).toBe('Answer: no acknowledgement within 800 ms; the agent may be gone. Try again.');
+    expect(await c.getByRole('button', { name: 'Allow', exact: true }).isEnabled()).toBe(true);
   }, 60_000);
 
   it('an oob card is information only, and a request whose owner left is marked, not answerable', async () => {

@@ -155,7 +155,7 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     expect(await card(page, /in session on-a/).count()).toBe(1);
   }, 60_000);
 
-  it('an ack timeout is shown with its reason and the card stays open', async () => {
+  it('an ack timeout is shown with its reason and the card stays open; when the target leaves, the card says so', async () => {
     const { relay, page } = await oneRelay();
     // a target that declares control, owns its session, and never acknowledges
     const ws = new WebSocket(`${relay.url.replace('http', 'ws')}/socket`, { headers: { authorization: `Bearer ${TOKEN}` } });
@@ -171,6 +171,11 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     await c.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 15_000 });
     await expect.poll(() => c.getByRole('status').innerText(), { timeout: 10_000 }).toBe('Answer: no acknowledgement within 800 ms; the agent may be gone. Try again.');
     expect(await c.getByRole('button', { name: 'Allow', exact: true }).isEnabled()).toBe(true);
+    // the target leaves: its request is marked as such, no longer answerable
+    ws.close();
+    await c.getByText(/no longer connected/).waitFor({ timeout: 15_000 });
+    expect(await c.getByRole('button').count()).toBe(0);
+    expect(await c.getByRole('heading').innerText()).toBe('permission from silent-agent in session silent-session');
   }, 60_000);
 
   it('an oob card is information only, and a request whose owner left is marked, not answerable', async () => {

@@ -70,7 +70,7 @@ function FormControls({ c, r }: { c: Controller; r: Request }) {
           ${f.other ? html`<label for=${`${id}-other`}>${`Other ${f.label ?? f.id}`}</label><input id=${`${id}-other`} type="text" value=${others[f.id] ?? ''} onInput=${(e: Event) => setOthers({ ...others, [f.id]: (e.target as HTMLInputElement).value })} />` : null}
         </div>`;
       }
-      return html`<div class="field"><label for=${id}>${label}</label><input id=${id} type=${f.type === 'number' ? 'text' : 'text'} inputmode=${f.type === 'number' ? 'decimal' : 'text'} value=${typeof inputs[f.id] === 'string' ? inputs[f.id] : ''} onInput=${(e: Event) => set(f.id, (e.target as HTMLInputElement).value)} /></div>`;
+      return html`<div class="field"><label for=${id}>${label}</label><input id=${id} type="text" inputmode=${f.type === 'number' ? 'decimal' : 'text'} value=${typeof inputs[f.id] === 'string' ? inputs[f.id] : ''} onInput=${(e: Event) => set(f.id, (e.target as HTMLInputElement).value)} /></div>`;
     })}
     ${problems.length > 0 ? html`<ul class="problems" role="alert">${problems.map((p) => html`<li>${p}</li>`)}</ul>` : null}
     <button type="submit">Submit answer</button>

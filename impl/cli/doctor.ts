@@ -14,7 +14,9 @@ each finding with its remedy:
   auth          is a token required (an unauthenticated /healthz with counts means no), is one
                 given here, is it accepted (the token is never printed)
   cors          the preflight OPTIONS /stream and a refused request both carry
-                access-control-allow-origin (a browser can only explain what it may read)
+                access-control-allow-origin (a browser can only explain what it may read);
+                the console's origin (http://127.0.0.1:$AEP_CONSOLE_PORT, default 8790) may
+                read the relay, and nothing wider ('*' is a warning: set AEP_CORS_ORIGINS)
   stats         sessions, events, subscribers, connections (informational)
   daemons       every adapter daemon of the port catalog shared with 'aep setup' (claude-code
                 8377, codex 8378; AEP_CLAUDE_CODE_PORT / AEP_CODEX_PORT override), with
@@ -41,7 +43,7 @@ export const verb: Verb = {
   async run({ values }, io) {
     const t = target(values, io.env);
     if (!values.json) io.stderr(`aep doctor: probing ${t.relay} and the managed daemons (read-only)\n`);
-    const lines = judge(await runProbes(t, aepHome(io.env, io.cwd), io.env));
+    const lines = [...judge(await runProbes(t, aepHome(io.env, io.cwd), io.env)), ...(await (await import('../console/cors-check.js')).consoleCorsLines(t.relay, io.env))];
     const findings = lines.filter((l) => l.level === 'finding').length;
     io.stdout(values.json ? `${JSON.stringify({ ok: findings === 0, lines })}\n` : renderReport(lines, t.relay));
     return findings === 0 ? 0 : 1;

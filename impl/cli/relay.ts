@@ -29,6 +29,8 @@ environment:
   AEP_MAX_FROM      most resume positions per 'from' (default = AEP_MAX_SESSIONS)
   AEP_MAX_SUBS      most subscriptions per WebSocket (default 64)
   AEP_HEARTBEAT_MS  SSE ': ping' interval, 10..30000 ms (default 15000)
+  AEP_CORS_ORIGINS  origins whose pages may read the relay, comma-separated (default *); e.g.
+                    http://127.0.0.1:8790 for 'aep console'. Other pages' socket upgrades get 403
 
 fleet (with --nats / AEP_NATS_URL):
   AEP_NATS_STREAM   JetStream stream shared by the fleet (default AEP)

@@ -22,5 +22,6 @@ export const VERBS: Record<string, { summary: string; load: () => Promise<Verb> 
   doctor: { summary: 'diagnose reachability, auth, CORS and the managed daemons (exit 0 clean, 1 findings)', load: async () => (await import('./doctor.js')).verb },
   setup: { summary: 'start/stop the managed daemons (pid files, port catalog) and write vendor hook wiring', load: async () => (await import('./setup.js')).verb },
   mcp: { summary: "MCP stdio server: emit_event and ask_human on the adapters' emission path", load: async () => (await import('./mcp.js')).verb },
+  console: { summary: 'serve Mission Control, the web console (lanes, attention inbox, control) on 127.0.0.1', load: async () => (await import('../console/verb.js')).verb },
   cancel: { summary: 'cancel a run or a session over control (exit 0 accepted, 3 nacked, 4 timeout)', load: async () => (await import('./cancel.js')).verb },
 };

@@ -29,6 +29,13 @@ export interface RelayConfig {
   readonly maxSubscriptions: number;
   /** SSE `: ping` interval in ms. `AEP_HEARTBEAT_MS`, default `15000` (the spec asks for at most 30 s). */
   readonly heartbeatMs: number;
+  /**
+   * Origins a browser page may read the relay from (CORS). `AEP_CORS_ORIGINS`, a comma-separated
+   * list of origins such as `http://127.0.0.1:8790` (the console). Unset: `*` (any origin; the
+   * bearer token still guards). Set: the request's Origin is echoed when listed, and the first
+   * listed origin is named otherwise, so no other page can read a reply.
+   */
+  readonly corsOrigins?: readonly string[] | undefined;
 }
 
 export const DEFAULTS: RelayConfig = Object.freeze({
@@ -90,5 +97,24 @@ export function parseRelayConfig(env: Readonly<Record<string, string | undefined
     maxFrom: integer('AEP_MAX_FROM', env.AEP_MAX_FROM, maxSessions, 1),
     maxSubscriptions: integer('AEP_MAX_SUBS', env.AEP_MAX_SUBS, DEFAULTS.maxSubscriptions, 1),
     heartbeatMs: integer('AEP_HEARTBEAT_MS', env.AEP_HEARTBEAT_MS, DEFAULTS.heartbeatMs, 10, 30_000),
+    corsOrigins: corsOrigins(env.AEP_CORS_ORIGINS),
   });
+}
+
+/** `AEP_CORS_ORIGINS`: undefined when unset or empty; otherwise each entry must be a bare origin. */
+function corsOrigins(raw: string | undefined): readonly string[] | undefined {
+  if (raw === undefined || raw.trim() === '') return undefined;
+  const list = raw.split(',').map((s) => s.trim()).filter((s) => s !== '');
+  for (const o of list) {
+    let origin: string | undefined;
+    try {
+      origin = new URL(o).origin;
+    } catch {
+      origin = undefined;
+    }
+    if (origin !== o.replace(/\/$/, '') || origin === 'null') {
+      throw new ConfigError(`AEP_CORS_ORIGINS entry ${JSON.stringify(o)} is not an origin: give scheme://host[:port] with nothing after it, e.g. http://127.0.0.1:8790`);
+    }
+  }
+  return Object.freeze(list.map((o) => o.replace(/\/$/, '')));
 }

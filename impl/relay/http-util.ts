@@ -8,11 +8,29 @@ export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
   'access-control-allow-methods': 'GET, POST, OPTIONS',
 });
 
+const allowedOrigins = new WeakMap<IncomingMessage, readonly string[]>();
+
+/** Narrow the CORS headers of this request's replies to `origins` (AEP_CORS_ORIGINS); the router calls it first. */
+export function restrictCors(req: IncomingMessage, origins: readonly string[] | undefined): void {
+  if (origins !== undefined && origins.length > 0) allowedOrigins.set(req, origins);
+}
+
+/**
+ * The CORS headers of a reply: `CORS_HEADERS` by default; with an origin list, the request's
+ * Origin when listed, else the first listed origin (a browser on any other page cannot read it).
+ */
+export function corsFor(res: ServerResponse): Record<string, string> {
+  const origins = res.req ? allowedOrigins.get(res.req) : undefined;
+  if (origins === undefined) return CORS_HEADERS;
+  const origin = res.req.headers.origin;
+  return { ...CORS_HEADERS, 'access-control-allow-origin': typeof origin === 'string' && origins.includes(origin) ? origin : origins[0]!, vary: 'Origin' };
+}
+
 /** Reply with a JSON body (one line plus a newline). Safe to call once per response. */
 export function sendJson(res: ServerResponse, status: number, body: unknown, headers: Record<string, string> = {}): void {
   const text = `${JSON.stringify(body)}\n`;
   res.writeHead(status, {
-    ...CORS_HEADERS,
+    ...corsFor(res),
     'content-type': 'application/json',
     'content-length': String(Buffer.byteLength(text)),
     'cache-control': 'no-store',

@@ -8,7 +8,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { authRefusal, authenticate } from './auth.js';
 import type { RelayConfig } from './config.js';
 import { discoveryDocument } from './discovery.js';
-import { CORS_HEADERS, sendJson } from './http-util.js';
+import { corsFor, restrictCors, sendJson } from './http-util.js';
 import type { HubLike } from './hub.js';
 import { handleIngest } from './ingest.js';
 import { handleStream, type SseStreams } from './sse.js';
@@ -47,12 +47,13 @@ const methodNotAllowed = (res: ServerResponse, allow: string): void =>
 
 /** Answer one HTTP request (everything but the `/socket` upgrade). */
 export async function route(req: IncomingMessage, res: ServerResponse, ctx: RouteContext): Promise<void> {
+  restrictCors(req, ctx.config.corsOrigins);
   const url = requestUrl(req);
   if (!url) return sendJson(res, 400, { error: 'bad-request', detail: 'the request target must be a path such as /events' });
   const path = url.pathname;
   const method = req.method ?? 'GET';
   if (method === 'OPTIONS') {
-    res.writeHead(204, { ...CORS_HEADERS, 'access-control-max-age': '600' });
+    res.writeHead(204, { ...corsFor(res), 'access-control-max-age': '600' });
     return void res.end();
   }
   const auth = authenticate(ctx.config.token, req.headers, url);

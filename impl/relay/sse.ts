@@ -19,7 +19,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Received } from './buffer.js';
 import type { RelayConfig } from './config.js';
-import { CORS_HEADERS, sendJson } from './http-util.js';
+import { corsFor, sendJson } from './http-util.js';
 import type { HubLike, Sink } from './hub.js';
 import { renderAt } from './render.js';
 import { GapWatch } from './gap-watch.js';
@@ -62,7 +62,7 @@ export const REPLAY_CHUNK = 64 * 1024;
 
 function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRequest, config: RelayConfig, hub: HubLike, streams: SseStreams, slowBytes: number): void {
   res.writeHead(200, {
-    ...CORS_HEADERS,
+    ...corsFor(res),
     'content-type': 'text/event-stream',
     'cache-control': 'no-cache',
     connection: 'keep-alive',

@@ -49,6 +49,10 @@ export function attachSockets(server: Server, ctx: UpgradeContext): Sockets {
     if (ctx.stopping()) return rejectUpgrade(socket, 503, { error: 'shutting-down', detail: 'the relay is stopping' });
     const url = requestUrl(req);
     if (!url || url.pathname !== '/socket') return rejectUpgrade(socket, 404, { error: 'not-found', detail: 'the WebSocket endpoint is /socket' });
+    const origin = req.headers.origin;
+    if (config.corsOrigins !== undefined && typeof origin === 'string' && !config.corsOrigins.includes(origin)) {
+      return rejectUpgrade(socket, 403, { error: 'forbidden-origin', detail: `a page from ${origin} may not open this relay's socket; AEP_CORS_ORIGINS lists the allowed origins` });
+    }
     const auth = authenticate(config.token, req.headers, url);
     if (auth === 'missing' || auth === 'wrong') {
       const r = authRefusal(auth);

@@ -189,7 +189,7 @@ export function bridgesFamily(m: BridgeMappers): Family {
         if (!readsFile(source, file)) continue;
         const own = bridgeChecks(m, source, file);
         // A file this family reads that pins nothing is a failure of that file, not of the family.
-        if (own.length === 0) checks.push(fail(`bridge-mappings/${source}`, `mappings/${source}.json holds no case this family reads: an empty mapping file proves nothing`));
+        if (own.length === 0) checks.push({ ...fail(`bridge-mappings/${source}`, `mappings/${source}.json holds no case this family reads: an empty mapping file proves nothing`), integration: bridgeOfSource(source) ?? CORE });
         else checks.push(...own);
       }
       return checks;

@@ -119,4 +119,12 @@ describe('a corpus holding only some mapping files', () => {
     ]);
     expect(m.filter((c) => c.status === 'pass').length).toBe(6);
   });
+
+  it("a bridge file named after its bridge's source with a suffix (acp-<agent>.json) is the bridge's, not an unrun adapter file", async () => {
+    const acp = { moments: { prompt: { input: { direction: 'request', method: 'session/prompt', params: { sessionId: 's1', prompt: [] } }, expected: [] } } };
+    const dir = corpus(['pi.json'], { 'acp-heron.json': acp });
+    expect((await run(mappings, dir)).filter((c) => c.name.startsWith('mappings/acp-heron'))).toEqual([]);
+    expect((await run(bridges, dir)).map((c) => [c.name, c.integration])).toEqual([['bridge-mappings/acp-heron/prompt', 'acp']]);
+  });
 });
+

@@ -44,7 +44,7 @@ import { jsonDiff } from '../compare.js';
 import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
 import type { Check, Family, Logger } from '../types.js';
 import { vendorCaptureChecks } from './vendor-captures.js';
-import { BRIDGE_SECTIONS, BRIDGE_SOURCES } from './bridge-sources.js';
+import { BRIDGE_SECTIONS, bridgeOfSource } from './bridge-sources.js';
 
 /** The pure mappers of one source. Members may be called any number of times, in any order. */
 export interface SourceMappers {
@@ -237,14 +237,14 @@ function formChecks(source: string, agent: string, mappers: SourceMappers, form:
 
 /** One line naming what a corpus holds that this implementation does not run, and why. */
 export function reportUnrun(logger: Logger, sources: string[], implemented: readonly string[]): void {
-  const skipped = sources.filter((s) => !implemented.includes(s) && !BRIDGE_SOURCES.includes(s));
+  const skipped = sources.filter((s) => !implemented.includes(s) && bridgeOfSource(s) === undefined);
   if (skipped.length > 0) logger.info(`mappings: not run: ${skipped.map((s) => `${s}.json`).join(', ')} (this implementation has no adapter for these sources)`);
 }
 
 /** One skip check per mapping file with no adapter here: the report says what it did not run. */
 export function unrunChecks(sources: readonly string[], implemented: readonly string[]): Check[] {
   // No integration of ours is exercised: the skip is filed under `core`, never under the foreign source's name.
-  return sources.filter((s) => !implemented.includes(s) && !BRIDGE_SOURCES.includes(s)).map((s) => ({ ...skip(`mappings/${s}`, `skipped: mappings/${s}.json has no adapter in this implementation`), integration: CORE }));
+  return sources.filter((s) => !implemented.includes(s) && bridgeOfSource(s) === undefined).map((s) => ({ ...skip(`mappings/${s}`, `skipped: mappings/${s}.json has no adapter in this implementation`), integration: CORE }));
 }
 
 type EntryCall = (entry: HookEntry, deltas: boolean) => unknown;

@@ -4,7 +4,7 @@
  * `agent.*` events are agent-scoped: no session, run, step or seq (AEP-0001 §5.2).
  * At capture `none` the event carries no `data` (the same result as a hop's down-leveling).
  */
-import type { AepEvent, Severity } from '../core/event.js';
+import type { AepEvent, CaptureLevel, Severity } from '../core/event.js';
 import { levelFor } from './capture.js';
 import type { Mapped, Posture } from './types.js';
 
@@ -12,6 +12,8 @@ export interface EnvelopeExtra {
   run?: string;
   cause?: string;
   severity?: Severity;
+  /** The declared capture level, when the caller chose it (the MCP server's emit_event); default: the posture's level for the type. */
+  capture?: CaptureLevel;
 }
 
 /** Severity defaults by type: a human is being asked (`notice`), something failed (`warning`). */
@@ -60,7 +62,7 @@ export class Sequencer {
     if (extra.cause !== undefined) event.cause = extra.cause;
     const severity = extra.severity ?? defaultSeverity(mapped.type);
     if (severity !== undefined) event.severity = severity;
-    event.capture = levelFor(mapped.type, this.posture);
+    event.capture = extra.capture ?? levelFor(mapped.type, this.posture);
     // At capture `none` no payload field is allowed (every field is metadata or above): no data.
     if (event.capture !== 'none') event.data = mapped.data;
     return event as AepEvent;

@@ -51,14 +51,54 @@ describe('RelayLink', () => {
     expect(lines.some((l) => l.includes('reconnecting'))).toBe(true);
   });
 
-  it('keeps retrying while no relay listens (the outbox is bounded)', async () => {
+  it('keeps retrying while no relay listens (the outbox is bounded), logging the same failure once', async () => {
     const lines: string[] = [];
-    link = new RelayLink({ url: 'http://127.0.0.1:1', hello, onCommand: () => {}, log: (l) => lines.push(l), maxOutbox: 1 });
+    const http = createHttpServer((_req, res) => res.end());
+    await new Promise<void>((r) => http.listen(0, '127.0.0.1', r));
+    const port = (http.address() as AddressInfo).port;
+    await new Promise<void>((r) => http.close(() => r()));
+    let attempts = 0;
+    link = new RelayLink({ url: `http://127.0.0.1:${port}`, hello, onCommand: () => {}, log: (l) => lines.push(l), maxOutbox: 1 });
     link.send('a');
     link.send('b');
-    await until(() => lines.filter((l) => l.includes('reconnecting')).length >= 2);
+    const probe = setInterval(() => (link!.state.status === 'down' ? attempts++ : undefined), 5);
+    // 250 + 500 ms of backoff: at least three attempts.
+    await new Promise((r) => setTimeout(r, 1000));
+    clearInterval(probe);
+    expect(attempts).toBeGreaterThan(0);
+    expect(link.state).toMatchObject({ status: 'down', reason: expect.stringContaining('ECONNREFUSED') });
+    expect(lines.filter((l) => l.startsWith('relay link down'))).toHaveLength(1);
     expect(lines.some((l) => l.includes('outbox full'))).toBe(true);
     expect(link.connected).toBe(false);
+  });
+});
+
+describe('RelayLink against a relay that refuses the token (issue 20 §3)', () => {
+  let real: RunningRelay | null = null;
+  afterEach(async () => {
+    await real?.close();
+    real = null;
+  });
+
+  it('says "token refused" once, is in the refused state, keeps the events held, and joins once the token is right', async () => {
+    real = await startRelay({ port: 0, token: 'the-right-token-7f3e' });
+    const lines: string[] = [];
+    link = new RelayLink({ url: real.url, token: 'a-wrong-token-0000', hello, onCommand: () => {}, log: (l) => lines.push(l), refusedRetryMs: 50 });
+    link.send(line(0));
+    await until(() => link!.state.status === 'refused');
+    await new Promise((r) => setTimeout(r, 400)); // several quiet retries
+    expect(link.state).toEqual({ status: 'refused', httpStatus: 401 });
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^relay refused the token \(HTTP 401\) at ws:\/\/127\.0\.0\.1:\d+\/socket: set AEP_TOKEN \(or --token\) to the relay's token; events are kept in the session log and held for delivery, and the link retries quietly every 0\.05 s$/);
+    expect(lines.join('\n')).not.toContain('a-wrong-token');
+    expect(link.pending).toBe(1);
+    await link.close();
+    // The same link with the right token comes up and delivers what it held.
+    const lines2: string[] = [];
+    link = new RelayLink({ url: real.url, token: 'the-right-token-7f3e', hello, onCommand: () => {}, log: (l) => lines2.push(l) });
+    link.send(line(0));
+    await until(() => link!.state.status === 'up');
+    expect(lines2.filter((l) => l.includes('refused'))).toEqual([]);
   });
 });
 

@@ -18,6 +18,13 @@
  * the oldest `debug`/`info` event is dropped first (a missing severity counts as `info`); only
  * when none is left does the oldest `notice`-or-above go. Every drop is counted (`dropped`) and
  * logged (the first, then every 1000th); the JSONL log keeps every event.
+ *
+ * Link state (`state`): `connecting` until the first attempt ends, `up` once the relay's hello
+ * answered ours, `down` (with the reason) between attempts, and `refused` when the relay answered
+ * the upgrade with 401 or 403: it does not accept our token. A refusal is logged once, plainly
+ * ("token refused"), and the link keeps retrying quietly at the longest backoff (10 s), so a relay
+ * restarted with the right token is joined without a restart here; events wait in the outbox
+ * meanwhile. Any other failure is logged when its reason changes, not on every retry.
  */
 import WebSocket from 'ws';
 
@@ -38,6 +45,29 @@ export interface RelayLinkOptions {
   maxOutbox?: number;
   /** How long after a send the acknowledging `ping` goes out, in ms (default 25): sends in between share it. */
   ackDelayMs?: number;
+  /** The quiet retry interval after the relay refused the token, in ms (default 10 000). */
+  refusedRetryMs?: number;
+}
+
+/** Where the link stands (see the module comment). */
+export type LinkState =
+  | { status: 'connecting' }
+  | { status: 'up' }
+  | { status: 'down'; reason: string }
+  | { status: 'refused'; httpStatus: number };
+
+/** One line for a person: `up`, `down (closed 1006)`, `token refused (HTTP 401)`. */
+export function describeLinkState(state: LinkState): string {
+  switch (state.status) {
+    case 'up':
+      return 'up';
+    case 'connecting':
+      return 'connecting';
+    case 'down':
+      return `down (${state.reason})`;
+    case 'refused':
+      return `token refused (HTTP ${state.httpStatus})`;
+  }
 }
 
 /** `http://h:p` → `ws://h:p/socket`; a URL already ending in `/socket` is kept. */
@@ -94,6 +124,9 @@ export class RelayLink {
   private pings = 0;
   /** Drop counters (see the module comment). */
   readonly dropped: OutboxDrops = { debugInfo: 0, other: 0 };
+  private linkState: LinkState = { status: 'connecting' };
+  /** The last failure logged, so a repeated one is not logged again. */
+  private lastLogged: string | null = null;
 
   constructor(private readonly opts: RelayLinkOptions) {
     this.connect();
@@ -102,6 +135,11 @@ export class RelayLink {
   /** True once the relay answered our hello on the current connection. */
   get connected(): boolean {
     return this.ready;
+  }
+
+  /** Where the link stands: connecting, up, down (why) or refused (the relay does not accept our token). */
+  get state(): LinkState {
+    return this.linkState;
   }
 
   /** Events held: queued plus sent-but-unacknowledged. */
@@ -191,6 +229,8 @@ export class RelayLink {
     const ws = new WebSocket(socketUrl(this.opts.url), headers ? { headers } : {});
     this.ws = ws;
     let retried = false;
+    /** The HTTP status of a refused upgrade (401/403): the relay does not accept our token. */
+    let refusedWith: number | null = null;
     const retry = (why: string): void => {
       if (retried || this.closed) return;
       retried = true;
@@ -203,10 +243,31 @@ export class RelayLink {
         this.outbox.unshift(...this.unacked);
         this.unacked = [];
       }
-      this.opts.log(`relay link down (${why}); reconnecting in ${this.backoff} ms`);
+      if (refusedWith !== null) {
+        this.linkState = { status: 'refused', httpStatus: refusedWith };
+        // Said once; the retries after it are quiet and at the longest backoff.
+        const every = this.opts.refusedRetryMs ?? 10_000;
+        const line = `relay refused the token (HTTP ${refusedWith}) at ${socketUrl(this.opts.url)}: set AEP_TOKEN (or --token) to the relay's token; events are kept in the session log and held for delivery, and the link retries quietly every ${every / 1000} s`;
+        if (this.lastLogged !== 'refused') this.opts.log(this.opts.token ? line : line.replace('relay refused the token', 'relay refused the connection: no token was given'));
+        this.lastLogged = 'refused';
+        this.timer = setTimeout(() => this.connect(), every);
+        return;
+      } else {
+        this.linkState = { status: 'down', reason: why };
+        if (this.lastLogged !== why) this.opts.log(`relay link down (${why}); reconnecting with backoff (up to 10 s), logged again only if the reason changes`);
+        this.lastLogged = why;
+      }
       this.timer = setTimeout(() => this.connect(), this.backoff);
       this.backoff = Math.min(this.backoff * 2, 10_000);
     };
+    ws.on('unexpected-response', (_req, res) => {
+      const status = res.statusCode ?? 0;
+      if (status === 401 || status === 403) refusedWith = status;
+      res.resume();
+      // Not an upgrade: end this attempt (the error and close events then schedule the retry).
+      retry(refusedWith !== null ? `token refused (HTTP ${status})` : `Unexpected server response: ${status}`);
+      ws.terminate();
+    });
     ws.on('open', () => ws.send(JSON.stringify(this.opts.hello)));
     ws.on('message', (data, isBinary) => {
       if (isBinary) return;
@@ -222,6 +283,8 @@ export class RelayLink {
       if (frame.type === 'hello' && !this.ready) {
         this.ready = true;
         this.backoff = 250;
+        this.linkState = { status: 'up' };
+        this.lastLogged = null;
         const caps = frame.capabilities as { experimental?: Record<string, unknown> } | undefined;
         this.acks = typeof caps?.experimental === 'object' && caps.experimental !== null && 'pong-acks' in caps.experimental;
         const resent = this.outbox.length;

@@ -38,7 +38,7 @@ describe('aep conformance', () => {
     expect(code).toBe(0);
     const report = JSON.parse(io.out);
     expect(io.out).toBe(`${JSON.stringify(report, null, 2)}\n`);
-    const am = { family: 'attr-match', class: 'Collector/relay', spec: ['AEP-0003 §6'] };
+    const am = { family: 'attr-match', integration: 'core', class: 'Collector/relay', spec: ['AEP-0003 §6'] };
     expect(report).toEqual({
       format: 'aep-conformance-report',
       formatVersion: 1,
@@ -51,7 +51,7 @@ describe('aep conformance', () => {
         { name: 'attr-match/tool glob hits', status: 'pass', ...am },
         { name: 'attr-match/tool glob misses run', status: 'pass', ...am },
         { name: 'attr-match/invalid: payload is not filterable', status: 'pass', ...am },
-        { name: 'downlevel/text drops at metadata', status: 'pass', family: 'downlevel', class: 'Collector/relay', spec: ['AEP-0001 §8.2'] },
+        { name: 'downlevel/text drops at metadata', status: 'pass', family: 'downlevel', integration: 'core', class: 'Collector/relay', spec: ['AEP-0001 §8.2'] },
       ],
       summary: { pass: 4, fail: 0, skip: 0, total: 4 },
       ok: true,
@@ -118,6 +118,10 @@ describe('aep conformance', () => {
     expect(readFileSync(join(reports, 'certification', 'codex.md'), 'utf8')).toContain('**not exercised: this report holds no check of this integration**');
     const json = JSON.parse(readFileSync(join(reports, 'report.json'), 'utf8'));
     expect(json.summary).toEqual({ pass: 1, fail: 0, skip: 0, total: 1 });
+    // The committed report carries no wall-clock time: a rerun with the same results writes the same bytes.
+    expect(json).not.toHaveProperty('startedAt');
+    expect(json).not.toHaveProperty('finishedAt');
+    expect(readFileSync(join(reports, 'report.json'), 'utf8')).not.toContain('2026-03-04');
     const md = readFileSync(join(reports, 'report.md'), 'utf8');
     expect(md).toContain('**OK**: 1 checks, 1 pass, 0 fail, 0 skip.');
     expect(md).toContain('| Collector/relay | 1 | 0 | 0 | 1 |');

@@ -10,7 +10,7 @@ import { renderHtml } from '../../runners/conformance/report-html.js';
 import { renderMarkdown } from '../../runners/conformance/report-md.js';
 import { corpusRevision } from '../../runners/conformance/revision.js';
 import { FAMILIES } from '../../runners/conformance/families/index.js';
-import { buildReport, renderReport, type ConformanceReport } from '../../runners/conformance/report.js';
+import { buildReport, renderReport, stableReport, type ConformanceReport } from '../../runners/conformance/report.js';
 import { runFamilies } from '../../runners/conformance/runner.js';
 import type { Family, Implementation } from '../../runners/conformance/types.js';
 import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
@@ -62,9 +62,11 @@ flags:
                    reports/vendors) (default: off)
   --json PATH|-    also write the JSON report to PATH; '-' puts only the JSON on stdout and
                    moves every human line to stderr (default: no JSON report)
-  --report DIR     write DIR/report.json (the JSON report, annotated), DIR/report.md (the
-                   summary for a PR), DIR/index.html (the self-contained page) and
-                   DIR/certification/<adapter>.md (default: none)
+  --report DIR     write DIR/report.json (the JSON report, annotated, without the startedAt
+                   and finishedAt timestamps so a committed folder changes only when a result
+                   does; --json keeps them), DIR/report.md (the summary for a PR),
+                   DIR/index.html (the self-contained page) and
+                   DIR/certification/<integration>.md (default: none)
   --expected-failures FILE
                    a JSON object {"<check name>": "<reason>"}: listed checks may fail or skip;
                    an unlisted failure or skip, or a listed check that passes (stale), fails
@@ -118,10 +120,11 @@ function makeDir(dir: string): void {
 }
 
 /** report.json, report.md, index.html and the extra pages; returns the report.json path. */
-async function writeReports(report: ConformanceReport, text: string, dir: string, deps: ConformanceDeps): Promise<string> {
+async function writeReports(report: ConformanceReport, dir: string, deps: ConformanceDeps): Promise<string> {
   makeDir(dir);
   const path = join(dir, 'report.json');
-  writeFile(path, text, 'report');
+  // No wall-clock members in the folder a project commits: it changes only when a result does.
+  writeFile(path, renderReport(stableReport(report)), 'report');
   writeFile(join(dir, 'report.md'), renderMarkdown(report), 'report summary');
   writeFile(join(dir, 'index.html'), renderHtml(report), 'report page');
   const makePages = deps.reportPages ?? (await import('../../runners/conformance/certify.js')).certificationPages;
@@ -296,7 +299,7 @@ export async function runConformance(
   if (json === '-') io.stdout(text);
   else if (json !== undefined) writeFile(resolve(io.cwd, json), text, 'JSON report');
   if (typeof args.values.report === 'string') {
-    const path = await writeReports(report, text, resolve(io.cwd, args.values.report), deps);
+    const path = await writeReports(report, resolve(io.cwd, args.values.report), deps);
     human(`report: ${path}\n`);
   }
   return report.ok ? EXIT.ok : EXIT.failed;

@@ -1,10 +1,12 @@
 /** `aep mcp`: an MCP stdio server (emit_event, ask_human) that emits like an adapter. */
 import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
+import { homedir, hostname } from 'node:os';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Verb } from './verb.js';
 import { UsageError } from './io.js';
+import { parseLevel } from '../adapter-kit/capture.js';
 import { RelayLink } from '../adapter-kit/relay-link.js';
+import { CAPTURE_ORDER } from '../core/event.js';
 import { nextEpoch } from '../adapter-kit/store.js';
 import { ulid } from '../core/ulid.js';
 import { McpAgent, MCP_AGENT } from '../mcp/agent.js';
@@ -16,18 +18,23 @@ const HELP = `usage: aep mcp [--relay URL|none] [--token T] [--session S] [--ask
 
 An MCP server on stdio (the official MCP TypeScript SDK; JSON-RPC on stdout, logs on stderr)
 exposing two tools to a model:
-  emit_event  {type, data?, subject?, severity?, session?, run?}: emits one AEP event. Refuses a
-              malformed type, every control.* (and x.<vendor>.control.*), attention.* (use
-              ask_human) and session.started/ended (the server owns its sessions).
+  emit_event  {type, data?, subject?, severity?, capture?, session?, run?}: emits one AEP event
+              declaring capture (default metadata; redacted content goes through redaction
+              first). Refuses a malformed type, every control.* (and x.<vendor>.control.*),
+              attention.* (use ask_human), session.started/ended (the server owns its sessions)
+              and a capture above AEP_CAPTURE. The result says whether the event was sent to
+              the relay or only logged (no relay, link down, token refused).
   ask_human   {prompt, options?, timeout_s?, session?, run?}: emits attention.requested
               (respond_via control) and holds the tool result until an operator answers it
               ('aep respond <session> <request-id> --option ID | --text S') or the timeout
-              passes (attention.timeout; the result is an error saying nobody answered).
+              passes (attention.timeout; the result is an error saying nobody answered). With
+              no relay, a refused token or a link that is down it fails at once, asking nothing.
 Events go out on the adapters' path: one (epoch, seq) sequencer (the epoch persisted in
 $AEP_HOME and bumped per start), the session log $AEP_HOME/logs/aep-mcp/<session>.jsonl, and
 the relay's /socket with hello (control.accepts ["control.attention.respond"]), an outbox while
-the relay is away, reconnects with backoff. The session opens with session.started on first
-use and ends with session.ended when stdin closes.
+the relay is away, reconnects with backoff. A relay that refuses the token (HTTP 401/403) is
+reported once ("relay refused the token"); the link then retries quietly every 10 s. The
+session opens with session.started on first use and ends with session.ended when stdin closes.
 
 Register it with an MCP client, e.g. Claude Code:
   claude mcp add aep -- aep mcp --relay http://127.0.0.1:8787
@@ -38,6 +45,9 @@ flags:
   --session S      the session (default mcp-<ulid>)
   --ask-timeout S  default ask_human wait in seconds (default 300)
   --json           accepted for symmetry; the protocol output is already JSON
+
+environment: AEP_CAPTURE the highest capture level emit_event may declare (${CAPTURE_ORDER.join('|')},
+  default metadata) · AEP_RELAY_URL · AEP_TOKEN · AEP_HOME
 
 exit codes: 0 stdin closed or SIGINT/SIGTERM · 2 usage
 `;
@@ -59,6 +69,8 @@ export const verb: Verb = {
     }
     const askS = values['ask-timeout'] === undefined ? 300 : Number(values['ask-timeout']);
     if (!Number.isFinite(askS) || askS <= 0) throw new UsageError(`--ask-timeout must be a positive number of seconds, got '${String(values['ask-timeout'])}'`);
+    const capture = io.env.AEP_CAPTURE === undefined || io.env.AEP_CAPTURE === '' ? 'metadata' : parseLevel(io.env.AEP_CAPTURE);
+    if (capture === null) throw new UsageError(`AEP_CAPTURE must be one of ${CAPTURE_ORDER.join('|')}, got '${io.env.AEP_CAPTURE}'`);
     const token = tokenOf(values, io.env);
     const home = aepHome(io.env, io.cwd);
     const log = (l: string): void => io.stderr(`aep mcp: ${l}\n`);
@@ -70,7 +82,10 @@ export const verb: Verb = {
       session,
       home,
       askTimeoutMs: Math.round(askS * 1000),
+      capture,
+      redactHome: io.env.HOME || homedir(),
       send: (line) => link?.send(line),
+      ...(relay !== 'none' ? { link: () => link?.state ?? { status: 'connecting' as const } } : {}),
       log,
     });
     if (relay !== 'none') {

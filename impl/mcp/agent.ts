@@ -6,8 +6,12 @@
  * cause-linked; a redelivered command gets its recorded ack again, never a second decision).
  */
 import { validateEvent } from '../core/envelope.js';
+import { CAPTURE_ORDER, captureRank, type CaptureLevel } from '../core/event.js';
 import { renderIssue } from '../core/issue.js';
+import { redactValue } from '../core/redact.js';
 import { createEmitter, type Emitter } from '../adapter-kit/emission.js';
+import type { EnvelopeExtra } from '../adapter-kit/envelope.js';
+import { describeLinkState, type LinkState } from '../adapter-kit/relay-link.js';
 import type { Mapped } from '../adapter-kit/types.js';
 
 type Json = Record<string, unknown>;
@@ -29,13 +33,29 @@ export interface McpAgentOptions {
   log?: (line: string) => void;
   /** How long ask_human waits for a human. */
   askTimeoutMs: number;
+  /** The capture ceiling (`AEP_CAPTURE`, default `metadata`): emit_event refuses a declaration above it. */
+  capture?: CaptureLevel;
+  /** The relay link's state; absent: no relay (`--relay none`), events go to the session log only. */
+  link?: () => LinkState;
+  /** The operator's home directory, for the redaction pipeline of `redacted` content (AEP-0003 §9.4). */
+  redactHome?: string;
+  /** How long ask_human waits for a link still connecting before it decides (default 2000 ms). */
+  connectGraceMs?: number;
 }
 
-export type EmitResult = { ok: true; id: string; session: string; seq: number } | { ok: false; error: string };
+/**
+ * Where an emitted event went: `sent` on a live relay link; `held` in the outbox while the link is
+ * down or the relay refuses the token (logged, not delivered); `log-only` with no relay.
+ */
+export type Delivery = 'sent' | 'held' | 'log-only';
+
+export type EmitResult =
+  | { ok: true; id: string; session: string; seq: number; capture: CaptureLevel; delivery: Delivery; link: string }
+  | { ok: false; error: string };
 
 export type AskResult =
   | { ok: true; request_id: string; answer: Json; by?: string }
-  | { ok: false; request_id: string; error: string };
+  | { ok: false; request_id?: string; error: string };
 
 interface Pending {
   session: string;
@@ -67,14 +87,28 @@ export class McpAgent {
     });
   }
 
+  /** The capture ceiling emit_event declarations are bounded by. */
+  get ceiling(): CaptureLevel {
+    return this.o.capture ?? 'metadata';
+  }
+
   hello(instance: string): Json {
+    // The levels it may declare: up to the ceiling, and `redacted` for attention.* (ask_human).
+    const top = captureRank(this.ceiling) > captureRank('redacted') ? this.ceiling : 'redacted';
     return {
       type: 'hello',
       versions: ['0.1'],
       role: 'emitter',
       identity: { agent: MCP_AGENT, instance },
-      capabilities: { emits: ['session', 'attention', 'control', 'x'], capture: ['none', 'metadata', 'redacted'], control: { accepts: MCP_ACCEPTS, ack_window_ms: 10_000 } },
+      capabilities: { emits: ['session', 'attention', 'control', 'x'], capture: CAPTURE_ORDER.filter((l) => captureRank(l) <= captureRank(top)), control: { accepts: MCP_ACCEPTS, ack_window_ms: 10_000 } },
     };
+  }
+
+  /** The link as a person reads it, and where an event emitted now goes. */
+  private delivery(): { delivery: Delivery; link: string } {
+    if (!this.o.link) return { delivery: 'log-only', link: 'none (no relay configured)' };
+    const state = this.o.link();
+    return { delivery: state.status === 'up' ? 'sent' : 'held', link: describeLinkState(state) };
   }
 
   private ensureSession(session: string): void {
@@ -83,29 +117,64 @@ export class McpAgent {
     this.emitter.emit(session, { type: 'session.started', data: { client: { name: MCP_AGENT } } });
   }
 
-  private emit(session: string, mapped: Mapped, extra: { run?: string; cause?: string; severity?: string } = {}) {
+  private emit(session: string, mapped: Mapped, extra: { run?: string; cause?: string; severity?: string; capture?: CaptureLevel } = {}) {
     this.ensureSession(session);
-    return this.emitter.emit(session, mapped, extra as never);
+    return this.emitter.emit(session, mapped, extra as EnvelopeExtra);
   }
 
-  /** `emit_event`: refuses malformed types, every `control.*`, and the lifecycle this server owns. */
-  emitEvent(args: { type: string; data?: Json; subject?: string; severity?: string; session?: string; run?: string }): EmitResult {
+  /**
+   * `emit_event`: refuses malformed types, every `control.*`, the lifecycle this server owns, and a
+   * capture declaration above the ceiling. `capture` (default `metadata`) is the level the event
+   * declares: `redacted` content goes through the redaction pipeline first, `none` carries no data.
+   */
+  emitEvent(args: { type: string; data?: Json; subject?: string; severity?: string; session?: string; run?: string; capture?: string }): EmitResult {
     const { type } = args;
     if (typeof type !== 'string' || !TYPE.test(type)) return { ok: false, error: `'${String(type)}' is not an AEP event type: dotted lowercase segments like 'x.myorg.deploy.finished'` };
     if (type.startsWith('control.') || /^x\.[a-z0-9_-]+\.control\./.test(type)) return { ok: false, error: `${type} is refused: control.* flows only from an operator to a target over the control profile, never from a model` };
     if (type === 'session.started' || type === 'session.ended') return { ok: false, error: `${type} is refused: this server opens and ends its sessions itself` };
     if (type.startsWith('attention.')) return { ok: false, error: `${type} is refused: ask a human with the ask_human tool` };
+    const capture = args.capture ?? 'metadata';
+    if (!(CAPTURE_ORDER as readonly string[]).includes(capture)) return { ok: false, error: `capture '${String(capture)}' is not a capture level: one of ${CAPTURE_ORDER.join(', ')}` };
+    const level = capture as CaptureLevel;
+    if (captureRank(level) > captureRank(this.ceiling)) {
+      return { ok: false, error: `capture '${level}' is above this server's ceiling (AEP_CAPTURE=${this.ceiling}): drop the fields that need it, or ask the operator to start aep mcp with AEP_CAPTURE=${level}` };
+    }
     const session = args.session ?? this.o.session;
+    const given = args.data ?? {};
+    // What leaves: `redacted` content through the §9.4 pipeline; at `none`, no data at all (envelope.ts).
+    const data = level === 'redacted' ? redactValue(given, this.o.redactHome !== undefined ? { home: this.o.redactHome } : {}) : given;
     // Check the event as it would be built before it consumes a seq.
-    const probe = { aep: '0.1', id: '01JAAAAAAAAAAAAAAAAAAAAAAA', type, time: new Date(this.clock()).toISOString(), source: 'aep://probe/x', agent: MCP_AGENT, session, seq: 0, epoch: this.o.epoch, data: args.data ?? {}, ...(args.subject ? { subject: args.subject } : {}), ...(args.run ? { run: args.run } : {}), ...(args.severity ? { severity: args.severity } : {}) };
+    const probe = { aep: '0.1', id: '01JAAAAAAAAAAAAAAAAAAAAAAA', type, time: new Date(this.clock()).toISOString(), source: 'aep://probe/x', agent: MCP_AGENT, session, seq: 0, epoch: this.o.epoch, capture: level, ...(level === 'none' ? {} : { data }), ...(args.subject ? { subject: args.subject } : {}), ...(args.run ? { run: args.run } : {}), ...(args.severity ? { severity: args.severity } : {}) };
     const issues = validateEvent(probe);
-    if (issues.length > 0) return { ok: false, error: `the event would be invalid: ${issues.slice(0, 3).map(renderIssue).join('; ')}` };
-    const { event } = this.emit(session, { type, data: args.data ?? {}, ...(args.subject ? { subject: args.subject } : {}) }, { ...(args.run ? { run: args.run } : {}), ...(args.severity ? { severity: args.severity } : {}) });
-    return { ok: true, id: event.id as string, session, seq: event.seq as number };
+    if (issues.length > 0) {
+      // The remedy the rule names ("declare the capture level it needs") is this tool's `capture` member.
+      const hint = issues.some((i) => i.rule === 'capture.field.level') ? ` (with emit_event, set "capture" to that level; this server allows up to ${this.ceiling})` : '';
+      return { ok: false, error: `the event would be invalid: ${issues.slice(0, 3).map(renderIssue).join('; ')}${hint}` };
+    }
+    const { event } = this.emit(session, { type, data, ...(args.subject ? { subject: args.subject } : {}) }, { capture: level, ...(args.run ? { run: args.run } : {}), ...(args.severity ? { severity: args.severity } : {}) });
+    return { ok: true, id: event.id as string, session, seq: event.seq as number, capture: level, ...this.delivery() };
   }
 
-  /** `ask_human`: emits attention.requested, resolves on the answer or the timeout. */
-  askHuman(args: { prompt: string; options?: string[]; session?: string; run?: string; timeoutMs?: number }, onRequested?: (id: string) => void): Promise<AskResult> {
+  /** Why nobody can answer an ask now (no relay, a refused token, a link that is down), or null when the link is up. */
+  private async unanswerable(): Promise<string | null> {
+    const link = this.o.link;
+    if (!link) return 'nobody can answer: this server has no relay (--relay none), so no operator sees the question';
+    const deadline = this.clock() + (this.o.connectGraceMs ?? 2000);
+    // A link still connecting (the server just started) gets a moment to come up.
+    while (link().status === 'connecting' && this.clock() < deadline) await new Promise((r) => setTimeout(r, 50));
+    const state = link();
+    if (state.status === 'up') return null;
+    if (state.status === 'refused') return `nobody can answer: the relay refused this server's token (HTTP ${state.httpStatus}); set AEP_TOKEN (or --token) to the relay's token and restart aep mcp`;
+    return `nobody can answer: the relay link is ${describeLinkState(state)}; try again once it is back`;
+  }
+
+  /**
+   * `ask_human`: emits attention.requested, resolves on the answer or the timeout. Fails at once,
+   * asking nothing, when no operator can answer (no relay, a refused token, a link that is down).
+   */
+  async askHuman(args: { prompt: string; options?: string[]; session?: string; run?: string; timeoutMs?: number }, onRequested?: (id: string) => void): Promise<AskResult> {
+    const why = await this.unanswerable();
+    if (why !== null) return { ok: false, error: `${why}. The question was not asked.` };
     const session = args.session ?? this.o.session;
     const options = (args.options ?? []).filter((o) => typeof o === 'string' && o !== '');
     const kind = options.length > 0 ? 'permission' : 'input';

@@ -9,6 +9,7 @@ import { RelayLink } from '../adapter-kit/relay-link.js';
 import { validateJsonl } from '../cli/validate.js';
 import { fetchReplay } from '../operator/stream.js';
 import { TOKEN, aep, useStack, waitUntil } from '../operator/test-utils/stack.js';
+import type { CaptureLevel } from '../core/event.js';
 import { McpAgent } from './agent.js';
 import { createMcpServer } from './server.js';
 
@@ -18,15 +19,16 @@ afterEach(async () => {
   for (const c of closers.splice(0).reverse()) await c();
 });
 
-async function setup(url: string, askTimeoutMs = 5000) {
+async function setup(url: string, askTimeoutMs = 5000, o: { token?: string; capture?: CaptureLevel; logs?: string[] } = {}) {
   const home = mkdtempSync(join(tmpdir(), 'aep-mcp-'));
   let link: RelayLink | undefined;
-  const agent = new McpAgent({ host: 'test-host', epoch: 7, session: 'mcp-s', home, askTimeoutMs, send: (l) => link?.send(l) });
+  const agent = new McpAgent({ host: 'test-host', epoch: 7, session: 'mcp-s', home, askTimeoutMs, send: (l) => link?.send(l), link: () => link!.state, ...(o.capture ? { capture: o.capture } : {}), redactHome: '/home/ana' });
   let ready: () => void = () => {};
   const isReady = new Promise<void>((r) => (ready = r));
-  link = new RelayLink({ url, token: TOKEN, hello: agent.hello('test/1'), onCommand: (raw, v) => agent.onCommand(raw, v), log: () => {}, onReady: () => ready() });
+  link = new RelayLink({ url, token: o.token ?? TOKEN, hello: agent.hello('test/1'), onCommand: (raw, v) => agent.onCommand(raw, v), log: (l) => o.logs?.push(l), onReady: () => ready(), refusedRetryMs: 50 });
   closers.push(() => link!.close());
-  await isReady;
+  if (o.token === undefined) await isReady;
+  else await waitUntil(() => link!.state.status !== 'connecting');
   const server = createMcpServer(agent);
   const [a, b] = InMemoryTransport.createLinkedPair();
   const client = new Client({ name: 'test', version: '1' });
@@ -95,4 +97,52 @@ describe('aep mcp: the MCP server over the SDK, on a real relay', () => {
     expect(JSON.stringify(r.content)).toContain('no human answered within 0 s');
     await waitUntil(async () => (await aep(['timeline', 'mcp-s', '--relay', url, '--token', TOKEN])).out.includes('attention.timeout'));
   });
+
+  it("emit_event declares a capture level: redacted content is redacted first; a level above the server's AEP_CAPTURE is refused", async () => {
+    const url = await stack.relay();
+    const atMetadata = await setup(url);
+    const bare = await atMetadata.client.callTool({ name: 'emit_event', arguments: { type: 'progress.status', data: { message: 'reading /home/ana/orders.csv' } } });
+    expect(bare.isError).toBe(true);
+    const bareText = (bare.content as Array<{ text: string }>)[0]!.text;
+    expect(bareText).toContain('this Event declares "metadata"; drop the field or declare the capture level it needs (with emit_event, set "capture" to that level; this server allows up to metadata)');
+    const above = await atMetadata.client.callTool({ name: 'emit_event', arguments: { type: 'progress.status', data: { message: 'x' }, capture: 'redacted' } });
+    expect(above.isError).toBe(true);
+    expect(JSON.stringify(above.content)).toContain("capture 'redacted' is above this server's ceiling (AEP_CAPTURE=metadata): drop the fields that need it, or ask the operator to start aep mcp with AEP_CAPTURE=redacted");
+    const { client } = await setup(url, 5000, { capture: 'redacted' });
+    const ok = await client.callTool({ name: 'emit_event', arguments: { type: 'progress.status', data: { message: 'reading /home/ana/orders.csv' }, capture: 'redacted' } });
+    expect(ok.isError).toBeFalsy();
+    expect(ok.structuredContent).toMatchObject({ capture: 'redacted', delivery: 'sent', link: 'up' });
+    expect((await client.callTool({ name: 'emit_event', arguments: { type: 'progress.status', data: {}, capture: 'full' } })).isError).toBe(true);
+    await waitUntil(async () => {
+      const r = await fetchReplay({ relay: url, token: TOKEN }, { session: 'mcp-s' });
+      return r.ok && r.events.some((e) => e.type === 'progress.status');
+    });
+    const got = await fetchReplay({ relay: url, token: TOKEN }, { session: 'mcp-s' });
+    if (!got.ok) throw new Error(got.error);
+    const status = got.events.find((e) => e.type === 'progress.status')!;
+    expect(status).toMatchObject({ capture: 'redacted', data: { message: 'reading ~/orders.csv' } });
+    expect(validateJsonl(Buffer.from(got.raws.join('\n') + '\n')).issues).toEqual([]);
+  });
+
+  it('a relay that refuses the token: logged once, emit_event says logged but not delivered, ask_human fails at once', async () => {
+    const url = await stack.relay();
+    const logs: string[] = [];
+    const { client, home } = await setup(url, 30_000, { token: 'not-the-relay-token', logs });
+    const r = await client.callTool({ name: 'emit_event', arguments: { type: 'x.acme.deploy.finished', data: {} } });
+    expect(r.isError).toBeFalsy();
+    expect(r.structuredContent).toMatchObject({ delivery: 'held', link: 'token refused (HTTP 401)' });
+    expect(JSON.stringify(r.content)).toContain('logged to the session log but NOT delivered: relay link token refused (HTTP 401)');
+    const started = Date.now();
+    const ask = await client.callTool({ name: 'ask_human', arguments: { prompt: 'Anyone?' } });
+    expect(Date.now() - started).toBeLessThan(3000);
+    expect(ask.isError).toBe(true);
+    expect((ask.content as Array<{ text: string }>)[0]!.text).toBe("nobody can answer: the relay refused this server's token (HTTP 401); set AEP_TOKEN (or --token) to the relay's token and restart aep mcp. The question was not asked.");
+    await new Promise((res) => setTimeout(res, 300)); // quiet retries
+    expect(logs.filter((l) => l.includes('refused'))).toHaveLength(1);
+    expect(logs.filter((l) => l.includes('relay link down'))).toEqual([]);
+    // Logged: the session log holds the event the relay never got.
+    await flushSessionLogs();
+    expect(readFileSync(join(home, 'logs', 'aep-mcp', 'mcp-s.jsonl'), 'utf8')).toContain('x.acme.deploy.finished');
+  });
 });
+

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { certificationPages } from './certify.js';
+import { certificationPages, certificationVerdict } from './certify.js';
 import { buildReport } from './report.js';
 
 const report = buildReport({
@@ -17,7 +17,7 @@ describe('certification pages', () => {
     expect(Object.keys(pages)).toContain('certification/index.md');
     expect(Object.keys(pages)).toContain('certification/claude-code.md');
     const kimi = pages['certification/kimi-code.md']!;
-    expect(kimi).toContain('**does not conform yet: 1 fail, 0 skip of 2**');
+    expect(kimi).toContain('**does not conform yet: 1/2 pass, 1 fail, 0 skip**');
     expect(kimi).toContain('| gate | `AEP_KIMI_CONTROL=1` | `control.attention.respond` | `control.attention.respond`, `x.kimi-code.control.instruct` | the adapter definition (what the daemon says) |');
     expect(kimi).toContain('| control-loop/kimi-code/gate deny | fail | step 2: reply differs |');
     expect(kimi).toContain('### mappings (1/1 pass)');
@@ -25,5 +25,29 @@ describe('certification pages', () => {
     expect(pages['certification/gemini-cli.md']).toContain('| default | (none) | no `control` block | no `control` block |');
     expect(pages['certification/codex.md']).toContain('**not exercised: this report holds no check of this integration**');
     expect(pages['certification/index.md']).toContain('| [kimi-code](kimi-code.md) | adapter | Emitter, Control-capable | 2 | 1 | 1 | 0 |');
+  });
+
+  it('a page with a skipped check does not conform, and its totals line names the skip (issue 25 gap 4)', async () => {
+    const skipped = buildReport({
+      tool: 'run-ts', target: null, startedAt: 'x', finishedAt: 'y', annotate: true,
+      checks: [
+        { name: 'mappings/codex/Stop', status: 'pass', integration: 'codex' },
+        { name: 'mappings/codex/future_modes', status: 'skip', detail: 'skipped: no reader', integration: 'codex' },
+      ],
+    });
+    const pages = await certificationPages(skipped);
+    const codex = pages['certification/codex.md']!;
+    expect(codex).not.toContain('conforms:');
+    expect(codex).toContain('**does not conform yet: 1/2 pass, 0 fail, 1 skip**');
+    expect(codex).toContain('### mappings (1/2 pass, 0 fail, 1 skip)');
+    expect(pages['certification/index.md']).toContain('| [codex](codex.md) | adapter | Emitter, Control-capable | 2 | 1 | 0 | 1 |');
+  });
+
+  it('the verdict: conforms only when every check passed', () => {
+    const c = (status: 'pass' | 'fail' | 'skip') => ({ name: `x/${status}`, status });
+    expect(certificationVerdict([])).toBe('not exercised: this report holds no check of this integration');
+    expect(certificationVerdict([c('pass'), c('pass')])).toBe('conforms: 2/2 pass');
+    expect(certificationVerdict([c('pass'), c('skip')])).toBe('does not conform yet: 1/2 pass, 0 fail, 1 skip');
+    expect(certificationVerdict([c('fail')])).toBe('does not conform yet: 0/1 pass, 1 fail, 0 skip');
   });
 });

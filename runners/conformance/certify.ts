@@ -11,6 +11,7 @@ import { deviationRows } from './deviations.js';
 import { loadDescriptors } from './descriptors.js';
 import { helloFacts } from './hello-facts.js';
 import type { ConformanceReport, ReportCheck } from './report.js';
+import { tallyOf, tallyText } from './report-totals.js';
 
 /** A posture's hello, steering off and on (`AEP_INSTRUCT=1`). */
 export interface PostureHello {
@@ -26,12 +27,26 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
 const list = (a: readonly string[] | null) => (a === null ? 'no `control` block' : a.length === 0 ? '`[]`' : a.map((x) => `\`${x}\``).join(', '));
 const envText = (env: Readonly<Record<string, string>>) => Object.entries(env).map(([k, v]) => `\`${k}=${v}\``).join(' ') || '(none)';
 
+/** The checks a report attributes to the integration `name` (report.ts `ReportCheck.integration`). */
+export function checksOf(report: ConformanceReport, name: string): ReportCheck[] {
+  return report.checks.filter((c) => c.integration === name);
+}
+
+/**
+ * The page's verdict. Only a page whose every check passed conforms: a skipped check is a case
+ * that did not run, so it is not evidence, and the totals name the skips.
+ */
+export function certificationVerdict(checks: readonly ReportCheck[]): string {
+  const t = tallyOf('', checks);
+  if (t.total === 0) return 'not exercised: this report holds no check of this integration';
+  if (t.fail === 0 && t.skip === 0) return `conforms: ${tallyText(t)}`;
+  return `does not conform yet: ${tallyText(t)}`;
+}
+
 /** One page, pure. */
 export function certificationPage(d: Descriptor, hellos: readonly PostureHello[], report: ConformanceReport): string {
-  const checks: ReportCheck[] = report.checks.filter((c) => c.adapter === d.name);
-  const count = (s: ReportCheck['status']) => checks.filter((c) => c.status === s).length;
-  const [pass, fail, skip] = [count('pass'), count('fail'), count('skip')];
-  const verdict = checks.length === 0 ? 'not exercised: this report holds no check of this integration' : fail === 0 && skip === 0 ? `conforms: ${pass}/${checks.length} checks pass` : `does not conform yet: ${fail} fail, ${skip} skip of ${checks.length}`;
+  const checks = checksOf(report, d.name);
+  const verdict = certificationVerdict(checks);
   const families = [...new Set(checks.map((c) => c.family ?? ''))];
   const lines = [
     `# Certification: ${d.vendor} (\`${d.name}\`, ${d.kind})`,
@@ -65,7 +80,7 @@ export function certificationPage(d: Descriptor, hellos: readonly PostureHello[]
   if (checks.length === 0) lines.push('No check of this integration ran in this report.', '');
   for (const family of families) {
     const own = checks.filter((c) => (c.family ?? '') === family);
-    lines.push(`### ${family} (${own.filter((c) => c.status === 'pass').length}/${own.length} pass)`, '', '| case | status | detail |', '|---|---|---|');
+    lines.push(`### ${family} (${tallyText(tallyOf(family, own))})`, '', '| case | status | detail |', '|---|---|---|');
     for (const c of own) lines.push(`| ${cell(c.name)} | ${c.status} | ${cell(c.detail ?? '')} |`);
     lines.push('');
   }
@@ -75,9 +90,8 @@ export function certificationPage(d: Descriptor, hellos: readonly PostureHello[]
 export function certificationIndex(ds: readonly Descriptor[], report: ConformanceReport): string {
   const lines = ['# Certification pages', '', '| integration | kind | classes | checks | pass | fail | skip |', '|---|---|---|---:|---:|---:|---:|'];
   for (const d of ds) {
-    const own = report.checks.filter((c) => c.adapter === d.name);
-    const n = (s: string) => own.filter((c) => c.status === s).length;
-    lines.push(`| [${d.name}](${d.name}.md) | ${d.kind} | ${d.classes.join(', ')} | ${own.length} | ${n('pass')} | ${n('fail')} | ${n('skip')} |`);
+    const t = tallyOf(d.name, checksOf(report, d.name));
+    lines.push(`| [${d.name}](${d.name}.md) | ${d.kind} | ${d.classes.join(', ')} | ${t.total} | ${t.pass} | ${t.fail} | ${t.skip} |`);
   }
   return `${lines.join('\n')}\n`;
 }

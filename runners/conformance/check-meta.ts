@@ -1,7 +1,8 @@
 /**
- * What a check name says about the check: its family, the adapter it exercises (mapping and
- * control-loop checks), the conformance class it counts toward, and the spec sections it
- * checks. Pure: derived from the `<family>/<case>` name alone, so every report can carry it.
+ * What a report says about a check: its family, the integration it exercises, the conformance
+ * class it counts toward, and the spec sections it checks. Pure. Family, class and spec come
+ * from the `<family>/<case>` name; the integration is the check's own `integration`, set by the
+ * family that made it (types.ts), or `core` when it names none.
  */
 
 /** The conformance classes of the standard's conformance table. */
@@ -11,7 +12,11 @@ export type ConformanceClass = (typeof CLASSES)[number];
 interface FamilyMeta {
   class: ConformanceClass;
   spec: readonly string[];
-  /** Whether the second path segment of the check name is an adapter (source) name. */
+  /**
+   * Whether the family's checks exercise one integration each. Such a family sets `integration`
+   * on its checks; a check of it that does not (a live family not yet attributing its checks) is
+   * attributed by its name's second segment, the adapter its scenario or mapping file names.
+   */
   perAdapter: boolean;
 }
 
@@ -30,24 +35,41 @@ export const FAMILY_META: Readonly<Record<string, FamilyMeta>> = {
   'control-loop': { class: 'Control-capable', spec: ['AEP-0004 §3', 'AEP-0004 §5', 'AEP-0004 §7', 'AEP-0006', 'AEP-0008'], perAdapter: true },
 };
 
+/** Where checks that exercise no single integration (the core library's own checks) are filed. */
+export const CORE = 'core';
+
+/** Lane vendor names whose integration goes by another name (the real-vendors lane's `gemini` is the `gemini-cli` adapter). */
+export const VENDOR_INTEGRATIONS: Readonly<Record<string, string>> = { gemini: 'gemini-cli' };
+
 export interface CheckMeta {
   /** Family as run: `mappings`, or `live/mappings` for the live counterpart. */
   family: string;
-  adapter?: string;
+  /** The integration's descriptor name, or `core`. */
+  integration: string;
   class?: ConformanceClass;
   spec?: string[];
 }
 
-/** Splits `live/mappings/codex/x` or `golden/y` into its metadata. Unknown families get only `family`. */
-export function checkMeta(name: string): CheckMeta {
+/**
+ * The metadata of one check: `{name, integration?}` as a family made it. Unknown families get
+ * only `family` and `integration`.
+ */
+export function checkMeta(check: { name: string; integration?: string }): CheckMeta {
+  const name = check.name;
   const parts = name.split('/');
   const live = parts[0] === 'live' && parts.length > 1;
   const base = live ? parts[1]! : parts[0]!;
   const rest = live ? parts.slice(2) : parts.slice(1);
   const family = live ? `live/${base}` : base;
   const meta = FAMILY_META[base];
-  if (!meta) return { family };
-  const out: CheckMeta = { family, class: meta.class, spec: [...meta.spec] };
-  if (meta.perAdapter && rest.length >= 1 && !(rest.length === 1 && rest[0] === 'fixtures')) out.adapter = rest[0]!;
-  return out;
+  const integration = check.integration ?? unattributed(base, rest);
+  if (!meta) return { family, integration };
+  return { family, integration, class: meta.class, spec: [...meta.spec] };
+}
+
+/** The integration of a check its family did not attribute: `core`, or, for a per-integration family's check, the adapter its name carries. */
+function unattributed(base: string, rest: readonly string[]): string {
+  const perAdapter = base === 'vendors' || FAMILY_META[base]?.perAdapter === true;
+  if (!perAdapter || rest.length === 0 || (rest.length === 1 && rest[0] === 'fixtures')) return CORE;
+  return VENDOR_INTEGRATIONS[rest[0]!] ?? rest[0]!;
 }

@@ -14,6 +14,11 @@ export function skip(name: string, detail: string): Check {
   return { name, status: 'skip', detail };
 }
 
+/** The same checks, each attributed to `integration` (types.ts `Check.integration`). */
+export function attribute(checks: readonly Check[], integration: string): Check[] {
+  return checks.map((c) => ({ ...c, integration }));
+}
+
 /** Describes anything thrown, for a detail line: `threw TypeError: x is not a function`. */
 export function describeThrown(err: unknown): string {
   if (err instanceof Error) return `threw ${err.name}: ${err.message}`;

@@ -1,7 +1,8 @@
 /**
  * index.html: one self-contained page (inline style and script, no network fetch, no external
- * resource). Totals per conformance class, family and adapter; every check with its status,
- * spec references and failure detail; filters by status, family and adapter. The rows are
+ * resource). Totals per conformance class, family and integration (adapter, bridge or `core`);
+ * every check with its status, spec references and failure detail; filters by status, family and
+ * integration. The rows are
  * rendered on the server, so the page reads without script; the script only filters.
  * Deterministic for a given set of results (no timestamps).
  */
@@ -26,7 +27,7 @@ function options(values: readonly string[]): string {
 
 function row(c: ReportCheck, i: number): string {
   const detail = c.detail ? `<details><summary>detail</summary><pre class="detail">${escapeHtml(c.detail)}</pre></details>` : '';
-  return `<tr class="check ${c.status}" id="check-${i}" data-status="${c.status}" data-family="${escapeHtml(c.family ?? '')}" data-adapter="${escapeHtml(c.adapter ?? '')}">` +
+  return `<tr class="check ${c.status}" id="check-${i}" data-status="${c.status}" data-family="${escapeHtml(c.family ?? '')}" data-integration="${escapeHtml(c.integration ?? '')}">` +
     `<td class="name">${escapeHtml(c.name)}</td><td class="status">${c.status}</td><td class="spec">${escapeHtml((c.spec ?? []).join(', '))}</td><td>${detail}</td></tr>`;
 }
 
@@ -36,8 +37,8 @@ tr.fail td.status{color:#b00;font-weight:bold}tr.skip td.status{color:#a60}tr.pa
 pre.detail{white-space:pre-wrap;margin:.3em 0;max-width:60em}.totals{display:flex;flex-wrap:wrap;gap:2em}label{margin-right:1em}
 #verdict.ok{color:#070}#verdict.failed{color:#b00}`;
 
-const SCRIPT = `(function(){var s=document.getElementById('f-status'),f=document.getElementById('f-family'),a=document.getElementById('f-adapter'),n=document.getElementById('shown');
-function apply(){var rows=document.querySelectorAll('tr.check'),k=0;for(var i=0;i<rows.length;i++){var r=rows[i];var on=(!s.value||r.dataset.status===s.value)&&(!f.value||r.dataset.family===f.value)&&(!a.value||r.dataset.adapter===a.value);r.hidden=!on;if(on)k++;}n.textContent=k+' of '+rows.length+' checks shown';}
+const SCRIPT = `(function(){var s=document.getElementById('f-status'),f=document.getElementById('f-family'),a=document.getElementById('f-integration'),n=document.getElementById('shown');
+function apply(){var rows=document.querySelectorAll('tr.check'),k=0;for(var i=0;i<rows.length;i++){var r=rows[i];var on=(!s.value||r.dataset.status===s.value)&&(!f.value||r.dataset.family===f.value)&&(!a.value||r.dataset.integration===a.value);r.hidden=!on;if(on)k++;}n.textContent=k+' of '+rows.length+' checks shown';}
 s.addEventListener('change',apply);f.addEventListener('change',apply);a.addEventListener('change',apply);apply();})();`;
 
 export function renderHtml(report: ConformanceReport): string {
@@ -48,7 +49,7 @@ export function renderHtml(report: ConformanceReport): string {
     ? `<p id="run">${escapeHtml(`${run.tool.name} ${run.tool.version}; corpus ${run.corpus} (${run.revision}); families ${run.families.join(', ')}; target ${run.target ?? 'this implementation'}`)}</p>`
     : '';
   const families = t.byFamily.map((x) => x.key);
-  const adapters = t.byAdapter.map((x) => x.key);
+  const integrations = t.byIntegration.map((x) => x.key);
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -64,13 +65,13 @@ ${runLine}
 <div class="totals">
 ${totalsTable('by-class', 'By conformance class', t.byClass)}
 ${totalsTable('by-family', 'By family', t.byFamily)}
-${totalsTable('by-adapter', 'By adapter', t.byAdapter)}
+${totalsTable('by-integration', 'By integration', t.byIntegration)}
 </div>
 <h2>Checks</h2>
 <form id="filters" onsubmit="return false">
 <label>status <select id="f-status"><option value="">all</option>${options(['pass', 'fail', 'skip'])}</select></label>
 <label>family <select id="f-family"><option value="">all</option>${options(families)}</select></label>
-<label>adapter <select id="f-adapter"><option value="">all</option>${options(adapters)}</select></label>
+<label>integration <select id="f-integration"><option value="">all</option>${options(integrations)}</select></label>
 <span id="shown"></span>
 </form>
 <table id="checks"><thead><tr><th>check</th><th>status</th><th>spec</th><th>detail</th></tr></thead><tbody>

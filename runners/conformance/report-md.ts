@@ -32,7 +32,7 @@ export function renderMarkdown(report: ConformanceReport): string {
     if (report.run.cases) lines.push(`- cases: ${report.run.cases.join(', ')}`);
     lines.push('');
   }
-  lines.push('## Totals', '', ...table('By conformance class', 'class', t.byClass), ...table('By family', 'family', t.byFamily), ...table('By adapter', 'adapter', t.byAdapter));
+  lines.push('## Totals', '', ...table('By conformance class', 'class', t.byClass), ...table('By family', 'family', t.byFamily), ...table('By integration', 'integration', t.byIntegration));
   const notPassing = report.checks.filter((c) => c.status !== 'pass');
   lines.push('## Checks that did not pass', '');
   if (notPassing.length === 0) lines.push('None: every check passed.', '');

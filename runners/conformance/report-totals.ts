@@ -1,6 +1,7 @@
-/** Totals of a report's checks by conformance class, family and adapter (pure; shared by the md and html renderers). */
+/** Totals of a report's checks by conformance class, family and integration (pure; shared by the md and html renderers). */
 import { CLASSES } from './check-meta.js';
 import type { ConformanceReport, ReportCheck } from './report.js';
+import type { CheckStatus } from './types.js';
 
 export interface Tally {
   key: string;
@@ -28,18 +29,29 @@ function tally(checks: readonly ReportCheck[], keyOf: (c: ReportCheck) => string
 export interface Totals {
   byClass: Tally[];
   byFamily: Tally[];
-  byAdapter: Tally[];
+  /** Per adapter or bridge, and `core`. */
+  byIntegration: Tally[];
 }
 
 export function totals(report: ConformanceReport): Totals {
   return {
     byClass: tally(report.checks, (c) => c.class, CLASSES),
     byFamily: tally(report.checks, (c) => c.family),
-    byAdapter: tally(report.checks, (c) => c.adapter),
+    byIntegration: tally(report.checks, (c) => c.integration),
   };
 }
 
-/** `12/12 pass` or `10/12 pass, 2 fail, 0 skip`. */
+/** A tally of `checks` under `key`. */
+export function tallyOf(key: string, checks: readonly { status: CheckStatus }[]): Tally {
+  const t: Tally = { key, pass: 0, fail: 0, skip: 0, total: 0 };
+  for (const c of checks) {
+    t[c.status] += 1;
+    t.total += 1;
+  }
+  return t;
+}
+
+/** `12/12 pass` or `10/12 pass, 2 fail, 0 skip` (any fail or skip names both counts). */
 export function tallyText(t: Tally): string {
   if (t.total === 0) return 'no checks';
   return t.fail === 0 && t.skip === 0 ? `${t.pass}/${t.total} pass` : `${t.pass}/${t.total} pass, ${t.fail} fail, ${t.skip} skip`;

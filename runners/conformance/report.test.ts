@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { buildReport, renderReport } from './report.js';
+import { buildReport, renderReport, stableReport } from './report.js';
 
 describe('report', () => {
   const base = { tool: 'run-ts', target: null, startedAt: '2026-01-02T03:04:05.000Z', finishedAt: '2026-01-02T03:04:06.500Z' };
@@ -53,4 +53,15 @@ describe('report', () => {
     expect(buildReport({ ...base, checks: [] })).toMatchObject({ ok: true, summary: { pass: 0, fail: 0, skip: 0, total: 0 } });
     expect(buildReport({ ...base, checks: [{ name: 'x', status: 'fail' }] }).ok).toBe(false);
   });
+
+  it('the stable form (what --report DIR writes) is the same bytes for the same results at another time', () => {
+    const checks = [{ name: 'golden/one', status: 'pass' as const }, { name: 'mappings/codex/Stop', status: 'pass' as const, integration: 'codex' }];
+    const a = buildReport({ ...base, checks, annotate: true });
+    const b = buildReport({ ...base, startedAt: '2027-05-06T07:08:09.000Z', finishedAt: '2027-05-06T07:08:10.000Z', checks, annotate: true });
+    expect(renderReport(a)).not.toBe(renderReport(b));
+    expect(renderReport(stableReport(a))).toBe(renderReport(stableReport(b)));
+    expect(renderReport(stableReport(a))).not.toMatch(/startedAt|finishedAt|20\d\d-\d\d-\d\dT/);
+    expect(stableReport(a).checks.map((c) => c.integration)).toEqual(['core', 'codex']);
+  });
 });
+

@@ -1,7 +1,7 @@
 /**
  * The conformance report, in the exact shape the standard shares across its tools
  * (conformance/README.md of the standard, "The report format", formatVersion 1), plus optional
- * extra keys: per check `family`, `adapter`, `class`, `spec`; at the top `run` (what was run)
+ * extra keys: per check `family`, `integration`, `class`, `spec`; at the top `run` (what was run)
  * and `baseline` (how the expected-failures file judged the run).
  */
 import { checkMeta, type ConformanceClass } from './check-meta.js';
@@ -10,7 +10,8 @@ import type { Check } from './types.js';
 /** One check as reported: the standard's members, then the optional annotations. */
 export interface ReportCheck extends Check {
   family?: string;
-  adapter?: string;
+  /** The adapter or bridge (descriptor name) the check exercises, or `core` (check-meta.ts). */
+  integration?: string;
   class?: ConformanceClass;
   spec?: string[];
 }
@@ -69,7 +70,7 @@ export interface ReportInput {
   startedAt: string;
   finishedAt: string;
   checks: readonly Check[];
-  /** Add `family`, `adapter`, `class`, `spec` to every check (check-meta.ts). Default false. */
+  /** Add `family`, `integration`, `class`, `spec` to every check (check-meta.ts). Default false. */
   annotate?: boolean;
   run?: RunInfo;
   verdict?: Verdict;
@@ -78,8 +79,7 @@ export interface ReportInput {
 function reportCheck(c: Check, annotate: boolean): ReportCheck {
   const out: ReportCheck = c.detail ? { name: c.name, status: c.status, detail: c.detail } : { name: c.name, status: c.status };
   if (!annotate) return out;
-  const meta = checkMeta(c.name);
-  return { ...out, ...meta };
+  return { ...out, ...checkMeta(c) };
 }
 
 /** Builds the report; check members are emitted as name, status, detail, with an empty detail omitted. */
@@ -104,7 +104,19 @@ export function buildReport(input: ReportInput): ConformanceReport {
   return report;
 }
 
+/** The report as a committed folder keeps it: without the wall-clock members (`startedAt`, `finishedAt`). */
+export type StableReport = Omit<ConformanceReport, 'startedAt' | 'finishedAt'>;
+
+/**
+ * The report without its wall-clock members, so that a committed `--report DIR` changes only when
+ * a result, the corpus or the tool does. `--json` keeps the timestamps (the standard's full shape).
+ */
+export function stableReport(report: ConformanceReport): StableReport {
+  const { startedAt: _started, finishedAt: _finished, ...rest } = report;
+  return rest;
+}
+
 /** Pretty JSON (two-space indent) with a trailing newline. */
-export function renderReport(report: ConformanceReport): string {
+export function renderReport(report: ConformanceReport | StableReport): string {
   return `${JSON.stringify(report, null, 2)}\n`;
 }

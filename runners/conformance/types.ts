@@ -19,6 +19,13 @@ export interface Check {
    * `--expected-failures` file names; the family fails the run itself when the entry goes stale.
    */
   readonly excusedBy?: string;
+  /**
+   * The integration (adapter or bridge, by its descriptor name: runners/conformance/descriptors.ts)
+   * this check exercises, set by the family that made it from the fixture it read (the mapping
+   * file's source, the capture's vendor, the scenario file's adapter). Absent: the check exercises
+   * the core library (the report files it under `core`).
+   */
+  readonly integration?: string;
 }
 
 /** Options of the §9.4 redaction pipeline (AEP-0003). */

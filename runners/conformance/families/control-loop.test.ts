@@ -52,7 +52,7 @@ describe('control-loop family against our adapters', () => {
   it('names scenario files of adapters it does not have, runs nothing for them, and reports one skip check', async () => {
     const dir = corpus('heron.json', { adapter: 'heron', scenarios: [{ name: 'x', session: 's', steps: [], events: [] }] });
     const { checks, lines } = await run(family, dir);
-    expect(checks).toEqual([{ name: 'control-loop/heron', status: 'skip', detail: 'skipped: control-loop/heron.json names adapter heron, which this implementation does not have' }]);
+    expect(checks).toEqual([{ name: 'control-loop/heron', status: 'skip', detail: 'skipped: control-loop/heron.json names adapter heron, which this implementation does not have', integration: 'core' }]);
     expect(lines).toEqual(['control-loop: not run: control-loop/heron.json (heron) (this implementation has no such adapter)']);
   });
 });

@@ -7,6 +7,7 @@
  * Scenario files of adapters this implementation does not have produce no checks; they are
  * named in one progress line.
  */
+import { CORE } from '../check-meta.js';
 import type { AdapterDef } from '../../../impl/adapter-kit/types.js';
 import { adapter as claudeCode } from '../../../impl/adapter-claude-code/adapter.js';
 import { adapter as codex } from '../../../impl/adapter-codex/adapter.js';
@@ -80,7 +81,7 @@ export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>
         const def = adapters[file.adapter];
         if (!def) {
           skipped.push(`${rel} (${file.adapter})`);
-          checks.push(skip(`control-loop/${file.adapter}`, `skipped: ${rel} names adapter ${file.adapter}, which this implementation does not have`));
+          checks.push({ ...skip(`control-loop/${file.adapter}`, `skipped: ${rel} names adapter ${file.adapter}, which this implementation does not have`), integration: CORE });
           continue;
         }
         for (const scenario of file.scenarios) {
@@ -92,9 +93,9 @@ export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>
               now: () => new Date(OFFLINE_EPOCH_MS).toISOString(),
               ...validity(implementation),
             });
-            checks.push(problem === null ? pass(name) : fail(name, problem));
+            checks.push({ ...(problem === null ? pass(name) : fail(name, problem)), integration: file.adapter });
           } catch (err) {
-            checks.push(fail(name, describeThrown(err)));
+            checks.push({ ...fail(name, describeThrown(err)), integration: file.adapter });
           }
         }
       }

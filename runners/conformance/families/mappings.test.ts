@@ -83,7 +83,7 @@ describe('mappings family against our own adapters', () => {
     // sse_modes belongs to the bridges family (bridge-sources.ts): not this family's to skip.
     expect(lines).toEqual(['mappings: codex.json: section(s) "future_modes" not run (no reader for them in this runner)']);
     expect(checks.filter((c) => c.status === 'skip')).toEqual([
-      { name: 'mappings/codex/future_modes', status: 'skip', detail: 'skipped: mappings/codex.json section "future_modes" has no reader in this runner' },
+      { name: 'mappings/codex/future_modes', status: 'skip', detail: 'skipped: mappings/codex.json section "future_modes" has no reader in this runner', integration: 'codex' },
     ]);
   });
 });
@@ -153,7 +153,7 @@ describe('the plugin-shaped sections (moments, todos, events)', () => {
     expect(failed(checks)).toEqual({
       'mappings/opencode/todos/first': 'at $: expected 2 items, got 1 ([{"type":"progress.task.completed","data":{},"subject":"a"}])',
       'mappings/pi/upd (deltas)': 'at $: expected {"type":"x.pi.message.delta","data":{"kind":"text_delta"}}, got null',
-      'mappings/kilocode/idle': 'threw Error: the kilocode adapter has no moment mapper',
+      'mappings/kilocode/idle': 'threw Error: the kilocode adapter has no hook, moment or event mapper for its "moments" entries',
     });
   });
 });

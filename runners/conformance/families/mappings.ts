@@ -38,12 +38,13 @@ import { mapHook as mapQwenCodeHook } from '../../../impl/adapter-qwen-code/map-
 import { mapMoment as mapOpenCodeMoment, diffTodos as diffOpenCodeTodos } from '../../../impl/adapter-opencode/map-hooks.js';
 import { mapMoment as mapKiloCodeMoment, diffTodos as diffKiloCodeTodos } from '../../../impl/adapter-kilocode/map-hooks.js';
 import { mapEvent as mapPiEvent } from '../../../impl/adapter-pi/map-events.js';
-import { attempt, skip } from '../check.js';
+import { attempt, attribute, fail, skip } from '../check.js';
+import { CORE } from '../check-meta.js';
 import { jsonDiff } from '../compare.js';
 import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
 import type { Check, Family, Logger } from '../types.js';
 import { vendorCaptureChecks } from './vendor-captures.js';
-import { BRIDGE_SECTIONS, BRIDGE_SOURCES } from './bridge-sources.js';
+import { BRIDGE_SECTIONS, bridgeOfSource } from './bridge-sources.js';
 
 /** The pure mappers of one source. Members may be called any number of times, in any order. */
 export interface SourceMappers {
@@ -127,9 +128,9 @@ export interface MappingFile {
   hooks: HookEntry[];
   forms: FormEntry[];
   /** `moments` entries (and the `fallback` of a file that has moments). */
-  moments: HookEntry[];
+  moments: EventEntry[];
   todos: TodoEntry[];
-  /** `events` entries (and the `fallback` of a file that has events). */
+  /** `events` and `frames` entries (and the `fallback` of a file that has either). */
   events: EventEntry[];
   /** Sections present that no reader handles. */
   unread: string[];
@@ -162,13 +163,13 @@ export function readMappingFile(corpusDir: string, source: string): MappingFile 
   const out: MappingFile = { source, identity: isObject(file.identity) ? (file.identity as MappingFile['identity']) : {}, hooks: [], forms: [], moments: [], todos: [], events: [], unread: [] };
   for (const [key, value] of Object.entries(file)) {
     if (key.startsWith('$') || key === 'identity') continue;
-    if (key === 'moments' || key === 'events') {
+    if (key === 'moments' || key === 'events' || key === 'frames') {
       if (!isObject(value)) throw new FixtureError(`${rel}: "${key}" must be an object keyed by case label`);
       for (const [label, entry] of Object.entries(value)) {
         if (label.startsWith('$')) continue;
         const read = hookEntry(rel, label, entry);
-        if (key === 'moments') out.moments.push(read);
-        else out.events.push(isObject(entry) && 'deltas_expected' in entry ? { ...read, deltasExpected: entry.deltas_expected } : read);
+        const withFork: EventEntry = isObject(entry) && 'deltas_expected' in entry ? { ...read, deltasExpected: entry.deltas_expected } : read;
+        (key === 'moments' ? out.moments : out.events).push(withFork);
       }
     } else if (key === 'todos') {
       if (!isObject(value)) throw new FixtureError(`${rel}: "todos" must be {input: {prev, next}, expected: [...]} or labeled entries of that shape`);
@@ -177,7 +178,7 @@ export function readMappingFile(corpusDir: string, source: string): MappingFile 
         if (!isObject(entry) || !isObject(entry.input) || !Array.isArray(entry.expected)) throw new FixtureError(`${rel}: todos entry "${label || 'todos'}" needs "input": {prev, next} and an "expected" array`);
         out.todos.push({ name: label ? `todos/${label}` : 'todos', prev: entry.input.prev, next: entry.input.next, expected: entry.expected });
       }
-    } else if (key === 'fallback' && (isObject(file.moments) || isObject(file.events))) {
+    } else if (key === 'fallback' && (isObject(file.moments) || isObject(file.events) || isObject(file.frames))) {
       (isObject(file.moments) ? out.moments : out.events).push(hookEntry(rel, 'fallback', value));
     } else if (key === 'hooks') {
       if (!isObject(value)) throw new FixtureError(`${rel}: "hooks" must be an object keyed by case label`);
@@ -236,13 +237,40 @@ function formChecks(source: string, agent: string, mappers: SourceMappers, form:
 
 /** One line naming what a corpus holds that this implementation does not run, and why. */
 export function reportUnrun(logger: Logger, sources: string[], implemented: readonly string[]): void {
-  const skipped = sources.filter((s) => !implemented.includes(s) && !BRIDGE_SOURCES.includes(s));
+  const skipped = sources.filter((s) => !implemented.includes(s) && bridgeOfSource(s) === undefined);
   if (skipped.length > 0) logger.info(`mappings: not run: ${skipped.map((s) => `${s}.json`).join(', ')} (this implementation has no adapter for these sources)`);
 }
 
 /** One skip check per mapping file with no adapter here: the report says what it did not run. */
 export function unrunChecks(sources: readonly string[], implemented: readonly string[]): Check[] {
-  return sources.filter((s) => !implemented.includes(s) && !BRIDGE_SOURCES.includes(s)).map((s) => skip(`mappings/${s}`, `skipped: mappings/${s}.json has no adapter in this implementation`));
+  // No integration of ours is exercised: the skip is filed under `core`, never under the foreign source's name.
+  return sources.filter((s) => !implemented.includes(s) && bridgeOfSource(s) === undefined).map((s) => ({ ...skip(`mappings/${s}`, `skipped: mappings/${s}.json has no adapter in this implementation`), integration: CORE }));
+}
+
+type EntryCall = (entry: HookEntry, deltas: boolean) => unknown;
+
+/**
+ * The mapper an entry section goes through: the one its layout names (`hooks` → `mapHook`,
+ * `moments` → `mapMoment`, `events`/`frames` → `mapEvent`), else the source's only entry mapper,
+ * whatever the section is called (the standard pins pi's `{session, event}` inputs under
+ * `moments`; they are exactly what its `mapEvent` takes). The deltas fork needs a mapper with the
+ * opt-in (`mapEvent`).
+ */
+export function entryMapper(source: string, m: SourceMappers, section: 'hooks' | 'moments' | 'events'): EntryCall {
+  const { mapHook, mapMoment, mapEvent } = m;
+  const hook: EntryCall | undefined = mapHook && ((e, deltas) => (deltas ? noDeltas(source, 'hook') : mapHook(e.input, e)));
+  const moment: EntryCall | undefined = mapMoment && ((e, deltas) => (deltas ? noDeltas(source, 'moment') : mapMoment(e.input)));
+  const event: EntryCall | undefined = mapEvent && ((e, deltas) => (deltas ? mapEvent(e.input, { deltas: true }) : mapEvent(e.input)));
+  const named = section === 'hooks' ? hook : section === 'moments' ? moment : event;
+  const chosen = named ?? hook ?? moment ?? event;
+  if (!chosen) return () => {
+    throw new Error(`the ${source} adapter has no hook, moment or event mapper for its "${section}" entries`);
+  };
+  return chosen;
+}
+
+function noDeltas(source: string, what: string): never {
+  throw new Error(`the ${source} adapter's ${what} mapper has no deltas opt-in, but the entry pins a "deltas_expected" fork`);
 }
 
 /** The family over a mapper table; the default instance uses this implementation's adapters. */
@@ -261,31 +289,32 @@ export function mappingsFamily(mappers: Readonly<Record<string, SourceMappers>>)
         // Sections the bridges family reads (bridge-sources.ts) are not this family's to skip.
         const unread = file.unread.filter((s) => !BRIDGE_SECTIONS.includes(s));
         if (unread.length > 0) logger.info(`mappings: ${source}.json: section(s) ${unread.map((s) => `"${s}"`).join(', ')} not run (no reader for them in this runner)`);
-        for (const section of unread) checks.push(skip(`mappings/${source}/${section}`, `skipped: mappings/${source}.json section "${section}" has no reader in this runner`));
+        for (const section of unread) checks.push({ ...skip(`mappings/${source}/${section}`, `skipped: mappings/${source}.json section "${section}" has no reader in this runner`), integration: source });
         const m = mappers[source]!;
         const call = <F>(fn: F | undefined, what: string): F => {
           if (!fn) throw new Error(`the ${source} adapter has no ${what} mapper`);
           return fn;
         };
-        for (const entry of file.hooks) {
-          checks.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(call(m.mapHook, 'hook')(entry.input, entry)))));
-        }
-        for (const entry of file.moments) {
-          checks.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(call(m.mapMoment, 'moment')(entry.input)))));
+        const own: Check[] = [];
+        for (const [section, list] of [['hooks', file.hooks], ['moments', file.moments], ['events', file.events]] as const) {
+          const map = entryMapper(source, m, section);
+          for (const entry of list) {
+            own.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(map(entry, false)))));
+            const fork = (entry as EventEntry).deltasExpected;
+            if (fork !== undefined) own.push(attempt(`mappings/${source}/${entry.name} (deltas)`, () => comparePin(pinShape(fork), pinShape(map(entry, true)))));
+          }
         }
         for (const entry of file.todos) {
-          checks.push(attempt(`mappings/${source}/${entry.name}`, () => {
+          own.push(attempt(`mappings/${source}/${entry.name}`, () => {
             const got = call(m.diffTodos, 'todo diff')(entry.prev, entry.next);
             return comparePin(entry.expected.map(pinShape), Array.isArray(got) ? got.map(pinShape) : got);
           }));
         }
-        for (const entry of file.events) {
-          checks.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(call(m.mapEvent, 'event')(entry.input)))));
-          if (entry.deltasExpected !== undefined) {
-            checks.push(attempt(`mappings/${source}/${entry.name} (deltas)`, () => comparePin(pinShape(entry.deltasExpected), pinShape(call(m.mapEvent, 'event')(entry.input, { deltas: true })))));
-          }
-        }
-        for (const form of file.forms) checks.push(...formChecks(source, source, m, form));
+        for (const form of file.forms) own.push(...formChecks(source, source, m, form));
+        // An adapter's file with no case this family reads (sections the bridges family reads aside) proves nothing: it fails, alone.
+        const bridgeOnly = BRIDGE_SECTIONS.some((s) => file.unread.includes(s));
+        if (own.length === 0 && unread.length === 0 && !bridgeOnly) own.push(fail(`mappings/${source}`, `mappings/${source}.json holds no case: an empty mapping file proves nothing`));
+        checks.push(...attribute(own, source));
       }
       // The real vendors' captured payloads (vendors/<vendor>-<version>/, runners/vendors): vendor-captures.ts.
       checks.push(...vendorCaptureChecks(corpusDir, mappers, logger));

@@ -7,7 +7,8 @@
  * `mappings/vendors/<vendor>-<version>/<scenario>/<file>`: the payload is the hook its name says,
  * the mapper neither throws nor returns something other than null, `{type, data}` or an array of
  * them, and each event it maps to is a registered type (or an `x.` extension) whose payload is valid.
- * Releases of vendors with no adapter here are named in one progress line.
+ * Each check carries the adapter it exercises (`integration`). Releases of vendors with no adapter
+ * here are named in one progress line.
  */
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
@@ -15,6 +16,7 @@ import { renderIssue } from '../../../impl/core/issue.js';
 import { validatePayload } from '../../../impl/core/payload.js';
 import { lookupType } from '../../../spec/registry.js';
 import { attempt } from '../check.js';
+import { VENDOR_INTEGRATIONS } from '../check-meta.js';
 import type { Check, Logger } from '../types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -28,7 +30,7 @@ function dirs(path: string): string[] {
 }
 
 /** Lane vendor names whose adapter goes by another name (the lane's `gemini` is the `gemini-cli` adapter). */
-export const CAPTURE_ADAPTERS: Readonly<Record<string, string>> = { gemini: 'gemini-cli' };
+export const CAPTURE_ADAPTERS: Readonly<Record<string, string>> = VENDOR_INTEGRATIONS;
 
 /** The adapter a release folder's captures belong to (its manifest's `vendor`, else the name before the version). */
 function vendorOf(releaseDir: string, name: string): string {
@@ -94,7 +96,8 @@ export function vendorCaptureChecks(
   const unrun: string[] = [];
   for (const release of dirs(root)) {
     const releaseDir = join(root, release);
-    const m = mappers[vendorOf(releaseDir, release)];
+    const adapter = vendorOf(releaseDir, release);
+    const m = Object.prototype.hasOwnProperty.call(mappers, adapter) ? mappers[adapter] : undefined;
     const mapEvent = m?.mapEvent;
     const replay: { shape: CaptureShape; map: (input: Record<string, unknown>) => unknown } | undefined = m?.mapHook
       ? { shape: 'hook', map: m.mapHook }
@@ -110,7 +113,9 @@ export function vendorCaptureChecks(
     for (const scenario of dirs(releaseDir)) {
       const files = readdirSync(join(releaseDir, scenario)).filter((f) => f.endsWith('.json')).sort();
       for (const file of files) {
-        checks.push(attempt(`mappings/vendors/${release}/${scenario}/${file}`, () => replayCapture(file, readFileSync(join(releaseDir, scenario, file), 'utf8'), replay.map, replay.shape)));
+        // Attributed to the adapter whose mapper replays it (the check name's `vendors` segment is a folder, not an integration).
+        const check = attempt(`mappings/vendors/${release}/${scenario}/${file}`, () => replayCapture(file, readFileSync(join(releaseDir, scenario, file), 'utf8'), replay.map, replay.shape));
+        checks.push({ ...check, integration: adapter });
       }
     }
   }

@@ -57,6 +57,7 @@ describe('floors', () => {
   it('classifies by the most specific path', () => {
     expect(floorOf('impl/core/envelope.ts')?.level).toBe(0);
     expect(floorOf('impl/adapter-codex/descriptor.ts')?.level).toBe(1);
+    expect(floorOf('impl/adapter-codex/deviations.ts')?.level).toBe(1);
     expect(floorOf('impl/adapter-kit/engine.ts')?.level).toBe(2);
     expect(floorOf('impl/adapter-codex/adapter.ts')?.level).toBe(3);
     expect(floorOf('runners/conformance/runner.ts')?.level).toBe(4);

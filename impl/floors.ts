@@ -17,7 +17,11 @@ export interface Floor {
 /** Most specific match wins, so `impl/adapter-codex/descriptor.ts` is data, not an adapter. */
 export const FLOORS: readonly Floor[] = [
   { level: 0, name: 'protocol', paths: ['spec/', 'impl/core/'] },
-  { level: 1, name: 'contracts and data', paths: ['impl/contract/', 'impl/http/', 'impl/integrations', 'impl/floors.ts', '*/descriptor.ts'] },
+  {
+    level: 1,
+    name: 'contracts and data',
+    paths: ['impl/contract/', 'impl/http/', 'impl/integrations', 'impl/floors.ts', '*/descriptor.ts', '*/deviations.ts', 'impl/adapter-kit/deviation.ts'],
+  },
   { level: 2, name: 'kits', paths: ['impl/adapter-kit/', 'impl/bridge-kit/'] },
   {
     level: 3,

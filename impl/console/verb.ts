@@ -1,6 +1,5 @@
 /** `aep console`: the operator's web console (Mission Control) on 127.0.0.1. */
-import { UsageError, type CliIo } from '../cli/io.js';
-import type { Verb } from '../cli/verb.js';
+import { UsageError, type CliIo, type Verb } from '../contract/cli.js';
 import { MissingAssetsError, loadAssets } from './assets.js';
 import { ConsoleConfigError, DEFAULT_CONSOLE_PORT, DEFAULT_RELAY_URL, parseConsoleConfig } from './config.js';
 import { startConsole } from './server.js';

@@ -1,6 +1,6 @@
 /**
  * `npm run gen:matrices` (also run by `npm run conformance`): writes reports/feature-matrix.md,
- * reports/control-matrix.md and the README's adapter table from the descriptors. With `--check`
+ * reports/control-matrix.md and the adapter table of docs/integrations.md from the descriptors. With `--check`
  * it writes nothing and exits 1 naming every stale file.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -8,12 +8,12 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { packageRoot } from './corpus.js';
 import { loadDescriptors } from './descriptors.js';
-import { generatedFiles } from './matrices.js';
+import { ADAPTER_TABLE_FILE, generatedFiles } from './matrices.js';
 
 /** The generated files that differ from what is on disk. */
 export async function staleFiles(root: string = packageRoot()): Promise<{ stale: string[]; files: Record<string, string> }> {
   const { descriptors } = await loadDescriptors();
-  const files = generatedFiles(descriptors, readFileSync(join(root, 'README.md'), 'utf8'));
+  const files = generatedFiles(descriptors, readFileSync(join(root, ADAPTER_TABLE_FILE), 'utf8'));
   const stale = Object.entries(files).filter(([rel, text]) => {
     try {
       return readFileSync(join(root, rel), 'utf8') !== text;

@@ -2,36 +2,14 @@
  * The docs hold together: every relative link (and #anchor) in every Markdown file of the
  * repository resolves, and README.md stays a front door of at most 300 lines.
  */
-import { execFileSync } from 'node:child_process';
-import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
-import { join, relative, sep } from 'node:path';
+import { existsSync, readFileSync, statSync } from 'node:fs';
+import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { anchors, checkFile, extractLinks, slug, type LinkWorld } from './links.js';
+import { markdownFiles } from './files.js';
+import { anchors, checkFile, extractLinks, slug, tableProblems, type LinkWorld } from './links.js';
 
 const root = fileURLToPath(new URL('../../', import.meta.url));
-const SKIP_DIRS = new Set(['node_modules', 'dist', 'coverage', '.git']);
-
-/** The repository's Markdown files: git's tracked and untracked-not-ignored ones, else a walk of the tree. */
-function markdownFiles(): string[] {
-  try {
-    const out = execFileSync('git', ['ls-files', '-z', '--cached', '--others', '--exclude-standard', '--', '*.md'], { cwd: root, encoding: 'utf8' });
-    return out.split('\0').filter((f) => f !== '' && existsSync(join(root, f)));
-  } catch {
-    const found: string[] = [];
-    const walk = (dir: string): void => {
-      for (const name of readdirSync(dir)) {
-        if (SKIP_DIRS.has(name)) continue;
-        const full = join(dir, name);
-        if (statSync(full).isDirectory()) walk(full);
-        else if (name.endsWith('.md')) found.push(relative(root, full).split(sep).join('/'));
-      }
-    };
-    walk(root);
-    return found;
-  }
-}
-
 const disk: LinkWorld = {
   exists: (p) => existsSync(join(root, p)),
   markdown: (p) => (p.endsWith('.md') && existsSync(join(root, p)) && statSync(join(root, p)).isFile() ? readFileSync(join(root, p), 'utf8') : undefined),
@@ -39,10 +17,15 @@ const disk: LinkWorld = {
 
 describe('the Markdown files', () => {
   it('every relative link and #anchor in every Markdown file resolves', () => {
-    const files = markdownFiles();
+    const files = markdownFiles(root);
     expect(files).toContain('README.md');
     const problems = files.flatMap((f) => checkFile(f, readFileSync(join(root, f), 'utf8'), disk));
     expect(problems.map((p) => `${p.file}:${p.line}: (${p.target}) ${p.message}`)).toEqual([]);
+  });
+
+  it('no table row renders as literal text (glued under a paragraph, or a table without its delimiter row)', () => {
+    const problems = markdownFiles(root).flatMap((f) => tableProblems(readFileSync(join(root, f), 'utf8')).map((p) => `${f}:${p.line}: ${p.message}`));
+    expect(problems).toEqual([]);
   });
 
   it('README.md is a front door of at most 300 lines', () => {
@@ -77,6 +60,11 @@ describe('the link checker', () => {
     const text = '```\n[x](missing.md)\n```\n`[y](missing.md)` [w](https://example.com/x) [m](mailto:a@b)\n[z](<b.md> "title") ![img](b.md)\n';
     expect(extractLinks(text).map((l) => l.target)).toEqual(['https://example.com/x', 'mailto:a@b', 'b.md', 'b.md']);
     expect(checkFile('a.md', text, world({ 'a.md': text, 'b.md': '' }))).toEqual([]);
+  });
+
+  it('finds a table row glued under a paragraph and a header without its delimiter', () => {
+    const text = '| a | b |\n|---|---|\n| 1 | 2 |\n\nText above.\n| `--vendors` | off |\n\n| x | y |\n| 1 | 2 |\n\n```\ntext\n| in code |\n```\n<!-- BEGIN -->\n| a |\n|---|\n';
+    expect(tableProblems(text).map((p) => p.line)).toEqual([6, 8]);
   });
 
   it('slugs headings the way GitHub does, numbering duplicates', () => {

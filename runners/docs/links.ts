@@ -139,3 +139,41 @@ export function checkFile(file: string, text: string, world: LinkWorld): LinkPro
   }
   return problems;
 }
+
+/**
+ * Table rows that render as literal text: a row glued under a paragraph line (a table needs a
+ * blank line before its header), or a table whose second line is not the `|---|` delimiter row.
+ * Returns the 1-based lines with what to fix.
+ */
+export function tableProblems(text: string): { line: number; message: string }[] {
+  const problems: { line: number; message: string }[] = [];
+  let fence: string | null = null;
+  const lines = text.split('\n');
+  let prev = '';
+  lines.forEach((line, i) => {
+    const f = /^\s*(`{3,}|~{3,})/.exec(line);
+    if (fence !== null) {
+      if (f && f[1]!.startsWith(fence)) fence = null;
+      prev = '';
+      return;
+    }
+    if (f) {
+      fence = f[1]!;
+      prev = '';
+      return;
+    }
+    // an HTML comment alone on its line (the generated-block markers) ends the block before it
+    if (/^\s*<!--.*-->\s*$/.test(line)) {
+      prev = '';
+      return;
+    }
+    const isRow = line.startsWith('|');
+    const prevRow = prev.startsWith('|');
+    if (isRow && !prevRow) {
+      if (prev.trim() !== '') problems.push({ line: i + 1, message: 'a table row right under a paragraph line renders as text: put it in its table, or leave a blank line before a new table' });
+      else if (!/^\|\s*:?-{3,}/.test(lines[i + 1] ?? '')) problems.push({ line: i + 1, message: 'a table header must be followed by its |---| delimiter row' });
+    }
+    prev = line;
+  });
+  return problems;
+}

@@ -101,12 +101,12 @@ describe('aep adapter: every opt-in leg goes through configure', () => {
     expect((configureDef(on, {}) as { accepts: string[] }).accepts).toEqual([]);
   });
 
-  it('every opt-in variable is documented in aep adapter --help and the README', () => {
-    const readme = readFileSync(new URL('../../README.md', import.meta.url), 'utf8');
+  it('every opt-in variable is documented in aep adapter --help and docs/environment.md', () => {
+    const readme = readFileSync(new URL('../../docs/environment.md', import.meta.url), 'utf8');
     for (const name of new Set(OPT_INS.flatMap((o) => Object.keys(o.env)))) {
       expect(verb.help, name).toContain(name);
       // a row of the environment table whose first cell names it
-      expect(new RegExp(`^\\| [^|\\n]*\`${name}\``, 'm').test(readme), `${name} in the README's environment table`).toBe(true);
+      expect(new RegExp(`^\\| [^|\\n]*\`${name}\``, 'm').test(readme), `${name} in the environment table of docs/environment.md`).toBe(true);
     }
   });
 

@@ -43,7 +43,7 @@ outbound, offline (ce, otlp):
   --max-capture L  (otlp, --ocsf) exporter capture ceiling: none|metadata|redacted|full
                    (default metadata)
 
-outbound, live (ce, otlp): subscribe to the relay, deliver, retry, resume (see the README):
+outbound, live (ce, otlp): subscribe to the relay, deliver, retry, resume (docs/bridges.md):
   --relay URL      relay (default AEP_RELAY_URL, then http://127.0.0.1:8787); --token T (AEP_TOKEN)
   --filter JSON    attr-match filter (default {}); --capture L ceiling asked of the relay
   --sink URL       (ce) HTTP sink for structured-mode CloudEvents (AEP_CE_SINK)
@@ -74,8 +74,9 @@ opencode-sse / kilocode-sse (healthz 4320 / 4322, AEP_OPENCODE_SSE_PORT / AEP_KI
                    http://127.0.0.1:4096)
   --primary        full bus mapping with synthesized runs (SSE-only deployments); default
                    companion: only x.<vendor>.* (env AEP_OPENCODE_SSE_MODE / AEP_KILOCODE_SSE_MODE)
-                   AEP_<VENDOR>_SSE_CONTROL=1 (primary only): the permission reply and the
-                   run-scope abort over REST; AEP_<VENDOR>_SSE_ACK_GUARD_MS (default 8000)
+                   AEP_OPENCODE_SSE_CONTROL=1 / AEP_KILOCODE_SSE_CONTROL=1 (primary only): the
+                   permission reply and the run-scope abort over REST;
+                   AEP_OPENCODE_SSE_ACK_GUARD_MS / AEP_KILOCODE_SSE_ACK_GUARD_MS (default 8000)
 
 agui (port 4321, AEP_AGUI_PORT):
   --upstream URL   the AG-UI agent (default AEP_AGUI_UPSTREAM; required). AEP_AGUI_DELTAS=1 opts
@@ -85,16 +86,20 @@ openhands (healthz 8397, AEP_OPENHANDS_PORT):
   --server URL     the agent server (default AEP_OPENHANDS_SERVER, then http://127.0.0.1:8000);
                    AEP_OPENHANDS_API_KEY the session key (sent only in the socket's auth frame
                    and the discovery header), AEP_OPENHANDS_POLL discovery seconds (default 15),
-                   AEP_OPENHANDS_DELTAS=1 streaming deltas. Read-only: AEP_OPENHANDS_CONTROL=1 is
-                   refused (not implemented yet).
+                   AEP_OPENHANDS_DELTAS=1 streaming deltas. Read-only by default;
+                   AEP_OPENHANDS_CONTROL=1 turns on the control gate: five REST writes
+                   (respond_to_confirmation, pause, resume, interrupt, send_input);
+                   AEP_OPENHANDS_ACK_GUARD_MS (default 8000).
 
 kimi-web (healthz 4323, AEP_KIMI_WEB_PORT):
   --server URL     the kap-server behind 'kimi web' (AEP_KIMI_WEB_SERVER; required). Bearer token
                    AEP_KIMI_WEB_TOKEN, else <KIMI_CODE_HOME or ~/.kimi-code>/server.token;
                    AEP_KIMI_WEB_SESSIONS=a,b subscribes those (default: discover over REST).
   --primary        the full wire mapping (runs, tools, read-only asks); default companion: only
-                   x.kimi-code.web.* (env AEP_KIMI_WEB_MODE=primary). AEP_KIMI_WEB_CONTROL=1 is
-                   refused (not implemented yet).
+                   x.kimi-code.web.* (env AEP_KIMI_WEB_MODE=primary). Read-only by default;
+                   AEP_KIMI_WEB_CONTROL=1 (primary only; a usage error in companion mode) turns
+                   on the control gate: the approval decision and the run abort over REST;
+                   AEP_KIMI_WEB_ACK_GUARD_MS (default 8000).
 
 exit codes: 0 done (or stopped cleanly), 1 invalid input or could not start, 2 usage error
 `;

@@ -16,7 +16,7 @@ flags:
   --host HOST   interface to bind (env AEP_HOST, default 127.0.0.1)
   --port PORT   TCP port, 0 = ephemeral (env AEP_PORT, default 8787)
   --nats URL    run as a node of a fleet on NATS JetStream (env AEP_NATS_URL,
-                default unset = one in-memory relay); see README "Scale-out"
+                default unset = one in-memory relay); see docs/fleet.md
 
 environment:
   AEP_TOKEN         bearer token; unset = open observation, watch-only control

@@ -1,9 +1,10 @@
 /**
  * `npm run gen:matrices` (also run by `npm run conformance`): writes reports/feature-matrix.md,
- * reports/control-matrix.md, the README's adapter table and each integration's deviations table
- * (between the markers of impl/<dir>/README.md; the README is created when absent) from the
- * descriptors. With `--check` it writes nothing and exits 1 naming every stale file. A README
- * that exists without the deviations markers is never edited: it is reported, and the run fails.
+ * reports/control-matrix.md, the adapter table of docs/integrations.md and each integration's
+ * deviations table (between the markers of impl/<dir>/README.md; the README is created when
+ * absent) from the descriptors. With `--check` it writes nothing and exits 1 naming every stale
+ * file. A README that exists without the deviations markers is never edited: it is reported,
+ * and the run fails.
  */
 import { readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -11,7 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { packageRoot } from './corpus.js';
 import { DEVIATIONS_BEGIN, DEVIATIONS_END, dirOf, readmeWithDeviations, rowProblems } from './deviations.js';
 import { loadDescriptors } from './descriptors.js';
-import { generatedFiles } from './matrices.js';
+import { ADAPTER_TABLE_FILE, generatedFiles } from './matrices.js';
 
 const readOrNull = (file: string) => {
   try {
@@ -27,7 +28,7 @@ const readOrNull = (file: string) => {
  */
 export async function staleFiles(root: string = packageRoot()): Promise<{ stale: string[]; files: Record<string, string>; problems: string[] }> {
   const { descriptors } = await loadDescriptors();
-  const files = generatedFiles(descriptors, readFileSync(join(root, 'README.md'), 'utf8'));
+  const files = generatedFiles(descriptors, readFileSync(join(root, ADAPTER_TABLE_FILE), 'utf8'));
   const problems: string[] = descriptors.flatMap(rowProblems);
   for (const d of descriptors) {
     const rel = `impl/${dirOf(d)}/README.md`;

@@ -1,6 +1,6 @@
 /**
  * The generated matrices, from the descriptors alone (pure): the feature matrix, the control and
- * interaction matrix (command support per posture, form loop, steering boundary) and the README's
+ * interaction matrix (command support per posture, form loop, steering boundary) and docs/integrations.md's
  * adapter table, written between marker comments. gen-matrices.ts writes them; a test fails when
  * a committed copy is stale.
  */
@@ -68,7 +68,7 @@ export function controlMatrix(ds: readonly Descriptor[]): string {
   return `${lines.join('\n')}\n`;
 }
 
-/** The README's adapter table (the part between the markers). */
+/** The adapter and bridge table of docs/integrations.md (the part between the markers). */
 export function readmeTable(ds: readonly Descriptor[]): string {
   const lines = [
     '| integration | port | classes | default `control.accepts` | opt-in legs | steering | example configuration | verified |',
@@ -82,6 +82,9 @@ export function readmeTable(ds: readonly Descriptor[]): string {
   return lines.join('\n');
 }
 
+/** The file that holds the generated adapter table, relative to the package root. */
+export const ADAPTER_TABLE_FILE = 'docs/integrations.md';
+
 export const README_BEGIN = '<!-- BEGIN GENERATED: adapter-matrix (npm run gen:matrices) -->';
 export const README_END = '<!-- END GENERATED: adapter-matrix -->';
 
@@ -93,11 +96,11 @@ export function replaceBetweenMarkers(text: string, content: string, begin: stri
   return `${text.slice(0, a + begin.length)}\n${content}\n${text.slice(b)}`;
 }
 
-/** Every generated file: path relative to the package root → expected text (README needs the current text). */
+/** Every generated file: path relative to the package root → expected text (`readme` is the current text of ADAPTER_TABLE_FILE). */
 export function generatedFiles(ds: readonly Descriptor[], readme: string): Record<string, string> {
   return {
     'reports/feature-matrix.md': featureMatrix(ds),
     'reports/control-matrix.md': controlMatrix(ds),
-    'README.md': replaceBetweenMarkers(readme, readmeTable(ds)),
+    [ADAPTER_TABLE_FILE]: replaceBetweenMarkers(readme, readmeTable(ds)),
   };
 }

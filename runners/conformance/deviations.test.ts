@@ -6,6 +6,7 @@ import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
 import { deviation, unnamed } from '../../impl/adapter-kit/deviation.js';
 import { DEVIATIONS_BEGIN, DEVIATIONS_END, deviationsTable, readmeWithDeviations, rowProblems } from './deviations.js';
 import { loadDescriptors } from './descriptors.js';
+import { ADAPTER_TABLE_FILE } from './matrices.js';
 import { packageRoot } from './corpus.js';
 
 const rows = [
@@ -63,7 +64,8 @@ describe('the generated block is held against the READMEs on disk', () => {
     try {
       const real = packageRoot();
       mkdirSync(join(root, 'reports'), { recursive: true });
-      writeFileSync(join(root, 'README.md'), readFileSync(join(real, 'README.md'), 'utf8'));
+      mkdirSync(join(root, 'docs'), { recursive: true });
+      writeFileSync(join(root, ADAPTER_TABLE_FILE), readFileSync(join(real, ADAPTER_TABLE_FILE), 'utf8'));
       const first = await staleFiles(root);
       expect(first.stale).toContain('impl/adapter-pi/README.md');
       for (const [rel, text] of Object.entries(first.files)) {

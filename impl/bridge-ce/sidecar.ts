@@ -1,7 +1,10 @@
 /**
  * The outbound sidecar engine shared by `aep bridge ce` and `aep bridge otlp`: subscribe to the
  * relay over SSE (filter, token, capture ceiling), drop events already delivered (Cursor), hand
- * batches to `deliver`, and never lose an event to a sink that is briefly down:
+ * batches to `deliver`, and never lose an event to a sink that is briefly down. Every identity
+ * is scoped by the emitter: events by `(source, id)`, positions and gap judgements by
+ * `(source, session)` (AEP-0001 §5.2, §7.4), so two sources sharing an id or a session name are
+ * both delivered.
  *
  * - a batch is ACCEPTED only when `deliver` resolves; the cursor then records its positions;
  * - when `deliver` throws (sink down, 5xx, timeout) the relay subscription is closed (intake
@@ -24,6 +27,7 @@
  * for at most `closeTimeoutMs`.
  */
 import type { AepEvent } from '../core/event.js';
+import { eventKey } from '../operator/positions.js';
 import { Cursor } from './cursor.js';
 import { subscribeOnce, type SseMessage } from './sse-client.js';
 
@@ -71,6 +75,7 @@ export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
 
 export function startSidecar(opts: SidecarOptions): RunningSidecar {
   const cursor = new Cursor(opts.statePath);
+  if (cursor.legacy) opts.log(`cursor ${opts.statePath ?? ''} was written by an older aep (positions per bare session, ids without their source): it cannot tell sources apart, so it is not used to skip anything; what the relay still holds is delivered again once, and the cursor is rewritten in the new format`);
   const stop = new AbortController();
   const initial = opts.initialBackoffMs ?? 250;
   const max = opts.maxBackoffMs ?? 30_000;
@@ -99,7 +104,7 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
       }
       backoff = initial;
       pending.splice(0, batch.length);
-      for (const e of batch) pendingIds.delete(e.id);
+      for (const e of batch) pendingIds.delete(eventKey(e));
       cursor.accept(batch);
       delivered += batch.length;
       if (pending.length < opts.batchSize) break;
@@ -132,20 +137,22 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
       return;
     }
     if (typeof event !== 'object' || event === null || typeof event.id !== 'string') return;
-    if (judge && typeof event.session === 'string' && typeof event.seq === 'number' && !judged.has(event.session)) {
-      judged.add(event.session);
+    const stream = `${String(event.source)}\u0000${String(event.session)}`;
+    if (judge && typeof event.session === 'string' && typeof event.seq === 'number' && !judged.has(stream)) {
+      judged.add(stream);
       const gap = cursor.gapBefore(event);
       if (gap) {
         opts.log(`relay: replay-exhausted ${event.session} ${gap.earliest.epoch}:${gap.earliest.seq}: the relay no longer held the events after ${gap.after.epoch}:${gap.after.seq} up to that position; they were not delivered`);
       }
     }
-    if (cursor.seen(event) || pendingIds.has(event.id)) return;
+    const key = eventKey(event);
+    if (cursor.seen(event) || pendingIds.has(key)) return;
     pending.push(event);
-    pendingIds.add(event.id);
+    pendingIds.add(key);
     schedule();
   }
 
-  /** Gap judgement (see the header): sessions whose first event on this subscription was judged. */
+  /** Gap judgement (see the header): (source, session) pairs whose first event on this subscription was judged. */
   const judge = !opts.filter || Object.keys(opts.filter).length === 0;
   let judged = new Set<string>();
 

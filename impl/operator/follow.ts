@@ -1,9 +1,11 @@
 /**
  * Subscribe-with-resume (I/O), shared by `aep tail` and `aep sink`: opens `/stream` from the
- * saved positions, drops redeliveries on (source, id), advances the positions, turns
+ * saved positions, drops redeliveries on (source, id) and what the saved `(source, session)`
+ * positions already cover (the `from` list carries one position per session name, the
+ * earliest of its sources: positions.ts), advances the positions, turns
  * `replay-exhausted` into a warning, and reconnects with backoff when the relay ends the stream.
  */
-import { SeenIds, advance, toFrom, type Positions } from './positions.js';
+import { SeenIds, advance, clonePositions, covers, toFrom, type Positions } from './positions.js';
 import { openStream, type StreamEnd } from './stream.js';
 import type { RelayTarget } from './relay-opts.js';
 
@@ -30,6 +32,8 @@ export interface FollowOptions {
 /** Runs until `stop` resolves (ok) or the relay refuses us (not ok; fatal errors are not retried). */
 export async function follow(o: FollowOptions): Promise<{ ok: true } | { ok: false; error: string }> {
   const seen = o.seen ?? new SeenIds();
+  // What the saved positions already cover, per (source, session): dropped when replayed again.
+  const horizon = clonePositions(o.positions);
   const { min, max } = o.backoffMs ?? { min: 250, max: 5000 };
   let stopping = false;
   let current: { close(): void } | undefined;
@@ -63,7 +67,7 @@ export async function follow(o: FollowOptions): Promise<{ ok: true } | { ok: fal
           } else if (text.startsWith('shutting-down')) o.onNotice(`the relay at ${o.target.relay} is shutting down`);
         },
         event(raw, e) {
-          if (!e || !seen.first(e)) return;
+          if (!e || covers(horizon, e) || !seen.first(e)) return;
           advance(o.positions, e);
           o.onEvent(raw, e);
         },

@@ -103,3 +103,31 @@ export class Cursor {
     renameSync(tmp, this.file);
   }
 }
+
+/**
+ * The events waiting for the sink, in arrival order: an event enters once per `(source, id)`,
+ * and not at all when the cursor says the sink already has it. `accepted(n)` records the first
+ * `n` as delivered (cursor) and drops them. Pure (the cursor's file aside).
+ */
+export class Intake {
+  readonly queue: AepEvent[] = [];
+  private readonly keys = new Set<string>();
+  constructor(private readonly cursor: Cursor) {}
+
+  /** Queues `event` unless the sink has it or it is already queued; true when queued. */
+  offer(event: AepEvent): boolean {
+    const key = eventKey(event);
+    if (this.keys.has(key) || this.cursor.seen(event)) return false;
+    this.queue.push(event);
+    this.keys.add(key);
+    return true;
+  }
+
+  /** The sink accepted the first `n` queued events. */
+  accepted(n: number): AepEvent[] {
+    const batch = this.queue.splice(0, n);
+    for (const e of batch) this.keys.delete(eventKey(e));
+    this.cursor.accept(batch);
+    return batch;
+  }
+}

@@ -27,8 +27,7 @@
  * for at most `closeTimeoutMs`.
  */
 import type { AepEvent } from '../core/event.js';
-import { eventKey } from '../operator/positions.js';
-import { Cursor } from './cursor.js';
+import { Cursor, Intake } from './cursor.js';
 import { subscribeOnce, type SseMessage } from './sse-client.js';
 
 export interface SidecarOptions {
@@ -79,8 +78,8 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
   const stop = new AbortController();
   const initial = opts.initialBackoffMs ?? 250;
   const max = opts.maxBackoffMs ?? 30_000;
-  const pending: AepEvent[] = [];
-  const pendingIds = new Set<string>();
+  const intake = new Intake(cursor);
+  const pending = intake.queue;
   let delivered = 0;
   let failures = 0;
   let connection: AbortController | null = null;
@@ -103,9 +102,7 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
         continue;
       }
       backoff = initial;
-      pending.splice(0, batch.length);
-      for (const e of batch) pendingIds.delete(eventKey(e));
-      cursor.accept(batch);
+      intake.accepted(batch.length);
       delivered += batch.length;
       if (pending.length < opts.batchSize) break;
     }
@@ -145,11 +142,7 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
         opts.log(`relay: replay-exhausted ${event.session} ${gap.earliest.epoch}:${gap.earliest.seq}: the relay no longer held the events after ${gap.after.epoch}:${gap.after.seq} up to that position; they were not delivered`);
       }
     }
-    const key = eventKey(event);
-    if (cursor.seen(event) || pendingIds.has(key)) return;
-    pending.push(event);
-    pendingIds.add(key);
-    schedule();
+    if (intake.offer(event)) schedule();
   }
 
   /** Gap judgement (see the header): (source, session) pairs whose first event on this subscription was judged. */

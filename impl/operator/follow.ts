@@ -5,7 +5,7 @@
  * earliest of its sources: positions.ts), advances the positions, turns
  * `replay-exhausted` into a warning, and reconnects with backoff when the relay ends the stream.
  */
-import { SeenIds, advance, clonePositions, covers, toFrom, type Positions } from './positions.js';
+import { Resume, SeenIds, type Positions } from './positions.js';
 import { openStream, type StreamEnd } from './stream.js';
 import type { RelayTarget } from './relay-opts.js';
 
@@ -31,9 +31,7 @@ export interface FollowOptions {
 
 /** Runs until `stop` resolves (ok) or the relay refuses us (not ok; fatal errors are not retried). */
 export async function follow(o: FollowOptions): Promise<{ ok: true } | { ok: false; error: string }> {
-  const seen = o.seen ?? new SeenIds();
-  // What the saved positions already cover, per (source, session): dropped when replayed again.
-  const horizon = clonePositions(o.positions);
+  const resume = new Resume(o.positions, o.seen ?? new SeenIds());
   const { min, max } = o.backoffMs ?? { min: 250, max: 5000 };
   let stopping = false;
   let current: { close(): void } | undefined;
@@ -46,7 +44,7 @@ export async function follow(o: FollowOptions): Promise<{ ok: true } | { ok: fal
   let delay = min;
   let connected = false;
   while (!stopping) {
-    const from = o.alwaysAll ? [] : toFrom(o.positions);
+    const from = o.alwaysAll ? [] : resume.from();
     const s = openStream(
       o.target,
       { ...(o.filter === undefined ? {} : { filter: o.filter }), ...(from.length > 0 ? { from } : o.fromAll ? { from: 'all' as const } : {}) },
@@ -67,8 +65,7 @@ export async function follow(o: FollowOptions): Promise<{ ok: true } | { ok: fal
           } else if (text.startsWith('shutting-down')) o.onNotice(`the relay at ${o.target.relay} is shutting down`);
         },
         event(raw, e) {
-          if (!e || covers(horizon, e) || !seen.first(e)) return;
-          advance(o.positions, e);
+          if (!e || !resume.admit(e)) return;
           o.onEvent(raw, e);
         },
       },

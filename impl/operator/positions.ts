@@ -162,3 +162,29 @@ export class SeenIds {
     return true;
   }
 }
+
+/**
+ * The consumer side of a resume, pure: what `follow` keeps of a subscription. An event is new
+ * when its `(source, session)` position is not covered by the positions it started from (the
+ * relay replays each session name from its earliest source, so the others' overlap comes back)
+ * and its `(source, id)` was not seen on this run; a new event advances `positions`.
+ */
+export class Resume {
+  private readonly horizon: Positions;
+  constructor(
+    readonly positions: Positions,
+    private readonly seen: SeenIds = new SeenIds(),
+  ) {
+    this.horizon = clonePositions(positions);
+  }
+  /** True when `e` is new here (its position is then advanced). */
+  admit(e: Json): boolean {
+    if (covers(this.horizon, e) || !this.seen.first(e)) return false;
+    advance(this.positions, e);
+    return true;
+  }
+  /** The `from` list for the next subscription. */
+  from(): Array<{ session: string; epoch: number; seq: number }> {
+    return toFrom(this.positions);
+  }
+}

@@ -26,7 +26,7 @@ describe('aep timeline core: sources sharing ids and a session name', () => {
   it('keeps each (source, id) once, each source in its own order, and hangs each event under its own source\'s cause', () => {
     fc.assert(
       fc.property(script({ loose: true, restart: false }), fc.array(fc.nat(), { maxLength: 20 }), (steps, shuffle) => {
-        const events = emit(steps).map((e) => ({ ...e, session: 'shared' }));
+        const events: Ev[] = emit(steps).map((e) => ({ ...e, session: 'shared' }));
         // Delivered shuffled, with copies.
         const input: Ev[] = [...events, ...events.filter((_, i) => i % 3 === 0)];
         for (const [i, n] of shuffle.entries()) {

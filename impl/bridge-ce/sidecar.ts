@@ -7,9 +7,10 @@
  * both delivered.
  *
  * - a batch is ACCEPTED only when `deliver` resolves; the cursor then records its positions;
- * - when `deliver` throws (sink down, 5xx, timeout) the relay subscription is closed (intake
- *   stops, memory stays bounded) and the same batch is retried with exponential backoff
- *   (`initialMs` doubling to `maxMs`), in order, until the sink accepts it;
+ * - when `deliver` throws (sink down, 408, 429, 5xx, timeout) the relay subscription is closed
+ *   (intake stops, memory stays bounded) and the same batch is retried with exponential backoff
+ *   (`initialMs` doubling to `maxMs`), or after the sink's `Retry-After` when it sent one
+ *   (RetryableDelivery.retryAfterMs), in order, until the sink accepts it;
  * - once everything pending is accepted, the sidecar resubscribes with `from=all`, and the
  *   cursor drops what was already delivered: the relay's replay buffer carries everything that
  *   arrived meanwhile. A relay that goes away is reconnected the same way.
@@ -28,6 +29,7 @@
  */
 import type { AepEvent } from '../core/event.js';
 import { Cursor, Intake } from './cursor.js';
+import { RetryableDelivery } from './sink.js';
 import { subscribeOnce, type SseMessage } from './sse-client.js';
 
 export interface SidecarOptions {
@@ -96,8 +98,10 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
         failures += 1;
         // Stop intake: the relay keeps what arrives meanwhile; we resubscribe from our position.
         connection?.abort();
-        opts.log(`sink delivery failed (${(err as Error).message}); retrying ${batch.length} event(s) in ${backoff} ms`);
-        await sleep(backoff, stop.signal);
+        const asked = err instanceof RetryableDelivery ? err.retryAfterMs : undefined;
+        const wait = asked ?? backoff;
+        opts.log(`sink delivery failed (${(err as Error).message}); retrying ${batch.length} event(s) in ${wait} ms${asked !== undefined ? ' (the sink\'s Retry-After)' : ''}`);
+        await sleep(wait, stop.signal);
         backoff = Math.min(backoff * 2, max);
         continue;
       }

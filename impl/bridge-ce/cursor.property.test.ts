@@ -11,6 +11,7 @@ import fc from 'fast-check';
 import { afterAll, describe, expect, it } from 'vitest';
 import type { AepEvent } from '../core/event.js';
 import { Cursor, Intake } from './cursor.js';
+import { startSidecar } from './sidecar.js';
 import { SOURCES, distinct, emit, relayReplay, repeated, script, type Ev } from '../operator/test-utils/identity-streams.js';
 
 const dir = mkdtempSync(join(tmpdir(), 'aep-cursor-prop-'));
@@ -105,5 +106,14 @@ describe('sidecar delivery core: sources sharing ids and sessions', () => {
     c.accept([e]);
     expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 2, positions: { s: { [SOURCES[1]]: { epoch: 1, seq: 2 } } }, recent: [[SOURCES[1], 'e1']] });
     expect(new Cursor(file).legacy).toBe(false);
+  });
+
+  it('the sidecar says so when it starts from a version-1 cursor file', async () => {
+    const file = join(dir, 'v1-start.json');
+    writeFileSync(file, JSON.stringify({ positions: { s: { epoch: 1, seq: 9 } }, recentIds: ['e1'] }));
+    const log: string[] = [];
+    const side = startSidecar({ relay: 'http://127.0.0.1:9', statePath: file, batchSize: 1, batchMs: 0, initialBackoffMs: 10_000, deliver: async () => undefined, log: (l) => log.push(l) });
+    await side.close();
+    expect(log[0]).toBe(`cursor ${file} was written by an older aep (positions per bare session, ids without their source): it cannot tell sources apart, so it is not used to skip anything; what the relay still holds is delivered again once, and the cursor is rewritten in the new format`);
   });
 });

@@ -21,6 +21,8 @@ export interface FollowOptions {
   /** Always `from=all`, also on reconnects (the caller dedupes against what it holds: the sink). */
   alwaysAll?: boolean;
   seen?: SeenIds;
+  /** The resume core to use (it owns `positions` then); default: a new one over `positions`. */
+  resume?: Resume;
   /** A first-seen event: its exact data line and its parse. */
   onEvent(raw: string, event: Json): void;
   /** A line for stderr: warnings (replay-exhausted) and progress (connects, reconnects). */
@@ -31,7 +33,7 @@ export interface FollowOptions {
 
 /** Runs until `stop` resolves (ok) or the relay refuses us (not ok; fatal errors are not retried). */
 export async function follow(o: FollowOptions): Promise<{ ok: true } | { ok: false; error: string }> {
-  const resume = new Resume(o.positions, o.seen ?? new SeenIds());
+  const resume = o.resume ?? new Resume(o.positions, o.seen ?? new SeenIds());
   const { min, max } = o.backoffMs ?? { min: 250, max: 5000 };
   let stopping = false;
   let current: { close(): void } | undefined;

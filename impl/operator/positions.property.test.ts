@@ -5,7 +5,7 @@
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { LEGACY, Resume, advance, clonePositions, covers, emptyPositions, parseState, renderState, toFrom } from './positions.js';
+import { LEGACY, Resume, SeenIds, advance, clonePositions, covers, emptyPositions, parseState, renderState, toFrom } from './positions.js';
 import { SOURCES, distinct, emit, key, relayReplay, repeated, script, type Ev } from './test-utils/identity-streams.js';
 
 /** Runs tail's core over a script; returns what it printed and what it had to print. */
@@ -22,13 +22,14 @@ function runTail(steps: Parameters<typeof emit>[0]): { printed: Ev[]; must: Set<
     const s = steps[i]!;
     if (s.restart) {
       // Stop (the state file is written), the event arrives meanwhile, start again from the file.
-      const text = renderState(clonePositions(resume.positions));
+      const text = renderState(clonePositions(resume.positions), resume.recent());
       held.push(e);
       const saved = parseState(text);
       if (!saved.ok) throw new Error(saved.error);
       // The wire `from` names bare sessions: a source with no saved position in the session cannot be asked for.
-      if (!Object.hasOwn(saved.positions, e.session) || !Object.hasOwn(saved.positions[e.session]!, e.source)) unreachable.add(key(e));
-      resume = new Resume(saved.positions);
+      // An unpositioned event is held right after the session's high-water mark, which a resume may already be past.
+      if (typeof e.seq !== 'number' || !Object.hasOwn(saved.positions, e.session) || !Object.hasOwn(saved.positions[e.session]!, e.source)) unreachable.add(key(e));
+      resume = new Resume(saved.positions, new SeenIds(), saved.recent);
       const from = resume.from();
       for (const r of relayReplay(held, from.length > 0 ? from : 'all')) take(r);
     } else {
@@ -41,9 +42,9 @@ function runTail(steps: Parameters<typeof emit>[0]): { printed: Ev[]; must: Set<
 }
 
 describe('aep tail resume core: sources sharing ids and sessions', () => {
-  it('prints every reachable (source, id) exactly once across redeliveries and restarts', () => {
+  it('prints every reachable (source, id) exactly once across redeliveries and restarts, unpositioned events too', () => {
     fc.assert(
-      fc.property(script(), (steps) => {
+      fc.property(script({ loose: true }), (steps) => {
         const { printed, must } = runTail(steps);
         expect(repeated(printed)).toEqual([]);
         const got = distinct(printed);

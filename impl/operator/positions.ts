@@ -9,7 +9,10 @@
  * (`covers`) and `(source, id)` (`SeenIds`). Sending the latest instead would skip the other
  * sources' events.
  *
- * State file, version 2: `{"version":2,"positions":{"<session>":{"<source>":{"epoch":N,"seq":N}}}}`.
+ * State file, version 2: `{"version":2,"positions":{"<session>":{"<source>":{"epoch":N,"seq":N}}},
+ * "recent":[["<source>","<id>"], ...]}`. `recent` (optional) holds the last RECENT_MAX events seen
+ * without a position (commands, `attention.routed`): the relay holds those right after the
+ * session's high-water position, so a resume from an earlier source's position sends them again.
  * A version-1 file (`{"positions":{"<session>":{"epoch":N,"seq":N}}}`, or the bare map) is still
  * read: its positions do not say which source they belong to, so they are kept under the
  * source `""` (LEGACY) and used only to resume (`from`), never to drop an event; the first
@@ -111,8 +114,13 @@ export function toFrom(map: Positions): Array<{ session: string; epoch: number; 
 
 const isPos = (p: unknown): p is Position => typeof p === 'object' && p !== null && Number.isInteger((p as Json).epoch) && Number.isInteger((p as Json).seq);
 
+/** How many unpositioned events' keys a state file remembers. */
+export const RECENT_MAX = 1000;
+
+export type Recent = Array<[string, string]>;
+
 /** Parses a state file's text (version 2 or 1); returns an error message for anything else. */
-export function parseState(text: string): { ok: true; positions: Positions; version: 1 | 2 } | { ok: false; error: string } {
+export function parseState(text: string): { ok: true; positions: Positions; recent: Recent; version: 1 | 2 } | { ok: false; error: string } {
   let v: unknown;
   try {
     v = JSON.parse(text);
@@ -133,7 +141,11 @@ export function parseState(text: string): { ok: true; positions: Positions; vers
         setPosition(positions, source, session, p);
       }
     }
-    return { ok: true, positions, version: 2 };
+    const recent = doc.recent ?? [];
+    if (!Array.isArray(recent) || !recent.every((r) => Array.isArray(r) && r.length === 2 && typeof r[0] === 'string' && typeof r[1] === 'string')) {
+      return { ok: false, error: 'recent must be a list of ["<source>", "<id>"] pairs' };
+    }
+    return { ok: true, positions, recent: (recent as Recent).slice(-RECENT_MAX), version: 2 };
   }
   if (doc.version !== undefined) return { ok: false, error: `version ${JSON.stringify(doc.version)} is not one this aep reads (1 or 2)` };
   const src = doc.positions ?? doc;
@@ -142,11 +154,11 @@ export function parseState(text: string): { ok: true; positions: Positions; vers
     if (!isPos(p)) return { ok: false, error: `session ${JSON.stringify(session)} has no integer epoch and seq` };
     setPosition(positions, LEGACY, session, p);
   }
-  return { ok: true, positions, version: 1 };
+  return { ok: true, positions, recent: [], version: 1 };
 }
 
-export function renderState(map: Positions): string {
-  return `${JSON.stringify({ version: 2, positions: map }, null, 1)}\n`;
+export function renderState(map: Positions, recent: Recent = []): string {
+  return `${JSON.stringify({ version: 2, positions: map, ...(recent.length > 0 ? { recent } : {}) }, null, 1)}\n`;
 }
 
 /** A bounded "seen" set on (source, id): redeliveries are dropped, memory stays bounded. */
@@ -171,17 +183,30 @@ export class SeenIds {
  */
 export class Resume {
   private readonly horizon: Positions;
+  private readonly loose = new Map<string, [string, string]>();
   constructor(
     readonly positions: Positions,
     private readonly seen: SeenIds = new SeenIds(),
+    recent: Recent = [],
   ) {
     this.horizon = clonePositions(positions);
+    for (const [source, id] of recent) {
+      this.seen.first({ source, id });
+      this.loose.set(eventKey({ source, id }), [source, id]);
+    }
   }
-  /** True when `e` is new here (its position is then advanced). */
+  /** True when `e` is new here (its position is then advanced, or, without one, its key kept in `recent`). */
   admit(e: Json): boolean {
     if (covers(this.horizon, e) || !this.seen.first(e)) return false;
-    advance(this.positions, e);
+    if (!advance(this.positions, e) && !positionOf(e)) {
+      this.loose.set(eventKey(e), [String(e.source), String(e.id)]);
+      if (this.loose.size > RECENT_MAX) this.loose.delete(this.loose.keys().next().value as string);
+    }
     return true;
+  }
+  /** The unpositioned events seen, newest last (for the state file). */
+  recent(): Recent {
+    return [...this.loose.values()];
   }
   /** The `from` list for the next subscription. */
   from(): Array<{ session: string; epoch: number; seq: number }> {

@@ -84,26 +84,31 @@ export function repeated(events: readonly Record<string, unknown>[]): string[] {
   return twice;
 }
 
-const before = (a: Ev, b: Ev): number => ((a.epoch as number) ?? 0) - ((b.epoch as number) ?? 0) || ((a.seq as number) ?? 0) - ((b.seq as number) ?? 0);
+type Pos = { epoch: number; seq: number };
+const cmp = (a: Pos, b: Pos): number => a.epoch - b.epoch || a.seq - b.seq;
 
 /**
  * The relay's replay of `held` (arrival order) for `from`: `'all'` replays every session name;
  * a position list replays the listed names strictly after their bare `(epoch, seq)` (AEP-0003 §7).
- * Within a session name: sequenced events in position order (arrival breaks ties); loose events
- * keep their place after the events that arrived before them.
+ * Within a session name, events go in position order, arrival breaking ties; an event without
+ * a position is held right after the session's high-water position at its arrival.
  */
 export function relayReplay(held: readonly Ev[], from: 'all' | ReadonlyArray<{ session: string; epoch: number; seq: number }>): Ev[] {
   const out: Ev[] = [];
   for (const session of SESSIONS) {
     const p = from === 'all' ? undefined : from.find((f) => f.session === session);
     if (from !== 'all' && !p) continue;
-    const mine = held.filter((e) => e.session === session);
-    const sorted = mine.filter((e) => typeof e.seq === 'number').map((e) => ({ e, i: held.indexOf(e) })).sort((a, b) => before(a.e, b.e) || a.i - b.i).map((x) => x.e);
-    for (const e of sorted) {
-      if (p && !(((e.epoch as number) ?? 0) > p.epoch || (((e.epoch as number) ?? 0) === p.epoch && (e.seq as number) > p.seq))) continue;
-      out.push(e);
-    }
-    if (!p) for (const e of mine) if (typeof e.seq !== 'number') out.push(e);
+    let high: Pos = { epoch: -1, seq: -1 };
+    const items = held
+      .filter((e) => e.session === session)
+      .map((e, i) => {
+        if (typeof e.seq !== 'number') return { e, pos: high, loose: 1, i };
+        const pos = { epoch: (e.epoch as number) ?? 0, seq: e.seq };
+        if (cmp(pos, high) > 0) high = pos;
+        return { e, pos, loose: 0, i };
+      });
+    items.sort((a, b) => cmp(a.pos, b.pos) || a.loose - b.loose || a.i - b.i);
+    for (const x of items) if (!p || cmp(x.pos, p) > 0) out.push(x.e);
   }
   return out;
 }

@@ -30,7 +30,7 @@ describe('SseParser', () => {
 });
 
 describe('Cursor', () => {
-  it('dedupes by id and by per-session position, and persists across instances', () => {
+  it('dedupes by (source, id) and by (source, session) position, and persists across instances', () => {
     const dir = mkdtempSync(join(tmpdir(), 'aep-cursor-'));
     try {
       const file = join(dir, 'sub', 'c.json');
@@ -40,7 +40,10 @@ describe('Cursor', () => {
       const again = new Cursor(file);
       expect(again.resumable).toBe(true);
       expect([ev('A2', 's', 3, 1), ev('x', 's', 2, 1), ev('y', 's', 9, 0), ev('B'), ev('n', 's', 4, 1), ev('m', 's', 0, 2), ev('o', 't', 0, 0)].map((e) => again.seen(e))).toEqual([true, true, true, true, false, false, false]);
-      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ positions: { s: { epoch: 1, seq: 3 } }, recentIds: ['A', 'B'] });
+      // Another source sharing the ids and the session is a different emitter: nothing of it was delivered.
+      expect([ev('A', 's', 3, 1), ev('B'), ev('x', 's', 2, 1)].map((e) => again.seen({ ...e, source: 'aep://other' }))).toEqual([false, false, false]);
+      const source = ev('A').source;
+      expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ version: 2, positions: { s: { [source]: { epoch: 1, seq: 3 } } }, recent: [[source, 'A'], [source, 'B']] });
       writeFileSync(file, '{not json');
       expect(() => new Cursor(file)).toThrow();
     } finally {

@@ -1,12 +1,16 @@
 /**
  * The outbound sidecar engine shared by `aep bridge ce` and `aep bridge otlp`: subscribe to the
  * relay over SSE (filter, token, capture ceiling), drop events already delivered (Cursor), hand
- * batches to `deliver`, and never lose an event to a sink that is briefly down:
+ * batches to `deliver`, and never lose an event to a sink that is briefly down. Every identity
+ * is scoped by the emitter: events by `(source, id)`, positions and gap judgements by
+ * `(source, session)` (AEP-0001 §5.2, §7.4), so two sources sharing an id or a session name are
+ * both delivered.
  *
  * - a batch is ACCEPTED only when `deliver` resolves; the cursor then records its positions;
- * - when `deliver` throws (sink down, 5xx, timeout) the relay subscription is closed (intake
- *   stops, memory stays bounded) and the same batch is retried with exponential backoff
- *   (`initialMs` doubling to `maxMs`), in order, until the sink accepts it;
+ * - when `deliver` throws (sink down, 408, 429, 5xx, timeout) the relay subscription is closed
+ *   (intake stops, memory stays bounded) and the same batch is retried with exponential backoff
+ *   (`initialMs` doubling to `maxMs`), or after the sink's `Retry-After` when it sent one
+ *   (RetryableDelivery.retryAfterMs), in order, until the sink accepts it;
  * - once everything pending is accepted, the sidecar resubscribes with `from=all`, and the
  *   cursor drops what was already delivered: the relay's replay buffer carries everything that
  *   arrived meanwhile. A relay that goes away is reconnected the same way.
@@ -24,7 +28,8 @@
  * for at most `closeTimeoutMs`.
  */
 import type { AepEvent } from '../core/event.js';
-import { Cursor } from './cursor.js';
+import { Cursor, Intake } from './cursor.js';
+import { RetryableDelivery } from './sink.js';
 import { subscribeOnce, type SseMessage } from './sse-client.js';
 
 export interface SidecarOptions {
@@ -71,11 +76,12 @@ export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
 
 export function startSidecar(opts: SidecarOptions): RunningSidecar {
   const cursor = new Cursor(opts.statePath);
+  if (cursor.legacy) opts.log(`cursor ${opts.statePath ?? ''} was written by an older aep (positions per bare session, ids without their source): it cannot tell sources apart, so it is not used to skip anything; what the relay still holds is delivered again once, and the cursor is rewritten in the new format`);
   const stop = new AbortController();
   const initial = opts.initialBackoffMs ?? 250;
   const max = opts.maxBackoffMs ?? 30_000;
-  const pending: AepEvent[] = [];
-  const pendingIds = new Set<string>();
+  const intake = new Intake(cursor);
+  const pending = intake.queue;
   let delivered = 0;
   let failures = 0;
   let connection: AbortController | null = null;
@@ -92,15 +98,15 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
         failures += 1;
         // Stop intake: the relay keeps what arrives meanwhile; we resubscribe from our position.
         connection?.abort();
-        opts.log(`sink delivery failed (${(err as Error).message}); retrying ${batch.length} event(s) in ${backoff} ms`);
-        await sleep(backoff, stop.signal);
+        const asked = err instanceof RetryableDelivery ? err.retryAfterMs : undefined;
+        const wait = asked ?? backoff;
+        opts.log(`sink delivery failed (${(err as Error).message}); retrying ${batch.length} event(s) in ${wait} ms${asked !== undefined ? ' (the sink\'s Retry-After)' : ''}`);
+        await sleep(wait, stop.signal);
         backoff = Math.min(backoff * 2, max);
         continue;
       }
       backoff = initial;
-      pending.splice(0, batch.length);
-      for (const e of batch) pendingIds.delete(e.id);
-      cursor.accept(batch);
+      intake.accepted(batch.length);
       delivered += batch.length;
       if (pending.length < opts.batchSize) break;
     }
@@ -132,20 +138,18 @@ export function startSidecar(opts: SidecarOptions): RunningSidecar {
       return;
     }
     if (typeof event !== 'object' || event === null || typeof event.id !== 'string') return;
-    if (judge && typeof event.session === 'string' && typeof event.seq === 'number' && !judged.has(event.session)) {
-      judged.add(event.session);
+    const stream = `${String(event.source)}\u0000${String(event.session)}`;
+    if (judge && typeof event.session === 'string' && typeof event.seq === 'number' && !judged.has(stream)) {
+      judged.add(stream);
       const gap = cursor.gapBefore(event);
       if (gap) {
         opts.log(`relay: replay-exhausted ${event.session} ${gap.earliest.epoch}:${gap.earliest.seq}: the relay no longer held the events after ${gap.after.epoch}:${gap.after.seq} up to that position; they were not delivered`);
       }
     }
-    if (cursor.seen(event) || pendingIds.has(event.id)) return;
-    pending.push(event);
-    pendingIds.add(event.id);
-    schedule();
+    if (intake.offer(event)) schedule();
   }
 
-  /** Gap judgement (see the header): sessions whose first event on this subscription was judged. */
+  /** Gap judgement (see the header): (source, session) pairs whose first event on this subscription was judged. */
   const judge = !opts.filter || Object.keys(opts.filter).length === 0;
   let judged = new Set<string>();
 

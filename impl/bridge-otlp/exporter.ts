@@ -1,7 +1,8 @@
 /**
  * The `deliver` of `aep bridge otlp`: one batch → one POST of an ExportLogsServiceRequest to
  * `<endpoint>/v1/logs` (OTLP/HTTP, JSON encoding). Status handling as in bridge-ce/sink.ts
- * (retryable: network, 408, 429, 5xx; any other 4xx: the batch is refused, logged and skipped).
+ * (retryable: network, 408, 429, 5xx, after the `Retry-After` when the collector sends one; any
+ * other 4xx: the batch is refused, logged and skipped).
  */
 import type { AepEvent, CaptureLevel } from '../core/event.js';
 import { postJson } from '../bridge-ce/sink.js';

@@ -48,7 +48,7 @@ describe('aep sink on a real relay', () => {
       const v = await aep(['validate', join(dir, f)]);
       expect(v.code, v.out).toBe(0);
     }
-    expect(JSON.parse(readFileSync(join(dir, '.sink-state.json'), 'utf8')).positions).toEqual({ a: { epoch: 1, seq: 9 }, 'b.x': { epoch: 1, seq: 5 } });
+    expect(JSON.parse(readFileSync(join(dir, '.sink-state.json'), 'utf8')).positions).toEqual({ a: { 'aep://test/agent/a': { epoch: 1, seq: 9 } }, 'b.x': { 'aep://test/agent/b.x': { epoch: 1, seq: 5 } } });
     expect(io.err).toContain('flushed and fsynced');
   });
 
@@ -120,7 +120,7 @@ describe('aep sink on a real relay', () => {
         }
       }
       const state = JSON.parse(readFileSync(join(dir, '.sink-state.json'), 'utf8')).positions;
-      expect(state).toEqual({ A: { epoch: 1, seq: 119 }, B: { epoch: 1, seq: 19 }, C: { epoch: 1, seq: 9 } });
+      expect(state).toEqual({ A: { 'aep://test/agent/A': { epoch: 1, seq: 119 } }, B: { 'aep://test/agent/B': { epoch: 1, seq: 19 } }, C: { 'aep://test/agent/C': { epoch: 1, seq: 9 } } });
     } finally {
       for (const ch of children) if (ch.exitCode === null && ch.signalCode === null) ch.kill('SIGKILL');
     }

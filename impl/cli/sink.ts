@@ -16,10 +16,12 @@ batched (every 500 ms or 64 events), fsynced, and only then are the positions co
 DIR/.sink-state.json: the state may lag the files, never lead them.
 
 It always subscribes with from=all and keeps only what it does not hold yet, so sessions
-started while it was down are captured too. After a crash (kill -9, power loss) the next start
-truncates a torn final line, takes each session's last durable line as its resume position,
-and drops the replayed overlap (by (source, id) and by position): no gaps the relay could
-still fill, no duplicates. A jump in a session's seq (the relay evicted the events in between)
+started while it was down are captured too. Two sources that share a session name write to
+the same file, each line with its own source; positions are kept per (source, session), so
+neither hides the other's events. After a crash (kill -9, power loss) the next start
+truncates a torn final line, takes each (source, session)'s last durable line as its resume
+position, and drops the replayed overlap (by (source, id) and by position): no gaps the relay
+could still fill, no duplicates. A jump in a session's seq (the relay evicted the events in between)
 is a warning on stderr. With --rotate-mb N a live file that would pass N MiB is renamed to
 DIR/<session>.<unix-ms>.jsonl and never reopened. SIGINT/SIGTERM flush, fsync, write the
 state and exit 0. The files pass 'aep validate' and feed 'aep timeline --file'.

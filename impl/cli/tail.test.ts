@@ -21,7 +21,7 @@ describe('aep tail on a real relay', () => {
     expect(io.lines[1]).toBe('00:00:01.000  test-agent  t1  1:1  run.started  run r1');
     await waitUntil(() => {
       try {
-        return JSON.parse(readFileSync(state, 'utf8')).positions.t1.seq === 1;
+        return JSON.parse(readFileSync(state, 'utf8')).positions.t1['aep://test/agent/t1'].seq === 1;
       } catch {
         return false;
       }

@@ -10,16 +10,20 @@ import { aepHome } from '../operator/home.js';
 import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 import { loadState, saveState } from '../operator/state-file.js';
 import { fetchReplay } from '../operator/stream.js';
-import type { Positions } from '../operator/positions.js';
+import { Resume, SeenIds, clonePositions, emptyPositions, type Positions, type Recent } from '../operator/positions.js';
 
 const HELP = `usage: aep tail [filter flags | --filter JSON] [--state FILE | --no-resume] [--all] [flags]
        aep tail --attention [--session S] [--agent A] [flags]
 
 Follows the relay's SSE stream (GET /stream) and prints one line per event:
   HH:MM:SS.mmm  agent  session  epoch:seq  type  summary
-Redeliveries are dropped on (source, id). The highest (epoch, seq) per session is saved to the
-state file 250 ms after the stream goes quiet (and on exit), and sent as 'from' on the next
-start, so a restarted tail resumes where it stopped. When the relay no longer holds a saved
+Redeliveries are dropped on (source, id). The highest (epoch, seq) per (source, session) is
+saved to the state file 250 ms after the stream goes quiet (and on exit); the next start sends,
+per session, the earliest of its sources' positions as 'from' and drops what each source had
+already printed (the state file also keeps the last 1000 (source, id) of events without a
+position, such as commands), so a restarted tail resumes where it stopped, also when two
+sources share a session name. A state file written by an older aep (positions per session
+only) is still read. When the relay no longer holds a saved
 position (replay-exhausted) a warning says which session lost events and where to read them.
 Reconnects with backoff (250 ms doubling to 5 s) when the relay ends the stream.
 Runs until SIGINT/SIGTERM.
@@ -68,7 +72,8 @@ export const verb: Verb = {
     const resume = values['no-resume'] !== true;
     if (!resume && values.state !== undefined) throw new UsageError('--state and --no-resume contradict each other');
     const stateFile = typeof values.state === 'string' ? resolve(io.cwd, values.state) : join(aepHome(io.env, io.cwd), 'tail-state.json');
-    let positions: Positions = Object.create(null) as Positions;
+    let positions: Positions = emptyPositions();
+    let recent: Recent = [];
     if (resume) {
       const loaded = await loadState(stateFile);
       if (!loaded.ok) {
@@ -76,19 +81,23 @@ export const verb: Verb = {
         return EXIT.failed;
       }
       positions = loaded.positions;
+      recent = loaded.recent;
       if (loaded.existed && !values.quiet) io.stderr(`aep tail: resuming from ${stateFile}\n`);
     }
+    const core = new Resume(positions, new SeenIds(), recent);
     let timer: NodeJS.Timeout | undefined;
     let saving = Promise.resolve();
     const save = (): void => {
       if (!resume) return;
-      const snapshot = { ...positions };
-      saving = saving.then(() => saveState(stateFile, snapshot)).catch((err: unknown) => io.stderr(`aep tail: cannot write the state file ${stateFile}: ${(err as Error).message}\n`));
+      const snapshot = clonePositions(positions);
+      const seenLoose = core.recent();
+      saving = saving.then(() => saveState(stateFile, snapshot, seenLoose)).catch((err: unknown) => io.stderr(`aep tail: cannot write the state file ${stateFile}: ${(err as Error).message}\n`));
     };
     const result = await follow({
       target: t,
       filter: built.filter,
       positions,
+      resume: core,
       fromAll: values.all === true,
       stop: io.stopSignal,
       onNotice: (line) => {

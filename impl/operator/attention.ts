@@ -7,6 +7,8 @@ import { DEFAULT_RELAY } from './relay-opts.js';
 type Json = Record<string, unknown>;
 
 export interface OpenRequest {
+  /** The emitter of the request: with `session` and `id`, its identity. */
+  source: string;
   session: string;
   id: string;
   agent: string;
@@ -28,16 +30,26 @@ export function shellWord(s: string): string {
   return /^[A-Za-z0-9._:/@%+=-]+$/.test(s) ? s : `'${s.replace(/'/g, `'\\''`)}'`;
 }
 
-/** Open requests in stream order: requested, and not yet answered, resolved, timed out, or ended with the session. */
+/**
+ * Open requests in stream order: requested, and not yet answered, resolved, timed out, or ended
+ * with the session. Requests are keyed by (source, session, id): two sources sharing a session
+ * name may mint the same ids (AEP-0001 §5.2, §7.4). A closing event's `subject` (a bare id)
+ * closes its own source's request when there is one, else the request of that id in the session
+ * (an answer recorded by another party); `session.ended` ends only its own source's session.
+ */
 export function openRequests(events: Json[], relay: string = DEFAULT_RELAY): OpenRequest[] {
   const open = new Map<string, Json>();
+  const k = (source: unknown, session: unknown, id: unknown): string => `${String(source)}\u0000${String(session)}\u0000${String(id)}`;
   for (const e of events) {
     const type = e.type;
-    if (type === 'attention.requested' && typeof e.id === 'string' && typeof e.session === 'string') open.set(`${e.session}\u0000${e.id}`, e);
+    if (type === 'attention.requested' && typeof e.id === 'string' && typeof e.session === 'string') open.set(k(e.source, e.session, e.id), e);
     else if (type === 'attention.answered' || type === 'attention.resolved' || type === 'attention.timeout') {
-      if (typeof e.subject === 'string') open.delete(`${String(e.session)}\u0000${e.subject}`);
+      if (typeof e.subject !== 'string') continue;
+      if (!open.delete(k(e.source, e.session, e.subject))) {
+        for (const [key, r] of open) if (r.session === e.session && r.id === e.subject) open.delete(key);
+      }
     } else if (type === 'session.ended') {
-      for (const k of [...open.keys()]) if (k.startsWith(`${String(e.session)}\u0000`)) open.delete(k);
+      for (const [key, r] of open) if (r.session === e.session && r.source === e.source) open.delete(key);
     }
   }
   const relayFlag = relay.replace(/\/+$/, '') === DEFAULT_RELAY ? '' : ` --relay ${shellWord(relay)}`;
@@ -52,6 +64,7 @@ export function openRequests(events: Json[], relay: string = DEFAULT_RELAY): Ope
     else commands = [`${head} --text 'your answer'${relayFlag}`];
     const via = Array.isArray(d.respond_via) ? d.respond_via : undefined;
     return {
+      source: String(e.source),
       session: e.session as string,
       id: e.id as string,
       agent: String(e.agent ?? '-'),

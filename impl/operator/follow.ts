@@ -1,9 +1,11 @@
 /**
  * Subscribe-with-resume (I/O), shared by `aep tail` and `aep sink`: opens `/stream` from the
- * saved positions, drops redeliveries on (source, id), advances the positions, turns
+ * saved positions, drops redeliveries on (source, id) and what the saved `(source, session)`
+ * positions already cover (the `from` list carries one position per session name, the
+ * earliest of its sources: positions.ts), advances the positions, turns
  * `replay-exhausted` into a warning, and reconnects with backoff when the relay ends the stream.
  */
-import { SeenIds, advance, toFrom, type Positions } from './positions.js';
+import { Resume, SeenIds, type Positions } from './positions.js';
 import { openStream, type StreamEnd } from './stream.js';
 import type { RelayTarget } from './relay-opts.js';
 
@@ -19,6 +21,8 @@ export interface FollowOptions {
   /** Always `from=all`, also on reconnects (the caller dedupes against what it holds: the sink). */
   alwaysAll?: boolean;
   seen?: SeenIds;
+  /** The resume core to use (it owns `positions` then); default: a new one over `positions`. */
+  resume?: Resume;
   /** A first-seen event: its exact data line and its parse. */
   onEvent(raw: string, event: Json): void;
   /** A line for stderr: warnings (replay-exhausted) and progress (connects, reconnects). */
@@ -29,7 +33,7 @@ export interface FollowOptions {
 
 /** Runs until `stop` resolves (ok) or the relay refuses us (not ok; fatal errors are not retried). */
 export async function follow(o: FollowOptions): Promise<{ ok: true } | { ok: false; error: string }> {
-  const seen = o.seen ?? new SeenIds();
+  const resume = o.resume ?? new Resume(o.positions, o.seen ?? new SeenIds());
   const { min, max } = o.backoffMs ?? { min: 250, max: 5000 };
   let stopping = false;
   let current: { close(): void } | undefined;
@@ -42,7 +46,7 @@ export async function follow(o: FollowOptions): Promise<{ ok: true } | { ok: fal
   let delay = min;
   let connected = false;
   while (!stopping) {
-    const from = o.alwaysAll ? [] : toFrom(o.positions);
+    const from = o.alwaysAll ? [] : resume.from();
     const s = openStream(
       o.target,
       { ...(o.filter === undefined ? {} : { filter: o.filter }), ...(from.length > 0 ? { from } : o.fromAll ? { from: 'all' as const } : {}) },
@@ -63,8 +67,7 @@ export async function follow(o: FollowOptions): Promise<{ ok: true } | { ok: fal
           } else if (text.startsWith('shutting-down')) o.onNotice(`the relay at ${o.target.relay} is shutting down`);
         },
         event(raw, e) {
-          if (!e || !seen.first(e)) return;
-          advance(o.positions, e);
+          if (!e || !resume.admit(e)) return;
           o.onEvent(raw, e);
         },
       },

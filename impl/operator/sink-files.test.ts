@@ -22,7 +22,7 @@ describe('sink layout and repair (pure)', () => {
     expect(durableLength(Buffer.from('a\nb\n{"x":'))).toBe(4);
     expect(durableLength(Buffer.from('{"x":'))).toBe(0);
     const s = summarize(`${line(flowEvent('s', 0))}\n${line(flowEvent('s', 1))}\n`);
-    expect(s).toEqual({ last: { epoch: 1, seq: 1 }, keys: ['aep://test/agent/s\u0000s-e1-0', 'aep://test/agent/s\u0000s-e1-1'], lines: 2 });
+    expect(s).toEqual({ positions: { s: { 'aep://test/agent/s': { epoch: 1, seq: 1 } } }, keys: ['aep://test/agent/s\u0000s-e1-0', 'aep://test/agent/s\u0000s-e1-1'], lines: 2 });
   });
 });
 
@@ -35,7 +35,7 @@ describe('SinkWriter (files)', () => {
     const w = new SinkWriter({ dir, notice: (l) => notices.push(l) });
     const report = w.recover();
     expect(report.torn).toEqual([{ file: 's1.jsonl', bytes: 30 }]);
-    expect(w.written.s1).toEqual({ epoch: 1, seq: 1 });
+    expect(w.written.s1).toEqual({ 'aep://test/agent/s1': { epoch: 1, seq: 1 } });
     // The relay replays everything it holds: 0..4 (0 and 1 are the overlap).
     const accepted = [0, 1, 2, 3, 4].map((i) => w.accept(line(flowEvent('s1', i)), flowEvent('s1', i)));
     expect(accepted).toEqual([false, false, true, true, true]);
@@ -44,7 +44,7 @@ describe('SinkWriter (files)', () => {
     const text = readFileSync(file, 'utf8');
     expect(text.trimEnd().split('\n').map((l) => JSON.parse(l).seq)).toEqual([0, 1, 2, 3, 4]);
     expect(validateJsonl(Buffer.from(text)).ok).toBe(true);
-    expect(JSON.parse(readFileSync(join(dir, '.sink-state.json'), 'utf8'))).toEqual({ positions: { s1: { epoch: 1, seq: 4 } } });
+    expect(JSON.parse(readFileSync(join(dir, '.sink-state.json'), 'utf8'))).toEqual({ version: 2, positions: { s1: { 'aep://test/agent/s1': { epoch: 1, seq: 4 } } } });
     expect(notices).toEqual([]);
   });
   it('rotates before a line would pass the limit, never reopens a segment, and dedupes across the boundary', () => {
@@ -72,6 +72,6 @@ describe('SinkWriter (files)', () => {
     w.accept(line(flowEvent('g', 0)), flowEvent('g', 0));
     w.accept(line(flowEvent('g', 5)), flowEvent('g', 5));
     w.close();
-    expect(notices).toEqual(['warning: session g jumps from 1:0 to 1:5; the relay no longer held the events in between']);
+    expect(notices).toEqual(['warning: session g jumps from 1:0 to 1:5 (source aep://test/agent/g); the relay no longer held the events in between']);
   });
 });

@@ -1,12 +1,18 @@
 /**
  * The sink's on-disk layout and crash repair, pure: file names per session, the torn-line cut,
- * and what the durable lines of a file say (the last position, the ids already written).
+ * and what the durable lines of a file say (the last position per (source, session), the
+ * (source, id) keys already written).
  *
  * Layout in DIR: `<enc>.jsonl` is a session's live file, `<enc>.<unix-ms>.jsonl` a rotated
  * segment (never reopened), `.sink-state.json` the committed positions. `<enc>` is the session
  * id with every byte outside [A-Za-z0-9_-] percent-encoded (dots too), so the two never clash.
+ * Two sources that share a session name append to the same file (each line carries its own
+ * `source`); what a file says is read from its lines, never from its name, so they never
+ * shadow each other (nor would two names a case-insensitive filesystem folds together).
  */
-import { positionOf, type Position } from './positions.js';
+import { advance, emptyPositions, eventKey, type Positions } from './positions.js';
+
+export { eventKey };
 
 export const STATE_FILE = '.sink-state.json';
 
@@ -36,18 +42,16 @@ export function durableLength(bytes: Uint8Array): number {
 }
 
 export interface FileSummary {
-  /** The highest position among the durable lines, when any is sequenced. */
-  last?: Position;
+  /** The highest position per (source, session) among the durable sequenced lines. */
+  positions: Positions;
   /** (source, id) keys of the durable lines. */
   keys: string[];
   lines: number;
 }
 
-export const eventKey = (e: Record<string, unknown>): string => `${String(e.source)}\u0000${String(e.id)}`;
-
 /** Reads the durable part of a file (call after the torn-line cut). Unparseable lines are skipped. */
 export function summarize(text: string): FileSummary {
-  const out: FileSummary = { keys: [], lines: 0 };
+  const out: FileSummary = { positions: emptyPositions(), keys: [], lines: 0 };
   for (const line of text.split('\n')) {
     if (line === '') continue;
     out.lines++;
@@ -60,8 +64,7 @@ export function summarize(text: string): FileSummary {
     if (typeof e !== 'object' || e === null) continue;
     const ev = e as Record<string, unknown>;
     out.keys.push(eventKey(ev));
-    const p = positionOf(ev);
-    if (p && (!out.last || p.pos.epoch > out.last.epoch || (p.pos.epoch === out.last.epoch && p.pos.seq > out.last.seq))) out.last = p.pos;
+    advance(out.positions, ev);
   }
   return out;
 }

@@ -2,12 +2,14 @@
  * The durable writer behind `aep sink` (I/O). Lines are buffered and flushed at most every
  * `flushMs` or every `batch` events; each flush writes, fsyncs every touched file, and only
  * then commits the positions to the state file, so the state may lag the files, never lead.
- * On open it repairs: a torn final line is truncated, and the last durable line of each session
- * (not the state file) becomes the resume authority; the ids on disk seed the dedupe set.
+ * On open it repairs: a torn final line is truncated, and the last durable line of each
+ * (source, session) (not the state file) becomes the resume authority; the (source, id) keys on
+ * disk seed the dedupe set. Positions are per (source, session) (AEP-0001 §5.2): two sources
+ * sharing a session name never hide each other's events.
  */
 import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, statSync, ftruncateSync, writeSync, existsSync, mkdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { after, renderState, type Position, type Positions } from './positions.js';
+import { after, covers, emptyPositions, entries, positionFor, positionOf, renderState, setPosition, type Positions } from './positions.js';
 import { STATE_FILE, durableLength, encodeSession, eventKey, parseName, summarize } from './sink-files.js';
 
 type Json = Record<string, unknown>;
@@ -35,10 +37,10 @@ export interface RecoveryReport {
 }
 
 export class SinkWriter {
-  /** The last position written (buffered or durable) per session: the dedupe horizon. */
-  readonly written: Positions = Object.create(null) as Positions;
+  /** The last position written (buffered or durable) per (source, session): the dedupe horizon. */
+  readonly written: Positions = emptyPositions();
   /** Positions covered by an fsync. */
-  readonly durable: Positions = Object.create(null) as Positions;
+  readonly durable: Positions = emptyPositions();
   private readonly keys = new Set<string>();
   private readonly files = new Map<string, Open>();
   private timer: NodeJS.Timeout | undefined;
@@ -61,7 +63,7 @@ export class SinkWriter {
       list.push({ name, rotated: p.rotated ?? Number.MAX_SAFE_INTEGER });
       bySession.set(p.session, list);
     }
-    for (const [session, list] of bySession) {
+    for (const list of bySession.values()) {
       report.sessions++;
       list.sort((a, b) => a.rotated - b.rotated);
       for (const f of list) {
@@ -78,9 +80,11 @@ export class SinkWriter {
         }
         const s = summarize(bytes.toString('utf8'));
         for (const k of s.keys) this.keys.add(k);
-        if (s.last && (!this.written[session] || after(s.last, this.written[session]))) {
-          this.written[session] = s.last;
-          this.durable[session] = s.last;
+        for (const x of entries(s.positions)) {
+          const cur = positionFor(this.written, x.source, x.session);
+          if (cur && !after(x.pos, cur)) continue;
+          setPosition(this.written, x.source, x.session, x.pos);
+          setPosition(this.durable, x.source, x.session, x.pos);
         }
       }
     }
@@ -88,24 +92,24 @@ export class SinkWriter {
   }
 
   /**
-   * Accepts one event (its exact line). Returns false for a duplicate: an id already on disk or
-   * a sequenced event at or before the session's last written position.
+   * Accepts one event (its exact line). Returns false for a duplicate: a (source, id) already on
+   * disk, or a sequenced event at or before its (source, session)'s last written position.
    */
   accept(raw: string, e: Json): boolean {
     const key = eventKey(e);
     const session = typeof e.session === 'string' ? e.session : '_no-session';
-    const pos: Position | undefined = typeof e.seq === 'number' ? { epoch: typeof e.epoch === 'number' ? e.epoch : 0, seq: e.seq } : undefined;
-    const last = Object.hasOwn(this.written, session) ? this.written[session] : undefined;
-    if (this.keys.has(key) || (pos && last && !after(pos, last))) {
+    const p = positionOf(e);
+    const last = p ? positionFor(this.written, p.source, p.session) : undefined;
+    if (this.keys.has(key) || covers(this.written, e)) {
       this.duplicates++;
       return false;
     }
-    if (pos && last && pos.epoch === last.epoch && pos.seq > last.seq + 1) {
-      this.o.notice?.(`warning: session ${session} jumps from ${last.epoch}:${last.seq} to ${pos.epoch}:${pos.seq}; the relay no longer held the events in between`);
+    if (p && last && p.pos.epoch === last.epoch && p.pos.seq > last.seq + 1) {
+      this.o.notice?.(`warning: session ${session} jumps from ${last.epoch}:${last.seq} to ${p.pos.epoch}:${p.pos.seq} (source ${p.source}); the relay no longer held the events in between`);
     }
     this.keys.add(key);
     if (this.keys.size > 200_000) this.keys.delete(this.keys.values().next().value as string);
-    if (pos) this.written[session] = pos;
+    if (p) setPosition(this.written, p.source, p.session, p.pos);
     const f = this.file(session);
     const line = `${raw}\n`;
     const len = Buffer.byteLength(line);
@@ -132,7 +136,7 @@ export class SinkWriter {
       fsyncSync(f.fd);
     }
     this.pendingCount = 0;
-    Object.assign(this.durable, this.written);
+    for (const x of entries(this.written)) setPosition(this.durable, x.source, x.session, x.pos);
     this.commitState();
   }
 

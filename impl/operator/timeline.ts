@@ -39,15 +39,26 @@ export interface TreeNode {
   children: TreeNode[];
 }
 
-/** Roots are events whose `cause` is absent or not in the set; everything else hangs under its cause. */
+/**
+ * Roots are events whose `cause` is absent or not in the set; everything else hangs under its
+ * cause. A `cause` is a bare id (AEP-0001 §7.4): it resolves to the event of the same source
+ * first (two sources sharing a session name may mint the same ids), and only then to another
+ * source's event with that id (an ack's cause is the command, sent by someone else).
+ */
 export function causalTree(ordered: Json[]): TreeNode[] & { all?: TreeNode[] } {
+  const byKey = new Map<string, TreeNode>();
   const byId = new Map<string, TreeNode>();
   const nodes = ordered.map((event) => ({ event, children: [] as TreeNode[] }));
-  for (const n of nodes) if (typeof n.event.id === 'string' && !byId.has(n.event.id)) byId.set(n.event.id, n);
+  for (const n of nodes) {
+    if (typeof n.event.id !== 'string') continue;
+    if (!byKey.has(key(n.event))) byKey.set(key(n.event), n);
+    if (!byId.has(n.event.id)) byId.set(n.event.id, n);
+  }
   const roots: TreeNode[] & { all?: TreeNode[] } = [];
   roots.all = nodes;
   for (const n of nodes) {
-    const parent = typeof n.event.cause === 'string' ? byId.get(n.event.cause) : undefined;
+    const cause = n.event.cause;
+    const parent = typeof cause === 'string' ? (byKey.get(key({ source: n.event.source, id: cause })) ?? byId.get(cause)) : undefined;
     if (parent && parent !== n) parent.children.push(n);
     else roots.push(n);
   }

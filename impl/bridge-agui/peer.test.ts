@@ -46,7 +46,7 @@ describe('AG-UI bridge with @ag-ui/core events encoded by @ag-ui/encoder', () =>
     for (const type of Object.values(EventType)) {
       const mapped = mapEvent({ type } as Record<string, unknown>, { deltas: true });
       if (mapped === null) expect(['REASONING_ENCRYPTED_VALUE']).toContain(type);
-      else expect(mapped.type).toMatch(/^(run|tool|state)\.|^run\.step\.|^x\.agui\.[a-z_]+\.[a-z_]+$/);
+      else for (const one of Array.isArray(mapped) ? mapped : [mapped]) expect(one.type).toMatch(/^(run|tool|state)\.|^run\.step\.|^x\.agui\.[a-z_]+\.[a-z_]+$/);
     }
   });
 

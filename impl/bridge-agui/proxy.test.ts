@@ -7,7 +7,7 @@ import { validateEvent } from '../core/envelope.js';
 import { validateStream } from '../core/stream.js';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
 import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
-import { startAguiProxy, type RunningAguiProxy } from './proxy.js';
+import { AguiStream, startAguiProxy, type RunningAguiProxy } from './proxy.js';
 
 /** The stubbed AG-UI agent: POST /agent answers the run's event stream in AG-UI's SSE encoding. */
 const UPSTREAM = 'http://agui-agent.aep.test';
@@ -103,5 +103,54 @@ describe('AG-UI tee proxy with a stubbed agent (msw) and a real relay', () => {
     expect(res.status).toBe(502);
     expect(((await res.json()) as { detail: string }).detail).toMatch(/^the AG-UI upstream http:\/\/127\.0\.0\.1:9 is unreachable/);
     expect(await (await fetch(`${proxy.url}/healthz`)).json()).toMatchObject({ ok: true, source: false });
+  });
+});
+
+describe('AguiStream pairs each terminal with its start', () => {
+  function capture() {
+    const sent: { session: string; mapped: { type: string; data: Record<string, unknown>; subject?: string }; extra: { run?: string; cause?: string }; id: string }[] = [];
+    let n = 0;
+    const emitter = {
+      emit(session: string, mapped: { type: string; data: Record<string, unknown> }, extra: { run?: string; cause?: string } = {}) {
+        const id = `ev${++n}`;
+        sent.push({ session, mapped, extra, id });
+        return { id } as never;
+      },
+    } as unknown as Emitter;
+    return { sent, emitter };
+  }
+
+  it('tool results cause-link to their TOOL_CALL_START (out of order), the run terminal to RUN_STARTED', () => {
+    const { sent, emitter } = capture();
+    const s = new AguiStream({ emitter }, undefined);
+    for (const e of [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      { type: 'TOOL_CALL_START', toolCallId: 'a', toolCallName: 'read' },
+      { type: 'TOOL_CALL_START', toolCallId: 'b', toolCallName: 'grep' },
+      { type: 'TOOL_CALL_RESULT', toolCallId: 'b', content: 'x' },
+      { type: 'TOOL_CALL_RESULT', toolCallId: 'a', content: 'y' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: { type: 'cancelled' } },
+    ]) s.handle(e);
+    expect(sent.map((x) => [x.mapped.type, x.id, x.extra.cause ?? null])).toEqual([
+      ['run.started', 'ev1', null],
+      ['tool.requested', 'ev2', null],
+      ['tool.requested', 'ev3', null],
+      ['tool.completed', 'ev4', 'ev3'],
+      ['tool.completed', 'ev5', 'ev2'],
+      ['run.cancelled', 'ev6', 'ev1'],
+    ]);
+    expect(sent[3]!.mapped.data).toMatchObject({ tool: { name: 'grep', call_id: 'b' } });
+  });
+
+  it('an interrupted run emits its requests inside the run, then one terminal', () => {
+    const { sent, emitter } = capture();
+    const s = new AguiStream({ emitter }, { threadId: 't', runId: 'r' });
+    s.handle({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+    s.handle({ type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'tool_approval', toolCallId: 'c' }] } });
+    expect(sent.map((x) => [x.mapped.type, x.extra.run, x.extra.cause ?? null])).toEqual([
+      ['run.started', 'r', null],
+      ['attention.requested', 'r', null],
+      ['run.cancelled', 'r', 'ev1'],
+    ]);
   });
 });

@@ -16,6 +16,7 @@ import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
 import { SseParser } from '../bridge-ce/sse-client.js';
 import { mapEvent } from './map-events.js';
+import type { Mapped } from '../adapter-kit/types.js';
 
 export const DEFAULT_PORT = 4321;
 const HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length']);
@@ -49,6 +50,10 @@ export class AguiStream {
   private run: string | undefined;
   private step: string | undefined;
   private readonly tools = new Map<string, string>();
+  /** Call id → the id of its `tool.requested` (the terminal's `cause`, AEP-0002 §2 rule 1). */
+  private readonly requested = new Map<string, string>();
+  /** The id of this stream's `run.started` (the run terminal's `cause`). */
+  private runStarted: string | undefined;
 
   constructor(private readonly opts: Pick<AguiProxyOptions, 'emitter' | 'deltas' | 'ceiling'>, input: unknown) {
     if (isPlainObject(input)) {
@@ -63,16 +68,36 @@ export class AguiStream {
       if (typeof event.threadId === 'string') this.thread = event.threadId;
       if (typeof event.runId === 'string') this.run = event.runId;
     }
-    if (type === 'TOOL_CALL_START' && typeof event.toolCallId === 'string' && typeof event.toolCallName === 'string') this.tools.set(event.toolCallId, event.toolCallName);
-    const toolName = typeof event.toolCallId === 'string' ? this.tools.get(event.toolCallId) : undefined;
+    const callId = typeof event.toolCallId === 'string' ? event.toolCallId : undefined;
+    if (type === 'TOOL_CALL_START' && callId !== undefined && typeof event.toolCallName === 'string') this.tools.set(callId, event.toolCallName);
+    const toolName = callId !== undefined ? this.tools.get(callId) : undefined;
     const mapped = mapEvent(event, { ...(this.opts.deltas ? { deltas: true } : {}), ...(this.opts.ceiling ? { ceiling: this.opts.ceiling } : {}), ...(toolName ? { toolName } : {}) });
     if (type === 'STEP_STARTED' && typeof event.stepName === 'string') this.step = event.stepName;
     if (!mapped || !this.thread) return;
-    const step = mapped.step ?? this.step;
-    this.opts.emitter.emit(this.thread, step ? { ...mapped, step } : mapped, this.run ? { run: this.run } : {});
+    for (const one of Array.isArray(mapped) ? mapped : [mapped]) this.emitOne(one, callId);
     if (type === 'STEP_FINISHED') this.step = undefined;
   }
+
+  private emitOne(mapped: Mapped, callId: string | undefined): void {
+    const thread = this.thread as string;
+    const step = mapped.step ?? this.step;
+    let cause: string | undefined;
+    if (TOOL_TERMINALS.has(mapped.type) && callId !== undefined) {
+      cause = this.requested.get(callId);
+      this.requested.delete(callId);
+    } else if (RUN_TERMINALS.has(mapped.type)) {
+      cause = this.runStarted;
+      this.runStarted = undefined;
+    }
+    const extra = { ...(this.run ? { run: this.run } : {}), ...(cause ? { cause } : {}) };
+    const sent = this.opts.emitter.emit(thread, step ? { ...mapped, step } : mapped, extra);
+    if (mapped.type === 'tool.requested' && callId !== undefined) this.requested.set(callId, sent.id);
+    if (mapped.type === 'run.started') this.runStarted = sent.id;
+  }
 }
+
+const TOOL_TERMINALS: ReadonlySet<string> = new Set(['tool.completed', 'tool.failed', 'tool.denied', 'tool.cancelled']);
+const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.failed', 'run.cancelled']);
 
 export async function startAguiProxy(opts: AguiProxyOptions): Promise<RunningAguiProxy> {
   let sourceOk = false;

@@ -156,6 +156,26 @@ describe('codex adapter daemon', () => {
     expect(Object.keys(denied!.data).sort()).toEqual(['by', 'tool']);
   });
 
+  it('an escalated apply_patch run through exec_command: the deny closes the turn\'s open Bash call (PreToolUse Bash, PermissionRequest apply_patch)', async () => {
+    const { a, r } = await setup();
+    const patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: notes.md\n+hi\n*** End Patch\nEOF";
+    await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_1', prompt: 'write notes' }));
+    await postHook(a.url, 'PreToolUse', hook('PreToolUse', { turn_id: 'turn_1', tool_name: 'Bash', tool_use_id: 'call_patch', tool_input: { command: patch } }));
+    const reply = postHook(a.url, 'PermissionRequest', hook('PermissionRequest', { turn_id: 'turn_1', tool_name: 'apply_patch', tool_input: { patch: '*** Begin Patch\n*** Add File: notes.md\n+hi\n*** End Patch', description: 'add notes' } }));
+    const req = await pendingRequest(r);
+    r.send(command('control.attention.respond', S, { answer: { option: 'deny' } }, { subject: req.id }));
+    expect((await reply).body).toBe(DENY);
+    const events = await r.waitFor((es) => ofType(es, 'tool.denied').length === 1);
+    const [answered] = ofType(events, 'attention.answered');
+    const [denied] = ofType(events, 'tool.denied');
+    expect(denied).toMatchObject({ run: 'turn_1', subject: 'Bash', cause: answered!.id, data: { tool: { name: 'Bash', call_id: 'call_patch' }, by: 'runtime', requested_tool: 'apply_patch' } });
+    // the call is closed: a late PostToolUse of it adds no second terminal
+    await postHook(a.url, 'PostToolUse', hook('PostToolUse', { turn_id: 'turn_1', tool_name: 'Bash', tool_use_id: 'call_patch', tool_input: { command: patch }, tool_response: '' }));
+    await postHook(a.url, 'Stop', hook('Stop', { turn_id: 'turn_1' }));
+    const all = await r.waitFor((es) => ofType(es, 'run.finished').length === 1);
+    expect(ofType(all, 'tool.completed')).toEqual([]);
+  });
+
   it('parallel calls of one tool: a PostToolUse dismisses the held request of its own call only (the request adds description)', async () => {
     const { a, r } = await setup({ attentionTimeoutMs: 60_000 });
     const bash = { turn_id: 'turn_1', tool_name: 'Bash' };

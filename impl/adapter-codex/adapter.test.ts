@@ -176,6 +176,19 @@ describe('codex adapter daemon', () => {
     expect(ofType(all, 'tool.completed')).toEqual([]);
   });
 
+  it('each PostToolUse terminal carries its call_id and cause-links its own tool.requested, in any order', async () => {
+    const { a, r } = await setup();
+    const bash = { turn_id: 'turn_1', tool_name: 'Bash' };
+    await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_1', prompt: 'two' }));
+    await postHook(a.url, 'PreToolUse', hook('PreToolUse', { ...bash, tool_use_id: 'c_a', tool_input: { command: 'a' } }));
+    await postHook(a.url, 'PreToolUse', hook('PreToolUse', { ...bash, tool_use_id: 'c_b', tool_input: { command: 'b' } }));
+    await postHook(a.url, 'PostToolUse', hook('PostToolUse', { ...bash, tool_use_id: 'c_b', tool_input: { command: 'b' }, tool_response: '' }));
+    await postHook(a.url, 'PostToolUse', hook('PostToolUse', { ...bash, tool_use_id: 'c_a', tool_input: { command: 'a' }, tool_response: '' }));
+    const events = await r.waitFor((es) => ofType(es, 'tool.completed').length === 2);
+    const req = new Map(ofType(events, 'tool.requested').map((e) => [e.data.tool.call_id, e.id]));
+    expect(ofType(events, 'tool.completed').map((e) => [e.data.tool.call_id, e.cause])).toEqual([['c_b', req.get('c_b')], ['c_a', req.get('c_a')]]);
+  });
+
   it('parallel calls of one tool: a PostToolUse dismisses the held request of its own call only (the request adds description)', async () => {
     const { a, r } = await setup({ attentionTimeoutMs: 60_000 });
     const bash = { turn_id: 'turn_1', tool_name: 'Bash' };

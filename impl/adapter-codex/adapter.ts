@@ -138,14 +138,18 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
     }
     case 'PreToolUse': {
       const call = str(input.tool_use_id);
-      if (call) ledger.openCall(session, { id: call, tool: str(input.tool_name) ?? 'unknown', input: input.tool_input, ...(run ? { run } : {}) });
-      break;
+      if (!mapped) break;
+      const sent = ctx.emit(session, mapped, run !== undefined ? { run } : {});
+      if (call) ledger.openCall(session, { id: call, tool: str(input.tool_name) ?? 'unknown', input: input.tool_input, requested: sent.id, ...(run ? { run } : {}) });
+      return NEUTRAL;
     }
     case 'PostToolUse': {
       dismissToolRequests(input, session, ctx, NOT_IN_CALL);
       const call = str(input.tool_use_id);
+      const requested = call ? ledger.openCallOf(session, call)?.requested : undefined;
       if (call && !ledger.closeCall(session, call)) return NEUTRAL; // already terminal (denied): one terminal per call
-      break;
+      if (mapped) ctx.emit(session, mapped, { ...(run !== undefined ? { run } : {}), ...(requested ? { cause: requested } : {}) });
+      return NEUTRAL;
     }
   }
   if (mapped) {

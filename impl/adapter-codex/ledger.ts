@@ -21,6 +21,8 @@ export interface OpenCall {
   tool: string;
   input: unknown;
   run?: string;
+  /** The id of the call's `tool.requested` event: its terminal's `cause` (AEP-0002 §2 rule 1). */
+  requested?: string;
 }
 
 const DEFAULT_LIMIT = 4096;
@@ -115,6 +117,11 @@ export class CodexLedger {
     const mentions = ofTurn.filter((c) => (canonical(c.input) ?? '').includes(tool));
     if (mentions.length === 1) return mentions[0];
     return ofTurn.at(-1);
+  }
+
+  /** The open call with this id, if it is still open. */
+  openCallOf(session: string, id: string): OpenCall | undefined {
+    return this.open.get(key(session, id));
   }
 
   /** Record a call's terminal; false when it already had one (emit nothing then). */

@@ -35,14 +35,15 @@ describe('judgeTerminals', () => {
     ['terminals/tool-request-repeated', (s) => [...s.slice(0, 2), { ...s[1], id: 'dup' }, ...s.slice(2)]],
     ['terminals/tool-terminal-unpaired', (s) => { s[4]!.data = call(undefined); return s; }],
     ['terminals/tool-terminal-unpaired', (s) => { s[4]!.data = call('zzz'); return s; }],
-    ['terminals/tool-terminal-unpaired', (s) => { s[4]!.session = 'other'; return s; }],
     ['terminals/tool-terminal-cause', (s) => { delete s[4]!.cause; return s; }],
     ['terminals/tool-terminal-cause', (s) => { s[4]!.cause = s[1]!.id; return s; }],
     ['terminals/tool-terminal-repeated', (s) => [...s, { ...s[4], id: 'again' }]],
-    ['terminals/tool-terminal-missing', (s) => s.filter((_, i) => i !== 5)],
+    ['terminals/tool-terminal-missing', (s) => s.filter((_, i) => i !== 5), { complete: true }],
+    ['terminals/tool-terminal-missing', (s) => s.filter((_, i) => i !== 5), { endedCalls: 3 }],
     ['terminals/run-terminal-unstarted', (s) => [...s, { ...s[8], id: 'x', run: 'r9' }]],
     ['terminals/run-terminal-repeated', (s) => [...s, { ...s[8], id: 'x', type: 'run.cancelled' }]],
-    ['terminals/run-terminal-missing', (s) => s.slice(0, 8)],
+    ['terminals/run-terminal-missing', (s) => s.slice(0, 8), { complete: true }],
+    ['terminals/run-terminal-missing', (s) => [...s.slice(0, 8), { ...s[8], id: 'end', type: 'session.ended', run: undefined }]],
     ['terminals/run-terminal-type', (s) => { s[8]!.type = 'run.finished'; return s; }, { expectRunTerminals: ['run.cancelled'] }],
   ];
   for (const [rule, breakIt, opts] of broken) {
@@ -60,10 +61,20 @@ describe('judgeTerminals', () => {
     expect(new Set(broken.map(([r]) => r))).toEqual(new Set(Object.keys(TERMINAL_RULES)));
   });
 
-  it('calls and runs the vendor never ended pass only when expected open', () => {
+  it('calls and runs the vendor never ended pass, unless the caller says it ended them', () => {
     const s = good().filter((_, i) => i !== 5 && i !== 8);
-    expect(rules(s).sort()).toEqual(['terminals/run-terminal-missing', 'terminals/tool-terminal-missing']);
-    expect(rules(s, { expectOpen: { calls: 1, runs: 1 } })).toEqual([]);
+    expect(rules(s)).toEqual([]); // zero terminals stay legal (AEP-0002 §2 rule 5)
+    expect(rules(s, { endedCalls: 2 })).toEqual([]);
+    expect(rules(s, { complete: true }).sort()).toEqual(['terminals/run-terminal-missing', 'terminals/tool-terminal-missing']);
+    expect(rules(s, { complete: true, expectOpen: { calls: 1, runs: 1 } })).toEqual([]);
+  });
+
+  it('a terminal of a call never requested is unpaired only while a call of its session waits', () => {
+    n = 0;
+    const lone = ev('tool.denied', {}, { tool: { name: 'apply_patch' }, by: 'runtime' });
+    expect(judgeTerminals([lone])).toEqual([]);
+    const bash = ev('tool.requested', {}, call('bash_1'));
+    expect(rules([bash, lone])).toEqual(['terminals/tool-terminal-unpaired']);
   });
 
   it('keys calls and runs per source and session: equal call ids of two sessions do not pair', () => {
@@ -74,7 +85,7 @@ describe('judgeTerminals', () => {
     const t2 = ev('tool.completed', { session: 't', source: 'aep://h/agent/a/session/t', cause: r2.id }, call('same'));
     expect(judgeTerminals([r1, r2, t1, t2])).toEqual([]);
     // t1 twice: session s's call is ended twice, session t's call stays open
-    expect(rules([r1, r2, t1, { ...t1, id: 'x' }])).toEqual(['terminals/tool-terminal-missing', 'terminals/tool-terminal-repeated']);
+    expect(rules([r1, r2, t1, { ...t1, id: 'x' }], { complete: true })).toEqual(['terminals/tool-terminal-missing', 'terminals/tool-terminal-repeated']);
   });
 
   it('renders one line per finding with rule, section, path and the fix', () => {

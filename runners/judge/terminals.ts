@@ -10,9 +10,11 @@
  *   `attention.resolved` / `control.*` event of the stream: AEP-0004 §6's outcome link);
  * - a call reaches at most one terminal, a run at most one (`run.finished` / `run.failed` /
  *   `run.cancelled`), and a run terminal names a run a `run.started` opened;
- * - completeness, where the vendor delivered an end: every call and run reaches a terminal,
- *   except the `expectOpen` ones the caller knows the vendor never ended (zero terminals stay
- *   legal in AEP, so only the caller can say an end was delivered);
+ * - completeness, where the vendor delivered an end (zero terminals stay legal in AEP, so the
+ *   end must be known): a run of a session whose `session.ended` is in the stream (the vendor
+ *   ended everything) reaches a terminal; with `complete`, the caller says the vendor ended every
+ *   call and run but the `expectOpen` ones; with `endedCalls`, at least that many calls (the
+ *   vendor's post-tool moments) reach a terminal;
  * - a run's terminal is of the expected type, when the caller names the types
  *   (`expectRunTerminals`, in the order the runs started).
  *
@@ -63,8 +65,12 @@ export const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.
 const DECISIONS = (type: string): boolean => type === 'attention.answered' || type === 'attention.resolved' || type.startsWith('control.');
 
 export interface TerminalOptions {
-  /** Calls and runs the vendor delivered no end for (they may stay open). Default none. */
+  /** The vendor delivered an end for every call and run but the `expectOpen` ones. Default false. */
+  complete?: boolean;
+  /** With `complete`: how many calls and runs the vendor delivered no end for. Default none. */
   expectOpen?: { calls?: number; runs?: number };
+  /** At least this many calls were ended by the vendor (e.g. its post-tool hooks that fired). */
+  endedCalls?: number;
   /** The expected terminal type of each run, in the order the runs started. */
   expectRunTerminals?: readonly string[];
 }
@@ -93,6 +99,7 @@ export function judgeTerminals(stream: readonly unknown[], opts: TerminalOptions
   const runs = new Map<string, Open>();
   const runOrder: string[] = [];
   const runTerminalType = new Map<string, string>();
+  const endedScopes = new Set<string>();
   for (const [i, raw] of stream.entries()) {
     const e = obj(raw);
     if (!e) continue;
@@ -122,9 +129,14 @@ export function judgeTerminals(stream: readonly unknown[], opts: TerminalOptions
       const call = callIdOf(e);
       const open = call === undefined ? undefined : calls.get(`${scope}\u0000${call}`);
       if (!open) {
-        find('terminals/tool-terminal-unpaired', at(i, e), call === undefined
-          ? `${type} ${id ?? ''} (tool ${String(obj(obj(e.data)?.tool)?.name ?? '?')}, session ${session}) carries no data.tool.call_id, so it ends no known call`
-          : `${type} ${id ?? ''} names call ${call}, which no earlier tool.requested of session ${session} opened`);
+        // Unpairable while a call of its session is open: it should have ended that call. A
+        // terminal of a call whose request the vendor never delivered has nothing to pair with.
+        const waiting = [...calls.entries()].filter(([k, c]) => k.startsWith(`${scope}\u0000`) && c.terminals === 0).map(([k]) => k.split('\u0000')[2]);
+        if (waiting.length > 0) {
+          find('terminals/tool-terminal-unpaired', at(i, e), call === undefined
+            ? `${type} ${id ?? ''} (tool ${String(obj(obj(e.data)?.tool)?.name ?? '?')}, session ${session}) carries no data.tool.call_id while call(s) ${waiting.join(', ')} are open: it ends none of them`
+            : `${type} ${id ?? ''} names call ${call}, which no tool.requested of session ${session} opened, while call(s) ${waiting.join(', ')} are open`);
+        }
         continue;
       }
       open.terminals++;
@@ -135,6 +147,10 @@ export function judgeTerminals(stream: readonly unknown[], opts: TerminalOptions
       else if (cause !== open.id && !(causing && DECISIONS(str(causing.type) ?? ''))) {
         find('terminals/tool-terminal-cause', at(i, e), `${type} of call ${call} has cause ${cause}, which is neither its request ${open.id} (events[${open.index}]) nor an answer or command of the stream`);
       }
+      continue;
+    }
+    if (type === 'session.ended') {
+      endedScopes.add(scope);
       continue;
     }
     if (type === 'run.started') {
@@ -161,12 +177,18 @@ export function judgeTerminals(stream: readonly unknown[], opts: TerminalOptions
     }
   }
   const openCalls = [...calls.values()].filter((c) => c.terminals === 0);
-  if (openCalls.length > (opts.expectOpen?.calls ?? 0)) {
-    for (const c of openCalls) find('terminals/tool-terminal-missing', at(c.index, obj(stream[c.index])!), `tool.requested ${c.id} never reached a terminal (${openCalls.length} open call(s), ${opts.expectOpen?.calls ?? 0} expected open)`);
+  const closedCalls = calls.size - openCalls.length;
+  const callsShort = opts.complete ? openCalls.length > (opts.expectOpen?.calls ?? 0) : closedCalls < Math.min(opts.endedCalls ?? 0, calls.size);
+  if (callsShort) {
+    const why = opts.complete ? `${openCalls.length} open call(s), ${opts.expectOpen?.calls ?? 0} expected open` : `the vendor ended ${opts.endedCalls} call(s), ${closedCalls} reached a terminal`;
+    for (const c of openCalls) find('terminals/tool-terminal-missing', at(c.index, obj(stream[c.index])!), `tool.requested ${c.id} never reached a terminal (${why})`);
   }
-  const openRuns = runOrder.map((k) => runs.get(k)!).filter((r) => r.terminals === 0);
-  if (openRuns.length > (opts.expectOpen?.runs ?? 0)) {
-    for (const r of openRuns) find('terminals/run-terminal-missing', at(r.index, obj(stream[r.index])!), `run.started ${r.id} never reached a terminal (${openRuns.length} open run(s), ${opts.expectOpen?.runs ?? 0} expected open)`);
+  const openRuns = runOrder.map((k) => [k, runs.get(k)!] as const).filter(([, r]) => r.terminals === 0);
+  const tooMany = opts.complete === true && openRuns.length > (opts.expectOpen?.runs ?? 0);
+  for (const [k, r] of openRuns) {
+    const sessionEnded = endedScopes.has(k.split('\u0000').slice(0, 2).join('\u0000'));
+    if (!tooMany && !sessionEnded) continue;
+    find('terminals/run-terminal-missing', at(r.index, obj(stream[r.index])!), `run.started ${r.id} never reached a terminal (${sessionEnded ? 'its session ended' : `${openRuns.length} open run(s), ${opts.expectOpen?.runs ?? 0} expected open`})`);
   }
   if (opts.expectRunTerminals) {
     for (const [n, want] of opts.expectRunTerminals.entries()) {

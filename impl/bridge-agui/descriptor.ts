@@ -14,7 +14,7 @@ export const descriptor: Descriptor = {
   ],
   forms: [],
   steering: [],
-  deviations: ["read-only: no command reaches the upstream agent", "an interrupt outcome becomes attention.requested (respond_via oob) per interrupt, then run.cancelled {outcome: \"interrupt\"}: the design record (0.0.57) kept interrupts unmapped until AG-UI 1.0"],
+  deviations: ["read-only: no command reaches the upstream agent", "an interrupt outcome becomes attention.requested (respond_via oob) per interrupt, then run.cancelled {outcome: \"interrupt\"}; the thread's next run input (resume entries) resolves them: the design record (0.0.57) kept interrupts unmapped until AG-UI 1.0"],
   port: 4321,
   configs: [],
   verification: { status: "documented", detail: "a real AG-UI client peer (peer.test.ts) and the bridge-mappings pins; no captured vendor session" },

@@ -8,6 +8,8 @@ import { validateStream } from '../core/stream.js';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
 import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
 import { AguiStream, startAguiProxy, type RunningAguiProxy } from './proxy.js';
+import { InterruptBook } from './interrupts.js';
+import { judgeTerminals } from '../../runners/judge/terminals.js';
 
 /** The stubbed AG-UI agent: POST /agent answers the run's event stream in AG-UI's SSE encoding. */
 const UPSTREAM = 'http://agui-agent.aep.test';
@@ -80,6 +82,7 @@ describe('AG-UI tee proxy with a stubbed agent (msw) and a real relay', () => {
     ]);
     for (const e of events) expect(validateEvent(e), String(e.type)).toEqual([]);
     expect(validateStream(events)).toEqual([]);
+    expect(judgeTerminals(events, { complete: true, expectRunTerminals: ['run.finished'] })).toEqual([]);
     sse.close();
   });
 
@@ -152,5 +155,31 @@ describe('AguiStream pairs each terminal with its start', () => {
       ['attention.requested', 'r', null],
       ['run.cancelled', 'r', 'ev1'],
     ]);
+  });
+
+  it('the next run input of the thread closes the interrupts: resolved → answered + resolved, cancelled → dismissed', () => {
+    const { sent, emitter } = capture();
+    const book = new InterruptBook();
+    const first = new AguiStream({ emitter }, { threadId: 't', runId: 'r1' }, book);
+    first.handle({ type: 'RUN_STARTED', threadId: 't', runId: 'r1' });
+    first.handle({ type: 'RUN_FINISHED', threadId: 't', runId: 'r1', outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'approval', toolCallId: 'c' }, { id: 'i2', reason: 'input' }] } });
+    const [ask1, ask2] = sent.filter((x) => x.mapped.type === 'attention.requested');
+    const second = new AguiStream({ emitter }, { threadId: 't', runId: 'r2', resume: [{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }, { interruptId: 'i2', status: 'cancelled' }, { interruptId: 'unknown', status: 'resolved' }] }, book);
+    second.handle({ type: 'RUN_STARTED', threadId: 't', runId: 'r2' });
+    second.handle({ type: 'RUN_FINISHED', threadId: 't', runId: 'r2' });
+    const tail = sent.slice(4).map((x) => [x.mapped.type, x.mapped.subject ?? null, x.extra.run ?? null, x.extra.cause ?? null, x.mapped.data]);
+    expect(tail).toEqual([
+      ['attention.answered', ask1!.id, 'r1', ask1!.id, { answer: {}, via: 'oob' }],
+      ['attention.resolved', ask1!.id, 'r1', 'ev5', { resolution: 'answered' }],
+      ['attention.resolved', ask2!.id, 'r1', ask2!.id, { resolution: 'dismissed' }],
+      ['run.started', null, 'r2', null, { trigger: 'user' }],
+      ['run.finished', null, 'r2', 'ev8', {}],
+    ]);
+    // a second resume of the same interrupts closes nothing again
+    new AguiStream({ emitter }, { threadId: 't', runId: 'r3', resume: [{ interruptId: 'i1', status: 'resolved' }] }, book);
+    expect(sent).toHaveLength(9);
+    // and the whole stream holds the terminals judge: each run one terminal of the right type
+    const stream = sent.map((x) => ({ id: x.id, type: x.mapped.type, source: 'aep://h/agent/agui/session/t', session: x.session, ...x.extra, data: x.mapped.data }));
+    expect(judgeTerminals(stream, { complete: true, expectRunTerminals: ['run.cancelled', 'run.finished'] })).toEqual([]);
   });
 });

@@ -7,7 +7,8 @@
  * `threadId` → session, `runId` → run (from RUN_STARTED, else the run input), `STEP_*` →
  * envelope step; the tool name of a TOOL_CALL_RESULT is re-attached from its TOOL_CALL_START.
  * A client that disconnects aborts the upstream request, exactly as without the bridge.
- * Read-only: no control claim. `GET /healthz` → `{ok, relay, source}` (source: the last
+ * An interrupted run's `attention.requested` are closed by the thread's next run input (its
+ * `resume` entries: interrupts.ts). Read-only: no control claim. `GET /healthz` → `{ok, relay, source}` (source: the last
  * upstream attempt succeeded).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -17,6 +18,7 @@ import type { Emitter } from '../bridge-kit/emitter.js';
 import { SseParser } from '../bridge-ce/sse-client.js';
 import { mapEvent } from './map-events.js';
 import type { Mapped } from '../adapter-kit/types.js';
+import { InterruptBook } from './interrupts.js';
 
 export const DEFAULT_PORT = 4321;
 const HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length']);
@@ -55,10 +57,20 @@ export class AguiStream {
   /** The id of this stream's `run.started` (the run terminal's `cause`). */
   private runStarted: string | undefined;
 
-  constructor(private readonly opts: Pick<AguiProxyOptions, 'emitter' | 'deltas' | 'ceiling'>, input: unknown) {
+  constructor(private readonly opts: Pick<AguiProxyOptions, 'emitter' | 'deltas' | 'ceiling'>, input: unknown, private readonly interrupts: InterruptBook = new InterruptBook()) {
     if (isPlainObject(input)) {
       if (typeof input.threadId === 'string') this.thread = input.threadId;
       if (typeof input.runId === 'string') this.run = input.runId;
+    }
+    // The run input answers the interrupts an earlier run of the thread stopped for (interrupts.ts).
+    if (this.thread !== undefined) {
+      for (const { interrupt, steps } of this.interrupts.resume(this.thread, input)) {
+        let previous = interrupt.request;
+        for (const step of steps) {
+          const cause = step.cause === 'request' ? interrupt.request : previous;
+          previous = this.opts.emitter.emit(this.thread, step.mapped, { ...(step.run ? { run: step.run } : {}), cause }).id;
+        }
+      }
     }
   }
 
@@ -93,6 +105,7 @@ export class AguiStream {
     const sent = this.opts.emitter.emit(thread, step ? { ...mapped, step } : mapped, extra);
     if (mapped.type === 'tool.requested' && callId !== undefined) this.requested.set(callId, sent.id);
     if (mapped.type === 'run.started') this.runStarted = sent.id;
+    if (mapped.type === 'attention.requested' && mapped.subject !== undefined) this.interrupts.remember(thread, mapped.subject, { request: sent.id, ...(this.run ? { run: this.run } : {}) });
   }
 }
 
@@ -101,6 +114,8 @@ const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.failed'
 
 export async function startAguiProxy(opts: AguiProxyOptions): Promise<RunningAguiProxy> {
   let sourceOk = false;
+  /** Interrupts left open by a run, answered by a later run input of the thread (one book per proxy). */
+  const interrupts = new InterruptBook();
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     if (req.method === 'GET' && path === '/healthz') {
@@ -139,7 +154,7 @@ export async function startAguiProxy(opts: AguiProxyOptions): Promise<RunningAgu
       } catch {
         input = undefined;
       }
-      const stream = new AguiStream(opts, input);
+      const stream = new AguiStream(opts, input, interrupts);
       const parser = new SseParser();
       const decoder = new TextDecoder();
       const tee = (chunk: Uint8Array): void => {

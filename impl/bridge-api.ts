@@ -25,7 +25,7 @@ export const bridgeOtlpInVscode = {
   },
 };
 export const bridgeAgui = {
-  mapEvent: function mapEvent(event: Record<string, unknown>, opts: AguiMapOptions | undefined): Mapped | null {
+  mapEvent: function mapEvent(event: Record<string, unknown>, opts: AguiMapOptions | undefined): Mapped | Mapped[] | null {
     return aguiEvent(event, opts);
   },
 };

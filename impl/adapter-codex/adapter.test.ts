@@ -156,6 +156,39 @@ describe('codex adapter daemon', () => {
     expect(Object.keys(denied!.data).sort()).toEqual(['by', 'tool']);
   });
 
+  it('an escalated apply_patch run through exec_command: the deny closes the turn\'s open Bash call (PreToolUse Bash, PermissionRequest apply_patch)', async () => {
+    const { a, r } = await setup();
+    const patch = "apply_patch <<'EOF'\n*** Begin Patch\n*** Add File: notes.md\n+hi\n*** End Patch\nEOF";
+    await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_1', prompt: 'write notes' }));
+    await postHook(a.url, 'PreToolUse', hook('PreToolUse', { turn_id: 'turn_1', tool_name: 'Bash', tool_use_id: 'call_patch', tool_input: { command: patch } }));
+    const reply = postHook(a.url, 'PermissionRequest', hook('PermissionRequest', { turn_id: 'turn_1', tool_name: 'apply_patch', tool_input: { patch: '*** Begin Patch\n*** Add File: notes.md\n+hi\n*** End Patch', description: 'add notes' } }));
+    const req = await pendingRequest(r);
+    r.send(command('control.attention.respond', S, { answer: { option: 'deny' } }, { subject: req.id }));
+    expect((await reply).body).toBe(DENY);
+    const events = await r.waitFor((es) => ofType(es, 'tool.denied').length === 1);
+    const [answered] = ofType(events, 'attention.answered');
+    const [denied] = ofType(events, 'tool.denied');
+    expect(denied).toMatchObject({ run: 'turn_1', subject: 'Bash', cause: answered!.id, data: { tool: { name: 'Bash', call_id: 'call_patch' }, by: 'runtime', requested_tool: 'apply_patch' } });
+    // the call is closed: a late PostToolUse of it adds no second terminal
+    await postHook(a.url, 'PostToolUse', hook('PostToolUse', { turn_id: 'turn_1', tool_name: 'Bash', tool_use_id: 'call_patch', tool_input: { command: patch }, tool_response: '' }));
+    await postHook(a.url, 'Stop', hook('Stop', { turn_id: 'turn_1' }));
+    const all = await r.waitFor((es) => ofType(es, 'run.finished').length === 1);
+    expect(ofType(all, 'tool.completed')).toEqual([]);
+  });
+
+  it('each PostToolUse terminal carries its call_id and cause-links its own tool.requested, in any order', async () => {
+    const { a, r } = await setup();
+    const bash = { turn_id: 'turn_1', tool_name: 'Bash' };
+    await postHook(a.url, 'UserPromptSubmit', hook('UserPromptSubmit', { turn_id: 'turn_1', prompt: 'two' }));
+    await postHook(a.url, 'PreToolUse', hook('PreToolUse', { ...bash, tool_use_id: 'c_a', tool_input: { command: 'a' } }));
+    await postHook(a.url, 'PreToolUse', hook('PreToolUse', { ...bash, tool_use_id: 'c_b', tool_input: { command: 'b' } }));
+    await postHook(a.url, 'PostToolUse', hook('PostToolUse', { ...bash, tool_use_id: 'c_b', tool_input: { command: 'b' }, tool_response: '' }));
+    await postHook(a.url, 'PostToolUse', hook('PostToolUse', { ...bash, tool_use_id: 'c_a', tool_input: { command: 'a' }, tool_response: '' }));
+    const events = await r.waitFor((es) => ofType(es, 'tool.completed').length === 2);
+    const req = new Map(ofType(events, 'tool.requested').map((e) => [e.data.tool.call_id, e.id]));
+    expect(ofType(events, 'tool.completed').map((e) => [e.data.tool.call_id, e.cause])).toEqual([['c_b', req.get('c_b')], ['c_a', req.get('c_a')]]);
+  });
+
   it('parallel calls of one tool: a PostToolUse dismisses the held request of its own call only (the request adds description)', async () => {
     const { a, r } = await setup({ attentionTimeoutMs: 60_000 });
     const bash = { turn_id: 'turn_1', tool_name: 'Bash' };

@@ -20,7 +20,11 @@
  * `description`) while its request is pending dismisses it, never a parallel call's request; Interrupt and
  * SessionEnd dismiss every request of the session. After a remote deny Codex fires no post-tool
  * hook, so the adapter closes the denied call itself: `tool.denied{by:"runtime"}` (the runtime
- * enforced the human's answer), with the PreToolUse's `call_id`, cause-linked to the answer (`attention.answered`).
+ * enforced the human's answer), with the PreToolUse's tool name and `call_id`, cause-linked to the answer
+ * (`attention.answered`). The call is found at the ask (ledger.ts `callFor`), also when the
+ * request names another tool than the call (an `apply_patch` heredoc escalated through
+ * `exec_command`: `Bash` at PreToolUse, `apply_patch` at PermissionRequest; the latter rides as
+ * `requested_tool`).
  *
  * Steering (opt-in): `additionalContext` on the five moments Codex documents; queued steering is
  * dropped with an audit event at SessionEnd.
@@ -71,21 +75,28 @@ function dismissAll(ctx: HookContext, session: string): void {
 
 async function onPermissionRequest(input: HookInput, session: string, run: string | undefined, ctx: HookContext): Promise<string> {
   const tool = str(input.tool_name) ?? 'unknown';
+  const ledger = ledgerOf(ctx);
+  // Paired at the ask, not at the answer: the call Codex is about to run is the one asked about.
+  const call = ledger.callFor(session, tool, input.tool_input, run);
   const { request, settlement } = await ctx.hold({
     session,
     ...(run ? { run } : {}),
     mapped: mapPermissionRequest(input, ctx.posture),
     options: PERMISSION_OPTIONS.map((o) => ({ ...o })),
     refusing: 'deny',
-    key: toolCallKey(session, tool, input.tool_input, NOT_IN_CALL),
+    // Filed under the CALL's key, so the call's own PostToolUse (which names the call's tool and
+    // input, e.g. `Bash` for an `apply_patch` request) dismisses it.
+    key: call ? toolCallKey(session, call.tool, call.input, NOT_IN_CALL) : toolCallKey(session, tool, input.tool_input, NOT_IN_CALL),
   });
   if (settlement.kind === 'option' && settlement.option === 'deny') {
-    const ledger = ledgerOf(ctx);
-    const call = ledger.callFor(session, tool, input.tool_input);
     if (!call || ledger.closeCall(session, call.id)) {
-      const ref: { name: string; call_id?: string } = call ? { name: tool, call_id: call.id } : { name: tool };
+      // The terminal names the call as its tool.requested did (tool name and call_id), so a
+      // consumer pairs it; the tool the request named rides as `requested_tool` when it differs.
+      const ref: { name: string; call_id?: string } = call ? { name: call.tool, call_id: call.id } : { name: tool };
+      const data: Record<string, unknown> = { tool: ref, by: 'runtime' };
+      if (call && call.tool !== tool) data.requested_tool = tool;
       const on = call?.run ?? request.run;
-      ctx.emit(session, { type: 'tool.denied', data: { tool: ref, by: 'runtime' }, subject: tool }, { ...(on ? { run: on } : {}), cause: settlement.answered ?? request.id });
+      ctx.emit(session, { type: 'tool.denied', data, subject: ref.name }, { ...(on ? { run: on } : {}), cause: settlement.answered ?? request.id });
     }
   }
   return permissionReply(settlement, NEUTRAL);
@@ -127,14 +138,18 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
     }
     case 'PreToolUse': {
       const call = str(input.tool_use_id);
-      if (call) ledger.openCall(session, { id: call, tool: str(input.tool_name) ?? 'unknown', input: input.tool_input, ...(run ? { run } : {}) });
-      break;
+      if (!mapped) break;
+      const sent = ctx.emit(session, mapped, run !== undefined ? { run } : {});
+      if (call) ledger.openCall(session, { id: call, tool: str(input.tool_name) ?? 'unknown', input: input.tool_input, requested: sent.id, ...(run ? { run } : {}) });
+      return NEUTRAL;
     }
     case 'PostToolUse': {
       dismissToolRequests(input, session, ctx, NOT_IN_CALL);
       const call = str(input.tool_use_id);
+      const requested = call ? ledger.openCallOf(session, call)?.requested : undefined;
       if (call && !ledger.closeCall(session, call)) return NEUTRAL; // already terminal (denied): one terminal per call
-      break;
+      if (mapped) ctx.emit(session, mapped, { ...(run !== undefined ? { run } : {}), ...(requested ? { cause: requested } : {}) });
+      return NEUTRAL;
     }
   }
   if (mapped) {

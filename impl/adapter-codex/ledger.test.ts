@@ -36,6 +36,22 @@ describe('CodexLedger', () => {
     expect(l.callFor('other', 'Bash', { command: 'make' })).toBeUndefined();
   });
 
+  it('a request naming another tool than any open call of its turn pairs with the turn\'s open call', () => {
+    const l = new CodexLedger();
+    l.openCall('s', { id: 'old', tool: 'Bash', input: { command: 'ls' }, run: 't0' });
+    l.openCall('s', { id: 'b1', tool: 'Bash', input: { command: "apply_patch <<'EOF'\n*** Begin Patch" }, run: 't1' });
+    expect(l.callFor('s', 'apply_patch', { patch: '*** Begin Patch' }, 't1')?.id).toBe('b1');
+    // two open calls in the turn: the one whose input names the tool, else the latest
+    l.openCall('s', { id: 'b0', tool: 'Read', input: { path: 'a' }, run: 't1' });
+    expect(l.callFor('s', 'apply_patch', { patch: 'x' }, 't1')?.id).toBe('b1');
+    l.openCall('s', { id: 'b2', tool: 'Read', input: { path: 'b' }, run: 't2' });
+    l.openCall('s', { id: 'b3', tool: 'Grep', input: { q: 'b' }, run: 't2' });
+    expect(l.callFor('s', 'write_file', { x: 1 }, 't2')?.id).toBe('b3');
+    // a turn with no open call, or a tool with open calls none of which the request covers: no guess
+    expect(l.callFor('s', 'apply_patch', { patch: 'x' }, 't9')).toBeUndefined();
+    expect(l.callFor('s', 'Read', { path: 'z' }, 't2')).toBeUndefined();
+  });
+
   it('a closed call is closed once, never reopened, and no longer found', () => {
     const l = new CodexLedger();
     l.openCall('s', { id: 'c1', tool: 'Bash', input: { command: 'make' } });

@@ -5,8 +5,10 @@
  * Why: Codex can close a turn twice from our point of view (an Interrupt, then a late prompt) and
  * fires no post-tool hook after a denied PermissionRequest, whose payload carries no
  * `tool_use_id`. The ledger finds the PreToolUse call a permission request is about (same tool,
- * and every member of the call's `tool_input` equal in the request's, which adds `description`),
- * so the adapter can close that call with the right `call_id`, and refuse a second terminal.
+ * and every member of the call's `tool_input` equal in the request's, which adds `description`;
+ * or, when the request names another tool than any open call of its turn, the turn's open call:
+ * `callFor`), so the adapter can close that call with the right `call_id`, and refuse a second
+ * terminal.
  *
  * Memory is bounded: at most `limit` remembered turns and calls, the oldest forgotten first.
  */
@@ -19,6 +21,8 @@ export interface OpenCall {
   tool: string;
   input: unknown;
   run?: string;
+  /** The id of the call's `tool.requested` event: its terminal's `cause` (AEP-0002 §2 rule 1). */
+  requested?: string;
 }
 
 const DEFAULT_LIMIT = 4096;
@@ -88,15 +92,36 @@ export class CodexLedger {
   }
 
   /**
-   * The open call a permission request is about: the latest one of that tool whose input the
-   * request covers; else the only open call of that tool; else undefined.
+   * The open call a permission request is about. Codex asks about the call it is about to run,
+   * but the request may name another tool than the call's PreToolUse: an escalated
+   * `exec_command` running an `apply_patch` heredoc is `Bash` at PreToolUse and `apply_patch` at
+   * PermissionRequest, with a differently shaped `tool_input`. So, in order:
+   * 1. the latest open call of that tool whose input the request covers;
+   * 2. the only open call of that tool;
+   * 3. when no open call of the turn (`run`) has that tool: the turn's only open call, else the
+   *    only one whose input mentions the requested tool's name, else the turn's latest call
+   *    (the one Codex is about to run);
+   * else undefined: a request naming a tool with open calls none of which it covers is not
+   * guessed.
    */
-  callFor(session: string, tool: string, requestInput: unknown): OpenCall | undefined {
+  callFor(session: string, tool: string, requestInput: unknown, run?: string): OpenCall | undefined {
     const prefix = `${session}\u0000`;
-    const sameTool = [...this.open.entries()].filter(([k, c]) => k.startsWith(prefix) && c.tool === tool).map(([, c]) => c);
+    const ofSession = [...this.open.entries()].filter(([k]) => k.startsWith(prefix)).map(([, c]) => c);
+    const sameTool = ofSession.filter((c) => c.tool === tool);
     const covered = sameTool.filter((c) => requestCovers(c.input, requestInput));
     if (covered.length > 0) return covered.at(-1);
-    return sameTool.length === 1 ? sameTool[0] : undefined;
+    if (sameTool.length === 1) return sameTool[0];
+    const ofTurn = run === undefined ? ofSession : ofSession.filter((c) => c.run === run);
+    if (ofTurn.length === 0 || ofTurn.some((c) => c.tool === tool)) return undefined;
+    if (ofTurn.length === 1) return ofTurn[0];
+    const mentions = ofTurn.filter((c) => (canonical(c.input) ?? '').includes(tool));
+    if (mentions.length === 1) return mentions[0];
+    return ofTurn.at(-1);
+  }
+
+  /** The open call with this id, if it is still open. */
+  openCallOf(session: string, id: string): OpenCall | undefined {
+    return this.open.get(key(session, id));
   }
 
   /** Record a call's terminal; false when it already had one (emit nothing then). */

@@ -47,7 +47,7 @@ describe('gemini-cli adapter daemon', () => {
       ['BeforeToolSelection', { llm_request: { model: 'gemini-3.8-flash', toolConfig: { mode: 'AUTO' } } }],
       ['BeforeTool', { tool_name: 'run_shell_command', tool_input: { command: 'echo hi > proof.txt', description: 'Print hi' }, original_request_name: 'run_shell_command' }],
       ['Notification', { notification_type: 'ToolPermission', message: 'run_shell_command wants to write', details: { tool_name: 'run_shell_command' } }],
-      ['AfterTool', { tool_name: 'run_shell_command', tool_input: { command: 'echo hi > proof.txt' }, tool_response: { llmContent: 'Output: (empty)', returnDisplay: '' } }],
+      ['AfterTool', { tool_name: 'run_shell_command', tool_input: { command: 'echo hi > proof.txt', description: 'Print hi' }, tool_response: { llmContent: 'Output: (empty)', returnDisplay: '' } }],
       ['AfterTool', { tool_name: 'read_file', tool_input: { file_path: 'nope' }, tool_response: { error: { type: 'FILE_NOT_FOUND', message: 'nope' } } }],
       ['AfterAgent', { prompt: 'write proof.txt', prompt_response: 'Done.', stop_hook_active: false }],
       ['BeforeAgent', { prompt: 'and again' }],
@@ -86,9 +86,36 @@ describe('gemini-cli adapter daemon', () => {
     expect(events.filter((e) => e.type === 'run.cancelled').map((e) => e.cause)).toEqual([r2!.id, r3!.id]);
     expect(events.find((e) => e.type === 'x.gemini-cli.session.after_model')!.severity).toBe('debug');
     expect(events.find((e) => e.type === 'tool.failed')!.data.error).toEqual({ type: 'FILE_NOT_FOUND' });
+    const requested = events.find((e) => e.type === 'tool.requested')!;
+    expect(requested.data.tool.call_id).toMatch(/^call_[0-9A-HJKMNP-TV-Z]{26}$/);
+    expect(events.find((e) => e.type === 'tool.completed')).toMatchObject({ cause: requested.id, data: { tool: { name: 'run_shell_command', call_id: requested.data.tool.call_id } } });
+    // read_file's AfterTool had no BeforeTool: nothing to pair, so no call id and no cause
+    expect(events.find((e) => e.type === 'tool.failed')!.cause).toBeUndefined();
     const log = await sessionLog(home, 'gemini-cli', S);
     expect(log.validate).toEqual({ code: 0, out: expect.stringMatching(/: \d+ events, valid\n$/) });
     expect(log.events.map((e) => e.id)).toEqual(events.map((e) => e.id));
+  });
+
+  it('two calls in one turn finishing in the other order: each terminal carries its own call_id and cause', async () => {
+    const { a, r } = await setup();
+    const post = (hook: string, extra: Record<string, unknown>) => postHook(a.url, hook, { ...base, hook_event_name: hook, ...extra });
+    await post('BeforeAgent', { prompt: 'read both' });
+    await post('BeforeTool', { tool_name: 'read_file', tool_input: { file_path: 'a.md' } });
+    await post('BeforeTool', { tool_name: 'read_file', tool_input: { file_path: 'b.md' } });
+    await post('BeforeTool', { tool_name: 'run_shell_command', tool_input: { description: 'ls', command: 'ls' } });
+    await post('AfterTool', { tool_name: 'run_shell_command', tool_input: { command: 'ls', description: 'ls' }, tool_response: { llmContent: 'Output: x\nExit Code: 2' } });
+    await post('AfterTool', { tool_name: 'read_file', tool_input: { file_path: 'b.md' }, tool_response: { llmContent: 'b' } });
+    await post('AfterTool', { tool_name: 'read_file', tool_input: { file_path: 'a.md' }, tool_response: { llmContent: 'a' } });
+    const events = await r.waitFor((es) => es.filter((e) => e.type.startsWith('tool.')).length === 6);
+    const req = events.filter((e) => e.type === 'tool.requested');
+    const ids = req.map((e) => e.data.tool.call_id);
+    expect(new Set(ids).size).toBe(3);
+    const terminals = events.filter((e) => e.type === 'tool.completed' || e.type === 'tool.failed');
+    expect(terminals.map((e) => [e.type, e.data.tool.call_id, e.cause])).toEqual([
+      ['tool.failed', ids[2], req[2]!.id],
+      ['tool.completed', ids[1], req[1]!.id],
+      ['tool.completed', ids[0], req[0]!.id],
+    ]);
   });
 
   it('observe-only: commands are nacked unsupported and steering is never on', async () => {

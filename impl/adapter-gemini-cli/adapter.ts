@@ -8,6 +8,12 @@
  * that run as `run.cancelled` first; SessionEnd drains one the same way. Tool, model-plane,
  * compaction and notification events ride the open run when there is one.
  *
+ * Tool calls: Gemini CLI names no call, and several calls of one turn may finish in another order
+ * than they were asked. BeforeTool mints a `call_id` (`call_<ULID>`) on `tool.requested`; the
+ * AfterTool of the same session, `tool_name` and canonical `tool_input` (first in, first out)
+ * carries it on its `tool.completed` / `tool.failed`, with `cause` = the request's id
+ * (tool-pairs.ts). An AfterTool with no such BeforeTool (BeforeTool not wired) stays unpaired.
+ *
  * AfterModel fires once per streamed chunk: it is emitted at severity `debug`, and the example
  * settings leave it unregistered.
  *
@@ -19,6 +25,10 @@ import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js
 import { defineAdapter } from '../adapter-kit/define.js';
 import { str } from '../adapter-kit/mapping.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
+import { ulid } from '../core/ulid.js';
+import { isPlainObject } from '../core/event.js';
+import type { Mapped } from '../adapter-kit/types.js';
+import { ToolPairs } from './tool-pairs.js';
 import { AGENT, mapHook } from './map-hooks.js';
 import { NEUTRAL } from './replies.js';
 
@@ -33,6 +43,13 @@ export function createAdapter(): AdapterDef {
   const runs = new SynthesizedRuns();
   /** Sessions whose SessionEnd was seen since their last SessionStart (a repeat emits nothing). */
   const ended = new Set<string>();
+  /** BeforeTool ↔ AfterTool (tool-pairs.ts): minted call ids, request ids for the terminals' cause. */
+  const calls = new ToolPairs(() => `call_${ulid()}`);
+
+  const withCallId = (mapped: Mapped, callId: string): Mapped => {
+    const tool = isPlainObject(mapped.data.tool) ? mapped.data.tool : {};
+    return { ...mapped, data: { ...mapped.data, tool: { ...tool, call_id: callId } } };
+  };
 
   async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
     const input: HookInput = { ...raw, hook_event_name: hookEvent };
@@ -53,11 +70,25 @@ export function createAdapter(): AdapterDef {
         if (ended.has(session)) return NEUTRAL;
         ended.add(session);
         runs.drain(ctx, session);
+        calls.endSession(session);
         ctx.emit(session, mapped);
         return NEUTRAL;
       case 'SessionStart':
         ended.delete(session);
         break;
+      case 'BeforeTool': {
+        const run = ctx.run(session);
+        const callId = calls.newCallId();
+        const sent = ctx.emit(session, withCallId(mapped, callId), run ? { run } : {});
+        calls.opened(session, str(input.tool_name) ?? 'unknown', input.tool_input, { callId, requested: sent.id });
+        return NEUTRAL;
+      }
+      case 'AfterTool': {
+        const run = ctx.run(session);
+        const call = calls.take(session, str(input.tool_name) ?? 'unknown', input.tool_input);
+        ctx.emit(session, call ? withCallId(mapped, call.callId) : mapped, { ...(run ? { run } : {}), ...(call ? { cause: call.requested } : {}) });
+        return NEUTRAL;
+      }
     }
     const run = mapped.type.startsWith('session.') ? undefined : ctx.run(session);
     ctx.emit(session, mapped, { ...(run ? { run } : {}), ...(hookEvent === 'AfterModel' ? { severity: 'debug' as const } : {}) });

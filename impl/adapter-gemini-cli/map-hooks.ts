@@ -23,7 +23,8 @@
  *   `attention.requested`; this adapter is observe-only and answers nothing.
  * - The model plane has no core type: BeforeModel, AfterModel (per streamed chunk) and
  *   BeforeToolSelection stay in the vendor namespace with the model id only.
- * - Gemini exposes no tool call id: tool events carry the tool name only.
+ * - Gemini exposes no tool call id: the mapping carries the tool name only; the adapter
+ *   (adapter.ts, tool-pairs.ts) mints `call_id` at BeforeTool and pairs AfterTool with it.
  * - A shell command that exits non-zero is not an error to Gemini CLI (0.61.0, seen by the
  *   real-vendors lane): `tool_response` has no `error`, only `llmContent` text ending in an
  *   `Exit Code: N` line. For `run_shell_command` that last line decides: N ≠ 0 is `tool.failed`

@@ -21,7 +21,7 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   const emitter = createEmitter({
     agent: io.env.AEP_AGENT_NAME || AGENT, stateKey: 'bridge-agui', home: opts.home, posture: opts.posture,
     ...(opts.relay ? { relay: opts.relay } : {}), ...(opts.token ? { token: opts.token } : {}),
-    emits: ['run', 'tool', 'state', 'x.agui'], log,
+    emits: ['run', 'tool', 'state', 'attention', 'x.agui'], log,
   });
   let proxy;
   try {

@@ -9,7 +9,7 @@ export const descriptor: Descriptor = {
   surface: "HTTP tee proxy toward `--upstream`: requests and the event stream pass untouched",
   identity: { session: "`threadId`", run: "`runId` (`STEP_*` become steps)" },
   classes: ["Emitter"],
-  emits: ["run", "tool", "state"],
+  emits: ["run", "tool", "state", "attention"],
   postures: [
     { name: "default", env: {}, summary: "off-path tee; AEP_AGUI_DELTAS=1 opts token deltas in", accepts: [] },
   ],

@@ -7,6 +7,7 @@ export const DEVIATIONS: readonly Deviation[] = [
   deviation("RUN_ERROR message", "design record: run.failed {reason: code ?? \"error\"}, message redacted", "the message as data.message at redacted+ (not inside data.error)", "mapper owned by another engineer; renaming proposed in the audit report"),
   deviation("STATE_SNAPSHOT / STATE_DELTA payload", "design record: payload redacted; the schema names state.snapshot's member `state` and state.delta's `delta`", "data.snapshot / data.delta at full only", "mapper owned by another engineer; renaming proposed in the audit report"),
   deviation("CUSTOM value", "design record: data.name at metadata with value redacted", "data.name only; value is not carried", "mapper owned by another engineer; proposed in the audit report"),
+  deviation("RUN_FINISHED outcome interrupt", "design record (0.0.57): interrupts unmapped until AG-UI 1.0", "attention.requested (respond_via oob) per interrupt, then run.cancelled {outcome: \"interrupt\"}; the thread's next run input (resume entries) resolves them", "an interrupted run stopped for a human: mapping it to run.finished said success"),
   unnamed("run.started data.trigger", "user", "run.started without a trigger says less than the siblings"),
   unnamed("x.agui.text_message.end data.message_id", "the messageId", "the record names the type, not its members"),
   unnamed("token-delta events data.delta", "the delta text at redacted+", "the record names the types only"),

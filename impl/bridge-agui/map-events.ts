@@ -7,7 +7,7 @@
  * | AG-UI type | AEP type |
  * |---|---|
  * | RUN_STARTED | `run.started` (parentRunId as `parent_run`) |
- * | RUN_FINISHED | `run.finished` (result as `summary`, redacted+) |
+ * | RUN_FINISHED | by `outcome` (run-outcome.ts): `run.finished` (result as `summary`, redacted+); `cancelled` → `run.cancelled`; `interrupt` → `attention.requested` per interrupt + `run.cancelled {outcome: "interrupt"}` |
  * | RUN_ERROR | `run.failed` (reason = code ?? "error"; message redacted+) |
  * | STEP_STARTED / STEP_FINISHED | `run.step.started` / `run.step.finished`, step = stepName |
  * | TOOL_CALL_START | `tool.requested` (name, call id) |
@@ -23,6 +23,7 @@ import { digest } from '../core/digest.js';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import { red } from '../adapter-kit/capture.js';
 import type { Mapped } from '../adapter-kit/types.js';
+import { mapRunFinished } from './run-outcome.js';
 
 export const AGENT = 'agui';
 
@@ -50,8 +51,8 @@ export function vendorType(type: string): string {
   return cut <= 0 ? `x.agui.${snake}.event` : `x.agui.${snake.slice(0, cut)}.${snake.slice(cut + 1)}`;
 }
 
-/** One AG-UI event → `{type, data, subject?, step?}`, or null (suppressed). */
-export function mapEvent(event: Record<string, unknown>, opts: AguiMapOptions = {}): Mapped | null {
+/** One AG-UI event → `{type, data, subject?, step?}`, an array (an interrupted run's requests and terminal), or null (suppressed). */
+export function mapEvent(event: Record<string, unknown>, opts: AguiMapOptions = {}): Mapped | Mapped[] | null {
   const ceiling = opts.ceiling ?? 'metadata';
   const type = str(event.type) ?? 'UNKNOWN';
   switch (type) {
@@ -61,12 +62,8 @@ export function mapEvent(event: Record<string, unknown>, opts: AguiMapOptions = 
       return { type: 'run.started', data };
     }
     case 'RUN_FINISHED': {
-      const data: Record<string, unknown> = {};
-      if (event.result !== undefined && event.result !== null) {
-        const summary = red(typeof event.result === 'string' ? event.result : JSON.stringify(event.result), ceiling);
-        if (summary !== undefined) data.summary = summary;
-      }
-      return { type: 'run.finished', data };
+      const out = mapRunFinished(event, ceiling);
+      return out.length === 1 ? out[0]! : out;
     }
     case 'RUN_ERROR': {
       const data: Record<string, unknown> = { reason: str(event.code) ?? 'error' };

@@ -14,6 +14,7 @@ import { validateStream } from '../core/stream.js';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
 import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
 import { mapEvent } from './map-events.js';
+import { judgeTerminals } from '../../runners/judge/terminals.js';
 import { startAguiProxy, type RunningAguiProxy } from './proxy.js';
 
 const encoder = new EventEncoder({ accept: 'text/event-stream' });
@@ -46,7 +47,7 @@ describe('AG-UI bridge with @ag-ui/core events encoded by @ag-ui/encoder', () =>
     for (const type of Object.values(EventType)) {
       const mapped = mapEvent({ type } as Record<string, unknown>, { deltas: true });
       if (mapped === null) expect(['REASONING_ENCRYPTED_VALUE']).toContain(type);
-      else expect(mapped.type).toMatch(/^(run|tool|state)\.|^run\.step\.|^x\.agui\.[a-z_]+\.[a-z_]+$/);
+      else for (const one of Array.isArray(mapped) ? mapped : [mapped]) expect(one.type).toMatch(/^(run|tool|state)\.|^run\.step\.|^x\.agui\.[a-z_]+\.[a-z_]+$/);
     }
   });
 
@@ -65,6 +66,7 @@ describe('AG-UI bridge with @ag-ui/core events encoded by @ag-ui/encoder', () =>
     expect(events[3]!.data).toMatchObject({ tool: { name: 'lookup', call_id: 'tc_p' } });
     for (const e of events) expect(validateEvent(e), String(e.type)).toEqual([]);
     expect(validateStream(events)).toEqual([]);
+    expect(judgeTerminals(events, { complete: true, expectRunTerminals: ['run.finished'] })).toEqual([]);
     sse.close();
   });
 });

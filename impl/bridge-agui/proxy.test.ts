@@ -7,7 +7,9 @@ import { validateEvent } from '../core/envelope.js';
 import { validateStream } from '../core/stream.js';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
 import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
-import { startAguiProxy, type RunningAguiProxy } from './proxy.js';
+import { AguiStream, startAguiProxy, type RunningAguiProxy } from './proxy.js';
+import { InterruptBook } from './interrupts.js';
+import { judgeTerminals } from '../../runners/judge/terminals.js';
 
 /** The stubbed AG-UI agent: POST /agent answers the run's event stream in AG-UI's SSE encoding. */
 const UPSTREAM = 'http://agui-agent.aep.test';
@@ -80,6 +82,7 @@ describe('AG-UI tee proxy with a stubbed agent (msw) and a real relay', () => {
     ]);
     for (const e of events) expect(validateEvent(e), String(e.type)).toEqual([]);
     expect(validateStream(events)).toEqual([]);
+    expect(judgeTerminals(events, { complete: true, expectRunTerminals: ['run.finished'] })).toEqual([]);
     sse.close();
   });
 
@@ -103,5 +106,80 @@ describe('AG-UI tee proxy with a stubbed agent (msw) and a real relay', () => {
     expect(res.status).toBe(502);
     expect(((await res.json()) as { detail: string }).detail).toMatch(/^the AG-UI upstream http:\/\/127\.0\.0\.1:9 is unreachable/);
     expect(await (await fetch(`${proxy.url}/healthz`)).json()).toMatchObject({ ok: true, source: false });
+  });
+});
+
+describe('AguiStream pairs each terminal with its start', () => {
+  function capture() {
+    const sent: { session: string; mapped: { type: string; data: Record<string, unknown>; subject?: string }; extra: { run?: string; cause?: string }; id: string }[] = [];
+    let n = 0;
+    const emitter = {
+      emit(session: string, mapped: { type: string; data: Record<string, unknown> }, extra: { run?: string; cause?: string } = {}) {
+        const id = `ev${++n}`;
+        sent.push({ session, mapped, extra, id });
+        return { id } as never;
+      },
+    } as unknown as Emitter;
+    return { sent, emitter };
+  }
+
+  it('tool results cause-link to their TOOL_CALL_START (out of order), the run terminal to RUN_STARTED', () => {
+    const { sent, emitter } = capture();
+    const s = new AguiStream({ emitter }, undefined);
+    for (const e of [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      { type: 'TOOL_CALL_START', toolCallId: 'a', toolCallName: 'read' },
+      { type: 'TOOL_CALL_START', toolCallId: 'b', toolCallName: 'grep' },
+      { type: 'TOOL_CALL_RESULT', toolCallId: 'b', content: 'x' },
+      { type: 'TOOL_CALL_RESULT', toolCallId: 'a', content: 'y' },
+      { type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: { type: 'cancelled' } },
+    ]) s.handle(e);
+    expect(sent.map((x) => [x.mapped.type, x.id, x.extra.cause ?? null])).toEqual([
+      ['run.started', 'ev1', null],
+      ['tool.requested', 'ev2', null],
+      ['tool.requested', 'ev3', null],
+      ['tool.completed', 'ev4', 'ev3'],
+      ['tool.completed', 'ev5', 'ev2'],
+      ['run.cancelled', 'ev6', 'ev1'],
+    ]);
+    expect(sent[3]!.mapped.data).toMatchObject({ tool: { name: 'grep', call_id: 'b' } });
+  });
+
+  it('an interrupted run emits its requests inside the run, then one terminal', () => {
+    const { sent, emitter } = capture();
+    const s = new AguiStream({ emitter }, { threadId: 't', runId: 'r' });
+    s.handle({ type: 'RUN_STARTED', threadId: 't', runId: 'r' });
+    s.handle({ type: 'RUN_FINISHED', threadId: 't', runId: 'r', outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'tool_approval', toolCallId: 'c' }] } });
+    expect(sent.map((x) => [x.mapped.type, x.extra.run, x.extra.cause ?? null])).toEqual([
+      ['run.started', 'r', null],
+      ['attention.requested', 'r', null],
+      ['run.cancelled', 'r', 'ev1'],
+    ]);
+  });
+
+  it('the next run input of the thread closes the interrupts: resolved → answered + resolved, cancelled → dismissed', () => {
+    const { sent, emitter } = capture();
+    const book = new InterruptBook();
+    const first = new AguiStream({ emitter }, { threadId: 't', runId: 'r1' }, book);
+    first.handle({ type: 'RUN_STARTED', threadId: 't', runId: 'r1' });
+    first.handle({ type: 'RUN_FINISHED', threadId: 't', runId: 'r1', outcome: { type: 'interrupt', interrupts: [{ id: 'i1', reason: 'approval', toolCallId: 'c' }, { id: 'i2', reason: 'input' }] } });
+    const [ask1, ask2] = sent.filter((x) => x.mapped.type === 'attention.requested');
+    const second = new AguiStream({ emitter }, { threadId: 't', runId: 'r2', resume: [{ interruptId: 'i1', status: 'resolved', payload: { approved: true } }, { interruptId: 'i2', status: 'cancelled' }, { interruptId: 'unknown', status: 'resolved' }] }, book);
+    second.handle({ type: 'RUN_STARTED', threadId: 't', runId: 'r2' });
+    second.handle({ type: 'RUN_FINISHED', threadId: 't', runId: 'r2' });
+    const tail = sent.slice(4).map((x) => [x.mapped.type, x.mapped.subject ?? null, x.extra.run ?? null, x.extra.cause ?? null, x.mapped.data]);
+    expect(tail).toEqual([
+      ['attention.answered', ask1!.id, 'r1', ask1!.id, { answer: {}, via: 'oob' }],
+      ['attention.resolved', ask1!.id, 'r1', 'ev5', { resolution: 'answered' }],
+      ['attention.resolved', ask2!.id, 'r1', ask2!.id, { resolution: 'dismissed' }],
+      ['run.started', null, 'r2', null, { trigger: 'user' }],
+      ['run.finished', null, 'r2', 'ev8', {}],
+    ]);
+    // a second resume of the same interrupts closes nothing again
+    new AguiStream({ emitter }, { threadId: 't', runId: 'r3', resume: [{ interruptId: 'i1', status: 'resolved' }] }, book);
+    expect(sent).toHaveLength(9);
+    // and the whole stream holds the terminals judge: each run one terminal of the right type
+    const stream = sent.map((x) => ({ id: x.id, type: x.mapped.type, source: 'aep://h/agent/agui/session/t', session: x.session, ...x.extra, data: x.mapped.data }));
+    expect(judgeTerminals(stream, { complete: true, expectRunTerminals: ['run.cancelled', 'run.finished'] })).toEqual([]);
   });
 });

@@ -7,7 +7,8 @@
  * `threadId` → session, `runId` → run (from RUN_STARTED, else the run input), `STEP_*` →
  * envelope step; the tool name of a TOOL_CALL_RESULT is re-attached from its TOOL_CALL_START.
  * A client that disconnects aborts the upstream request, exactly as without the bridge.
- * Read-only: no control claim. `GET /healthz` → `{ok, relay, source}` (source: the last
+ * An interrupted run's `attention.requested` are closed by the thread's next run input (its
+ * `resume` entries: interrupts.ts). Read-only: no control claim. `GET /healthz` → `{ok, relay, source}` (source: the last
  * upstream attempt succeeded).
  */
 import { createServer, type IncomingMessage, type Server } from 'node:http';
@@ -16,6 +17,8 @@ import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
 import { SseParser } from '../bridge-ce/sse-client.js';
 import { mapEvent } from './map-events.js';
+import type { Mapped } from '../adapter-kit/types.js';
+import { InterruptBook } from './interrupts.js';
 
 export const DEFAULT_PORT = 4321;
 const HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length']);
@@ -49,11 +52,25 @@ export class AguiStream {
   private run: string | undefined;
   private step: string | undefined;
   private readonly tools = new Map<string, string>();
+  /** Call id → the id of its `tool.requested` (the terminal's `cause`, AEP-0002 §2 rule 1). */
+  private readonly requested = new Map<string, string>();
+  /** The id of this stream's `run.started` (the run terminal's `cause`). */
+  private runStarted: string | undefined;
 
-  constructor(private readonly opts: Pick<AguiProxyOptions, 'emitter' | 'deltas' | 'ceiling'>, input: unknown) {
+  constructor(private readonly opts: Pick<AguiProxyOptions, 'emitter' | 'deltas' | 'ceiling'>, input: unknown, private readonly interrupts: InterruptBook = new InterruptBook()) {
     if (isPlainObject(input)) {
       if (typeof input.threadId === 'string') this.thread = input.threadId;
       if (typeof input.runId === 'string') this.run = input.runId;
+    }
+    // The run input answers the interrupts an earlier run of the thread stopped for (interrupts.ts).
+    if (this.thread !== undefined) {
+      for (const { interrupt, steps } of this.interrupts.resume(this.thread, input)) {
+        let previous = interrupt.request;
+        for (const step of steps) {
+          const cause = step.cause === 'request' ? interrupt.request : previous;
+          previous = this.opts.emitter.emit(this.thread, step.mapped, { ...(step.run ? { run: step.run } : {}), cause }).id;
+        }
+      }
     }
   }
 
@@ -63,19 +80,42 @@ export class AguiStream {
       if (typeof event.threadId === 'string') this.thread = event.threadId;
       if (typeof event.runId === 'string') this.run = event.runId;
     }
-    if (type === 'TOOL_CALL_START' && typeof event.toolCallId === 'string' && typeof event.toolCallName === 'string') this.tools.set(event.toolCallId, event.toolCallName);
-    const toolName = typeof event.toolCallId === 'string' ? this.tools.get(event.toolCallId) : undefined;
+    const callId = typeof event.toolCallId === 'string' ? event.toolCallId : undefined;
+    if (type === 'TOOL_CALL_START' && callId !== undefined && typeof event.toolCallName === 'string') this.tools.set(callId, event.toolCallName);
+    const toolName = callId !== undefined ? this.tools.get(callId) : undefined;
     const mapped = mapEvent(event, { ...(this.opts.deltas ? { deltas: true } : {}), ...(this.opts.ceiling ? { ceiling: this.opts.ceiling } : {}), ...(toolName ? { toolName } : {}) });
     if (type === 'STEP_STARTED' && typeof event.stepName === 'string') this.step = event.stepName;
     if (!mapped || !this.thread) return;
-    const step = mapped.step ?? this.step;
-    this.opts.emitter.emit(this.thread, step ? { ...mapped, step } : mapped, this.run ? { run: this.run } : {});
+    for (const one of Array.isArray(mapped) ? mapped : [mapped]) this.emitOne(one, callId);
     if (type === 'STEP_FINISHED') this.step = undefined;
+  }
+
+  private emitOne(mapped: Mapped, callId: string | undefined): void {
+    const thread = this.thread as string;
+    const step = mapped.step ?? this.step;
+    let cause: string | undefined;
+    if (TOOL_TERMINALS.has(mapped.type) && callId !== undefined) {
+      cause = this.requested.get(callId);
+      this.requested.delete(callId);
+    } else if (RUN_TERMINALS.has(mapped.type)) {
+      cause = this.runStarted;
+      this.runStarted = undefined;
+    }
+    const extra = { ...(this.run ? { run: this.run } : {}), ...(cause ? { cause } : {}) };
+    const sent = this.opts.emitter.emit(thread, step ? { ...mapped, step } : mapped, extra);
+    if (mapped.type === 'tool.requested' && callId !== undefined) this.requested.set(callId, sent.id);
+    if (mapped.type === 'run.started') this.runStarted = sent.id;
+    if (mapped.type === 'attention.requested' && mapped.subject !== undefined) this.interrupts.remember(thread, mapped.subject, { request: sent.id, ...(this.run ? { run: this.run } : {}) });
   }
 }
 
+const TOOL_TERMINALS: ReadonlySet<string> = new Set(['tool.completed', 'tool.failed', 'tool.denied', 'tool.cancelled']);
+const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.failed', 'run.cancelled']);
+
 export async function startAguiProxy(opts: AguiProxyOptions): Promise<RunningAguiProxy> {
   let sourceOk = false;
+  /** Interrupts left open by a run, answered by a later run input of the thread (one book per proxy). */
+  const interrupts = new InterruptBook();
   const server: Server = createServer((req, res) => {
     const path = req.url ?? '/';
     if (req.method === 'GET' && path === '/healthz') {
@@ -114,7 +154,7 @@ export async function startAguiProxy(opts: AguiProxyOptions): Promise<RunningAgu
       } catch {
         input = undefined;
       }
-      const stream = new AguiStream(opts, input);
+      const stream = new AguiStream(opts, input, interrupts);
       const parser = new SseParser();
       const decoder = new TextDecoder();
       const tee = (chunk: Uint8Array): void => {

@@ -29,6 +29,7 @@ import type { Check, Family } from '../conformance/types.js';
 import { poll } from './live-target.js';
 import { readScenarioFile, scenarioFiles, type Scenario } from './scenario-format.js';
 import { runScenario, type Observed, type ScenarioTarget } from './scenario-run.js';
+import { terminalsCheck } from '../judge/scenario-judge.js';
 import { withStack, LIVE_HOST, type Stack } from './stack.js';
 
 export const BRIDGE_SCENARIO_VENDORS: Readonly<Record<string, BusVendor>> = { 'opencode-sse': 'opencode', 'kilocode-sse': 'kilocode' };
@@ -89,7 +90,7 @@ async function runBridgeScenario(stack: Stack, adapter: string, scenario: Scenar
         stack.client.events().flatMap((f) => (f.json!.session === scenario.session && f.json!.agent === agent ? [{ event: f.json!, line: f.raw }] : [])),
       refusal: (id) => stack.client.refusal(id),
     };
-    return await runScenario(scenario, target, { newId: () => ulid(), now: () => new Date().toISOString(), ...validity(impl), stepMs: 5000, quietMs: 100 });
+    return await runScenario(scenario, target, { newId: () => ulid(), now: () => new Date().toISOString(), ...validity(impl), judgeStream: terminalsCheck(adapter), stepMs: 5000, quietMs: 100 });
   } finally {
     await harness?.close();
     rmSync(home, { recursive: true, force: true });

@@ -14,6 +14,7 @@ import { liveTarget } from './live-target.js';
 import { liveMappings } from './mappings-live.js';
 import { readScenarioFile, scenarioFiles } from './scenario-format.js';
 import { runScenario } from './scenario-run.js';
+import { terminalsCheck } from '../judge/scenario-judge.js';
 import { withStack, type StackOptions } from './stack.js';
 import type { ExternalTarget } from './external.js';
 import { adapter as hermes } from '../../impl/adapter-hermes/adapter.js';
@@ -42,6 +43,7 @@ export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterD
                 newId: () => ulid(),
                 now: () => new Date().toISOString(),
                 ...validity(implementation),
+                judgeStream: terminalsCheck(file.adapter),
                 stepMs: 5000,
                 quietMs: 100,
               }).finally(() => daemon.close());

@@ -54,6 +54,8 @@ export async function runScenario(
     validate?: (event: unknown) => string | null;
     /** null for a valid stream, else why not; applied to everything the adapter emitted. */
     validateStream?: (events: unknown[]) => string | null;
+    /** null when every call and run reached its paired terminal (runners/judge), else why not. */
+    judgeStream?: (events: unknown[]) => string | null;
   } & ScenarioBounds,
 ): Promise<string | null> {
   const stepMs = opts.stepMs ?? 5000;
@@ -168,8 +170,10 @@ export async function runScenario(
     await target.settle(() => false, opts.quietMs ?? 0);
     const mismatch = await compareEvents(scenario.events, relevant(), resolve, opts.validate);
     if (mismatch !== null) return mismatch;
-    const stream = opts.validateStream?.(target.observed().map((o) => o.event));
-    return stream ? `the adapter's stream is not valid: ${stream}` : null;
+    const emitted = target.observed().map((o) => o.event);
+    const stream = opts.validateStream?.(emitted);
+    if (stream) return `the adapter's stream is not valid: ${stream}`;
+    return opts.judgeStream?.(emitted) ?? null;
   } catch (err) {
     if (err instanceof StepFailure) return err.message;
     throw err;

@@ -96,3 +96,26 @@ describe('the plugin-shaped hosts', () => {
     expect(judge({ hooks: ['bus', 'tool.after'], events: [], hooksMayFail: true }, o)).toEqual(['hook tool.after (expected #2 of bus, tool.after) did not fire in order; fired: bus']);
   });
 });
+
+describe('the terminals judge in the vendor lane', () => {
+  const S = { source: 'aep://h/agent/gemini-cli/session/s', session: 's' };
+  const req = { ...S, id: 'r1', type: 'tool.requested', run: 'run1', data: { tool: { name: 'run_shell_command', call_id: 'c1' } } };
+  const started = { ...S, id: 's1', type: 'run.started', run: 'run1', data: {} };
+  const done = { ...S, id: 'd1', type: 'tool.completed', run: 'run1', cause: 'r1', data: { tool: { name: 'run_shell_command', call_id: 'c1' } } };
+  const finished = { ...S, id: 'f1', type: 'run.finished', run: 'run1', cause: 's1', data: {} };
+  const lane: Expectation = { hooks: ['AfterTool'], events: [] };
+  const obs = (events: Record<string, unknown>[], integration = 'gemini-cli'): Observation => ({ ...good, hooks: [hook('BeforeTool'), hook('AfterTool')], events, integration });
+
+  it('passes paired terminals, and flags a call the vendor ended without a paired terminal', () => {
+    expect(judge(lane, obs([started, req, done, finished]))).toEqual([]);
+    const unpaired = { ...done, cause: undefined, data: { tool: { name: 'run_shell_command' } } };
+    const problems = judge(lane, obs([started, req, unpaired, finished]));
+    expect(problems.map((p) => p.split(' (')[0])).toEqual(['terminals judge: terminals/tool-terminal-missing', 'terminals judge: terminals/tool-terminal-unpaired']);
+  });
+
+  it('judges nothing without an integration name, and excuses an integration\'s known findings', () => {
+    const noId = { ...req, data: { tool: { name: 'run_command' } } };
+    expect(judge(lane, { ...obs([noId]), integration: undefined } as Observation)).toEqual([]);
+    expect(judge(lane, obs([{ ...noId, source: 'aep://h/agent/antigravity/session/s' }], 'antigravity'))).toEqual([]);
+  });
+});

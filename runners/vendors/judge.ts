@@ -3,6 +3,11 @@
  * and the file system show, against what the spec and the scenario require.
  */
 import type { HookRecord } from './recorder.js';
+import { unexcused } from '../judge/scenario-judge.js';
+import { judgeTerminals, renderTerminalFindings } from '../judge/terminals.js';
+
+/** The vendors' post-tool moments: each one fired is a call the vendor ended. */
+export const POST_TOOL_HOOKS: ReadonlySet<string> = new Set(['PostToolUse', 'PostToolUseFailure', 'AfterTool', 'tool.execute.after', 'tool_result', 'tool_execution_end']);
 
 export interface Expectation {
   /** Hook events that must have fired, in this order (others may fire in between). */
@@ -41,6 +46,8 @@ export interface Observation {
   localPrompt: boolean;
   /** The host's exit code, where the session reports it. */
   hostExit?: number | null | undefined;
+  /** The adapter's agent name: the relay stream is judged for paired terminals (runners/judge) under it. */
+  integration?: string;
 }
 
 /** The first element of `want` missing from `have` as an ordered subsequence, with its position; null when all are there. */
@@ -92,6 +99,12 @@ export function judge(exp: Expectation, obs: Observation): string[] {
     const missing = missingInOrder(exp.events, types);
     if (missing) problems.push(`event ${missing.item} (expected #${missing.index + 1} of ${exp.events.join(', ')}) did not reach the relay in order; got: ${types.join(', ') || 'none'}`);
     for (const t of exp.noEvents ?? []) if (types.includes(t)) problems.push(`event ${t} reached the relay, and must not`);
+    if (obs.integration !== undefined) {
+      // Where the vendor delivered an end: each post-tool hook that fired ended one call, and a
+      // session.ended ends its runs; those calls and runs must have reached paired terminals.
+      const endedCalls = obs.hooks.filter((h) => POST_TOOL_HOOKS.has(h.event)).length;
+      for (const line of renderTerminalFindings(unexcused(obs.integration, judgeTerminals(obs.events, { endedCalls })))) problems.push(`terminals judge: ${line}`);
+    }
   }
   if (obs.logProblems !== null) {
     if (obs.logEvents === 0) problems.push("the adapter's log is empty");

@@ -199,6 +199,7 @@ export async function runVendorScenario(driver: VendorDriver, scenario: Scenario
       laterModelRequests: model.requests.filter((r) => r.kind === 'main').slice(1).map((r) => JSON.stringify(r.body)),
       localPrompt: acted.localPrompt,
       ...(session.exitCode ? { hostExit: session.exitCode() } : {}),
+      ...(env.adapterDef ? { integration: env.adapterDef.agent } : {}),
     };
     return [...acted.problems, ...judge(scenario.expect(driver.vendor), obs)];
   };

@@ -2,7 +2,8 @@
  * control-loop (AEP-0004 §3/§5/§7, AEP-0006, AEP-0008, the steering design record): every
  * scenario of `control-loop/<adapter>.json` runs against that adapter's engine on a fake clock,
  * with no sockets: hook calls with the vendor's input, commands, the attention timeout, with the
- * exact hook reply bytes and the exact event sequence (types, key data, cause links) checked.
+ * exact hook reply bytes and the exact event sequence (types, key data, cause links) checked,
+ * and the whole stream judged for paired terminals (runners/judge/terminals.ts).
  * `aep conformance --live` runs the same scenarios end to end through a relay and the daemons.
  * Scenario files of adapters this implementation does not have produce no checks; they are
  * named in one progress line.
@@ -27,6 +28,7 @@ import { ulid } from '../../../impl/core/ulid.js';
 import { describeThrown, fail, pass, skip } from '../check.js';
 import { readScenarioFile, scenarioFiles } from '../../live/scenario-format.js';
 import { runScenario } from '../../live/scenario-run.js';
+import { terminalsCheck } from '../../judge/scenario-judge.js';
 import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
 import type { Check, Family, Implementation } from '../types.js';
 
@@ -92,6 +94,7 @@ export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>
               newId: () => ulid(clock++),
               now: () => new Date(OFFLINE_EPOCH_MS).toISOString(),
               ...validity(implementation),
+              judgeStream: terminalsCheck(file.adapter),
             });
             checks.push({ ...(problem === null ? pass(name) : fail(name, problem)), integration: file.adapter });
           } catch (err) {

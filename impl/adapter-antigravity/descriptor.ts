@@ -3,6 +3,7 @@ import type { Descriptor } from '../adapter-kit/descriptor.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'antigravity',
   vendor: 'Antigravity',
   surface: 'hooks.json command hooks through `aep hook` (payloads do not name their hook)',
@@ -14,6 +15,9 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: ['a step name is never invented: unnamed steps ride as x.antigravity.step.completed'],
   port: 8395,
+  portEnv: 'AEP_ANTIGRAVITY_PORT',
+  neutral: { reply: '{}', byHook: { PreToolUse: '{"decision":""}', Stop: '{"decision":""}' } },
+  env: [],
   configs: ['impl/adapter-antigravity/hooks.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation; no captured session' },
 };

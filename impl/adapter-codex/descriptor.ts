@@ -3,6 +3,7 @@ import type { Descriptor } from '../adapter-kit/descriptor.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'codex',
   vendor: 'Codex CLI',
   surface: '`hooks.json` command hooks through `aep hook` (the 12 hooks of 0.171.0)',
@@ -17,6 +18,11 @@ export const descriptor: Descriptor = {
     'a remote deny gets no PostToolUse: the adapter closes the call with tool.denied{by:"runtime"}',
   ],
   port: 8378,
+  portEnv: 'AEP_CODEX_PORT',
+  holdMs: 20000,
+  neutral: { reply: '' },
+  env: [],
+  settings: { dirEnv: 'CODEX_HOME', homeDir: '.codex', file: 'hooks.json', note: 'Codex skips new or edited hooks until they are trusted: open /hooks inside Codex and trust them' },
   configs: ['impl/adapter-codex/hooks.example.json'],
   verification: { status: 'captured', detail: 'real Codex 0.171.0 sessions replayed through the adapter (vendor captures)' },
 };

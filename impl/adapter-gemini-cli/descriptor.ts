@@ -3,6 +3,7 @@ import type { Descriptor } from '../adapter-kit/descriptor.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'gemini-cli',
   vendor: 'Gemini CLI',
   surface: '`.gemini/settings.json` command hooks through `aep hook` (0.61.0)',
@@ -14,6 +15,10 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: ['no human-in-the-loop hook exists, so nothing is held; AEP_INSTRUCT is ignored', 'AfterModel is left unregistered in the example settings'],
   port: 8379,
+  portEnv: 'AEP_GEMINI_CLI_PORT',
+  neutral: { reply: '{}' },
+  env: [],
+  settings: { homeDir: '.gemini', file: 'settings.json', note: 'Gemini CLI reads it at start' },
   configs: ['impl/adapter-gemini-cli/settings.example.json'],
   verification: { status: 'captured', detail: 'real Gemini CLI 0.61.0 sessions replayed through the shim (vendor captures)' },
 };

@@ -3,6 +3,7 @@ import type { Descriptor } from '../adapter-kit/descriptor.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'plugin-adapter',
   name: 'kilocode',
   vendor: 'Kilo Code',
   surface: 'plugin `kilocode-plugin.js` (`{ id, server }`) POSTing to `/hook/kilocode`: held `permission.ask` up to 7.4.5, bus `permission.asked` from 7.4.6 (`@kilocode/plugin` 7.3.1)',
@@ -20,6 +21,9 @@ export const descriptor: Descriptor = {
     'no moment reply carries context, so AEP_INSTRUCT is ignored',
   ],
   port: 8391,
+  portEnv: 'AEP_KILOCODE_PORT',
+  neutral: { reply: '{}' },
+  env: [],
   configs: ['impl/adapter-kilocode/kilocode-plugin.js'],
   verification: { status: 'documented', detail: 'pinned mappings plus a manual real-host smoke run (Kilo Code 7.7.9); no captured session in conformance/fixtures/vendors' },
 };

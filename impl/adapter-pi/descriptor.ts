@@ -3,6 +3,7 @@ import type { Descriptor } from '../adapter-kit/descriptor.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'plugin-adapter',
   name: 'pi',
   vendor: 'pi coding agent',
   surface: 'extension factory `pi-extension.js` (notification events) POSTing to `/hook/pi/<event>` (0.80.x extension types)',
@@ -21,6 +22,13 @@ export const descriptor: Descriptor = {
     'not type-checked: the published package is the whole agent, not a types package',
   ],
   port: 8396,
+  portEnv: 'AEP_PI_PORT',
+  neutral: { reply: '{}' },
+  env: [
+    { name: 'AEP_PI_CONTROL', summary: '1: declare control.attention.respond and hold forwarded tool_call gates' },
+    { name: 'AEP_PI_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },
+    { name: 'AEP_PI_DELTAS', summary: '1: stream message deltas' },
+  ],
   configs: ['impl/adapter-pi/pi-extension.js'],
   verification: { status: 'documented', detail: 'mapped from the design record; a manual real-host smoke run (pi 0.73.1); no captured session in conformance/fixtures/vendors' },
 };

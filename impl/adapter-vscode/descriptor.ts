@@ -3,6 +3,7 @@ import type { Descriptor } from '../adapter-kit/descriptor.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'vscode',
   vendor: 'VS Code agent',
   surface: '`.github/hooks/*.json` command hooks of the Local harness through `aep hook`',
@@ -17,6 +18,13 @@ export const descriptor: Descriptor = {
   steering: ['SessionStart', 'UserPromptSubmit', 'SubagentStart', 'PreToolUse', 'PostToolUse'],
   deviations: ['the surface has no session end, so queued steering is never dropped', 'runs are synthesized (no turn id on the surface)'],
   port: 8381,
+  portEnv: 'AEP_VSCODE_PORT',
+  holdMs: 25000,
+  neutral: { reply: '{}' },
+  env: [
+    { name: 'AEP_VSCODE_CONTROL', summary: '1: hold PreToolUse as an allow/deny/ask gate (default off: read-only)' },
+    { name: 'AEP_VSCODE_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },
+  ],
   configs: ['impl/adapter-vscode/hooks.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
 };

@@ -3,6 +3,7 @@ import type { Descriptor } from '../adapter-kit/descriptor.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'outbound-sidecar',
   name: "ce",
   vendor: "CloudEvents / OCSF sinks",
   surface: "outbound sidecar: relay `GET /stream` to structured-mode CloudEvents POSTs (`--ocsf`: OCSF records)",
@@ -16,6 +17,10 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: ["a consumer: it opens no listening port (0 here) and sends no hello"],
   port: 0,
+  portEnv: '',
+  env: [
+    { name: 'AEP_CE_SINK', summary: 'the HTTP sink for structured-mode CloudEvents (--sink)' },
+  ],
   configs: [],
   verification: { status: "documented", detail: "projection and delivery tests against a local sink; no external sink verified" },
 };

@@ -3,6 +3,7 @@ import type { Descriptor } from '../adapter-kit/descriptor.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'inbound-bridge',
   name: "kimi-code-web",
   vendor: "Kimi Code (web, kap-server)",
   surface: "kap-server REST discovery and the `/api/v1/ws` stream (bearer subprotocol), every envelope through `applyMode`",
@@ -17,6 +18,18 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: ["the gate is honored in primary mode only", "question answers are not actuated (read-only, as the design record defers them)"],
   port: 4323,
+  portEnv: 'AEP_KIMI_WEB_PORT',
+  env: [
+    { name: 'AEP_KIMI_WEB_SERVER', summary: 'the kap-server behind kimi web (--server; required)' },
+    { name: 'AEP_KIMI_WEB_TOKEN', summary: 'bearer token (default: <KIMI_CODE_HOME or ~/.kimi-code>/server.token)' },
+    { name: 'AEP_KIMI_WEB_SESSIONS', summary: 'a,b: subscribe those sessions (default: discover over REST)' },
+    { name: 'AEP_KIMI_WEB_MODE', summary: 'primary: the full wire mapping (--primary)' },
+    { name: 'AEP_KIMI_WEB_CONTROL', summary: '1: the control writes' },
+    { name: 'AEP_KIMI_WEB_ACK_GUARD_MS', summary: 'how long a control write waits for its echo' },
+  ],
+  command: 'kimi-web',
+  entry: { module: 'bridge-kimi-code-web/cli.js', export: 'run' },
+  daemon: { needs: { flag: '--server', env: 'AEP_KIMI_WEB_SERVER', what: 'the kap-server URL' } },
   configs: [],
   verification: { status: "documented", detail: "attach and control tests against a local kap-server stub, live control-loop scenarios and the kimi-code-web ws_modes pins; no captured vendor session" },
 };

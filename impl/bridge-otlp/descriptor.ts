@@ -3,6 +3,7 @@ import type { Descriptor } from '../adapter-kit/descriptor.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'outbound-sidecar',
   name: "otlp",
   vendor: "OpenTelemetry collectors (OTLP/HTTP logs)",
   surface: "outbound sidecar: relay `GET /stream` to OTLP/HTTP JSON `ExportLogsServiceRequest` at `<endpoint>/v1/logs`",
@@ -16,6 +17,10 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: ["a consumer: it opens no listening port (0 here) and sends no hello", "not yet decoded by the OpenTelemetry packages in a peer test"],
   port: 0,
+  portEnv: '',
+  env: [
+    { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', summary: 'the OTLP/HTTP endpoint, /v1/logs appended (--endpoint)' },
+  ],
   configs: [],
   verification: { status: "documented", detail: "wire and delivery tests against a local collector stub" },
 };

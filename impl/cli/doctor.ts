@@ -16,10 +16,11 @@ each finding with its remedy:
   cors          the preflight OPTIONS /stream and a refused request both carry
                 access-control-allow-origin (a browser can only explain what it may read)
   stats         sessions, events, subscribers, connections (informational)
-  daemons       every adapter daemon of the port catalog shared with 'aep setup' (claude-code
-                8377, codex 8378; AEP_CLAUDE_CODE_PORT / AEP_CODEX_PORT override), with
+  daemons       every adapter and bridge daemon of the port catalog shared with 'aep setup'
+                (see 'aep setup --help'; each port variable overrides), with
                 $AEP_HOME/run/<id>.pid: up, not running (info), stale pid file (warning),
-                wedged = pid alive but /healthz dead (finding)
+                wedged = pid alive but /healthz dead (finding), another adapter answering
+                on its port (finding)
 The probes run from this machine: run it again where a consumer is refused, and compare.
 
 flags:
@@ -27,7 +28,7 @@ ${RELAY_HELP}
                  (--json: {"ok", "lines": [{level, lane, message, remedy?}]})
 
 environment:
-  AEP_TOKEN, AEP_RELAY, AEP_HOME (pid files under $AEP_HOME/run, default ~/.aep)
+  AEP_TOKEN, AEP_RELAY_URL (old name AEP_RELAY), AEP_HOME (pid files under $AEP_HOME/run, default ~/.aep)
 
 exit codes: 0 no findings (warnings allowed) · 1 findings · 2 usage
 `;

@@ -2,6 +2,7 @@ import { closest, parseFlags } from './flags.js';
 import { EXIT, UsageError, processIo, type CliIo } from './io.js';
 import { own } from './lookup.js';
 import { VERBS } from './verbs.js';
+import { relayUrlFromEnv } from '../integrations.js';
 
 const PROGRAM = 'aep';
 
@@ -44,6 +45,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     const stdin = io.stdin ?? (async function* () { yield await io.readStdin(); })();
     return hookMain(rest, { stdout: io.stdout, stderr: io.stderr, env: io.env, stdin });
   }
+  // One name per variable: the deprecated relay URL alias still works, said once per run.
+  const relayNotice = relayUrlFromEnv(io.env).notice;
+  if (relayNotice) io.stderr(`${PROGRAM} ${name}: ${relayNotice}\n`);
   try {
     const verb = await entry.load();
     const parsed = parseFlags(rest, verb.options, { allowPositionals: verb.allowPositionals || verb.strict === false, strict: verb.strict !== false });

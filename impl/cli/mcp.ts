@@ -11,6 +11,7 @@ import { McpAgent, MCP_AGENT } from '../mcp/agent.js';
 import { createMcpServer } from '../mcp/server.js';
 import { aepHome } from '../operator/home.js';
 import { DEFAULT_RELAY, tokenOf } from '../operator/relay-opts.js';
+import { relayUrlFromEnv } from '../integrations.js';
 
 const HELP = `usage: aep mcp [--relay URL|none] [--token T] [--session S] [--ask-timeout S]
 
@@ -49,7 +50,7 @@ export const verb: Verb = {
   allowPositionals: false,
   options: { relay: { type: 'string' }, token: { type: 'string' }, session: { type: 'string' }, 'ask-timeout': { type: 'string' }, json: { type: 'boolean' } },
   async run({ values }, io) {
-    const relay = typeof values.relay === 'string' ? values.relay : io.env.AEP_RELAY_URL || DEFAULT_RELAY;
+    const relay = typeof values.relay === 'string' ? values.relay : relayUrlFromEnv(io.env).url || DEFAULT_RELAY;
     if (relay !== 'none') {
       try {
         new URL(relay);

@@ -8,7 +8,7 @@ import { describe, expect, it } from 'vitest';
 import type { AdapterDef } from './adapter-kit/types.js';
 import { holdEnvName, portEnvName } from './adapter-kit/config.js';
 import { dirsWithoutDescriptor, integrationDirs, renderList, renderShimTable } from './integrations-gen.js';
-import { ADAPTER_INTEGRATIONS, BRIDGE_INTEGRATIONS, DAEMON_INTEGRATIONS, INTEGRATIONS, documentedEnv, neutralReply, relayUrlFromEnv, settingsPath } from './integrations.js';
+import { ADAPTER_INTEGRATIONS, BRIDGE_INTEGRATIONS, answerableEntries, DAEMON_INTEGRATIONS, INTEGRATIONS, documentedEnv, neutralReply, relayUrlFromEnv, settingsPath } from './integrations.js';
 
 const IMPL = fileURLToPath(new URL('.', import.meta.url));
 const HOOKS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'SessionEnd', 'Notification', 'Elicitation', 'Interrupt', 'Unknown'];
@@ -68,6 +68,14 @@ describe('the integration registry', () => {
     const cc = ADAPTER_INTEGRATIONS.find((i) => i.name === 'codex')!;
     expect(settingsPath(cc.settings!, { HOME: '/h' }, '/x')).toBe('/h/.codex/hooks.json');
     expect(settingsPath(cc.settings!, { HOME: '/h', CODEX_HOME: '/c/' }, '/x')).toBe('/c/hooks.json');
+  });
+
+  it('lists each adapter in its answerable posture for ci.sh', () => {
+    const entries = answerableEntries();
+    expect(entries).toContain('claude-code');
+    expect(entries).toContain('hermes:AEP_HERMES_CONTROL=1');
+    expect(entries.some((e) => e.startsWith('cline'))).toBe(false);
+    expect(entries.some((e) => e.startsWith('gemini-cli'))).toBe(false);
   });
 
   it('documents every variable once, and reads the relay URL under one name (the old one with a notice)', () => {

@@ -129,6 +129,27 @@ export const BRIDGE_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((
 /** Everything `aep setup up` can run besides the relay. */
 export const DAEMON_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.daemon);
 
+/**
+ * Each adapter in the posture where it answers `control.attention.respond`: `name` when its
+ * default does, `name:VAR=1` when one opt-in variable switches that leg on; adapters whose
+ * answerable leg needs more (a hub URL and token) are left out. ci.sh runs its live control
+ * checks over this list.
+ */
+export function answerableEntries(): string[] {
+  const out: string[] = [];
+  for (const i of ADAPTER_INTEGRATIONS) {
+    const answers = (p: PostureLeg): boolean => (p.accepts ?? []).includes('control.attention.respond');
+    const dflt = i.descriptor.postures.find((p) => p.name === 'default');
+    if (dflt && answers(dflt)) {
+      out.push(i.command);
+      continue;
+    }
+    const leg = i.legs.find((p) => answers(p) && Object.keys(p.env).length === 1 && Object.values(p.env)[0] === '1');
+    if (leg) out.push(`${i.command}:${Object.keys(leg.env)[0]}=1`);
+  }
+  return out;
+}
+
 /** An adapter by its agent name. */
 export function adapterNamed(name: string): Integration | undefined {
   return ADAPTER_INTEGRATIONS.find((i) => i.command === name);

@@ -21,6 +21,7 @@ import { str } from '../adapter-kit/mapping.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
 import { AGENT, mapHook } from './map-hooks.js';
 import { NEUTRAL } from './replies.js';
+import { descriptor } from './descriptor.js';
 
 /** Every hook the adapter maps by name (the example settings register all but AfterModel). */
 export const HOOKS = [
@@ -67,7 +68,7 @@ export function createAdapter(): AdapterDef {
   return {
     ...defineAdapter({
       agent: AGENT,
-      defaultPort: 8379,
+      defaultPort: descriptor.port,
       emits: ['session', 'run', 'tool', 'progress'],
       neutral: NEUTRAL,
       steerable: new Set(),

@@ -3,7 +3,7 @@
  *
  * | setting | flag | environment | default |
  * |---|---|---|---|
- * | port | `--port` | `AEP_<AGENT>_PORT` (e.g. `AEP_CLAUDE_CODE_PORT`), then `AEP_ADAPTER_PORT` | the adapter's port (impl/integrations.ts) |
+ * | port | `--port` | `AEP_<AGENT>_PORT` (the descriptor's `portEnv`), then `AEP_ADAPTER_PORT` | the adapter's port (impl/integrations.ts) |
  * | relay | `--relay` | `AEP_RELAY_URL` (the deprecated `AEP_RELAY` when unset) | the relay's default URL (impl/integrations.ts); `none` disables the link |
  * | token | `--token` | `AEP_TOKEN` | none |
  * | home | | `AEP_HOME` | `~/.aep` |
@@ -18,7 +18,7 @@ import type { AdapterOptions } from './daemon.js';
 
 export type Env = Record<string, string | undefined>;
 
-/** `claude-code` → `AEP_CLAUDE_CODE_PORT`. */
+/** An agent's port variable, `AEP_<AGENT>_PORT` (the rule every descriptor's `portEnv` follows; tested). */
 export function portEnvName(agent: string): string {
   return `AEP_${agent.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_PORT`;
 }

@@ -34,7 +34,7 @@ import type { AdapterDef, HookContext, HookInput, Posture } from './types.js';
 export interface AdapterOptions {
   /** Listen port; default `def.defaultPort`; 0 picks a free port. Always bound to 127.0.0.1. */
   port?: number;
-  /** Relay base URL (e.g. `http://127.0.0.1:8787`); absent = no relay link (JSONL log only). */
+  /** Relay base URL (e.g. the relay's default URL); absent = no relay link (JSONL log only). */
   relay?: string;
   /** Relay bearer token. */
   token?: string;

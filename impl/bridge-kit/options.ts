@@ -3,7 +3,7 @@
  *
  * | setting | flag | environment | default |
  * |---|---|---|---|
- * | port | `--port N` | the bridge's own (`AEP_OTLP_IN_PORT`, ...) | the bridge's reference port |
+ * | port | `--port N` | the bridge's own (its descriptor's `portEnv`) | the bridge's reference port |
  * | relay | `--relay URL` | `AEP_RELAY_URL` (old name `AEP_RELAY`) | the relay's default URL; `none` disables |
  * | token | `--token T` | `AEP_TOKEN` | none |
  * | home | | `AEP_HOME` | `~/.aep` |

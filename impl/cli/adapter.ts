@@ -15,7 +15,7 @@ export const ADAPTERS: Readonly<Record<string, () => Promise<AdapterDef>>> = Obj
   ADAPTER_INTEGRATIONS.map((i) => [i.command, async () => (await i.load()) as AdapterDef]),
 );
 
-/** `8377 claude-code, 8378 codex, ...` wrapped at `width`, each line indented by `indent`. */
+/** `<port> <name>, ...` wrapped at `width`, each line indented by `indent`. */
 function wrapList(items: readonly string[], indent: string, width = 96): string {
   const lines: string[] = [];
   let line = '';

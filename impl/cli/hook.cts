@@ -32,7 +32,7 @@ export interface HookIo {
 
 const names = (): string => Object.keys(SHIM_ADAPTERS).join(', ');
 
-/** `8395 antigravity, 8377 claude-code, ...`, wrapped for the help text. */
+/** `<port> <name>, ...`, wrapped for the help text. */
 function portList(): string {
   const items = Object.entries(SHIM_ADAPTERS).map(([n, a]) => `${a.port} ${n}`);
   const lines: string[] = [];
@@ -45,7 +45,7 @@ function portList(): string {
   return lines.join('\n');
 }
 
-/** `claude-code` → `AEP_CLAUDE_CODE_PORT`: the registry's variable, else the rule of config.ts's portEnvName (tested). */
+/** An adapter's port variable: the registry's variable, else the rule of config.ts's portEnvName (tested). */
 export function shimPortEnv(agent: string): string {
   const known = Object.hasOwn(SHIM_ADAPTERS, agent) ? SHIM_ADAPTERS[agent] : undefined;
   return known?.portEnv ?? `AEP_${agent.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_PORT`;

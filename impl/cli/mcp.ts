@@ -31,7 +31,7 @@ the relay is away, reconnects with backoff. The session opens with session.start
 use and ends with session.ended when stdin closes.
 
 Register it with an MCP client, e.g. Claude Code:
-  claude mcp add aep -- aep mcp --relay http://127.0.0.1:8787
+  claude mcp add aep -- aep mcp --relay ${DEFAULT_RELAY}
 
 flags:
   --relay URL      relay base URL (default AEP_RELAY_URL, then ${DEFAULT_RELAY}; 'none' = log only)

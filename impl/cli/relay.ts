@@ -4,6 +4,7 @@ import type { Verb } from './verb.js';
 import { ConfigError, parseRelayConfig } from '../relay/config.js';
 import { startRelay } from '../relay/server.js';
 import { parseFleetConfig } from '../relay/fleet/config.js';
+import { RELAY_PORT, RELAY_PORT_ENV } from '../integrations.js';
 
 const HELP = `usage: aep relay [--host HOST] [--port PORT] [--nats URL]
 
@@ -14,7 +15,7 @@ drain every client and exit 0 (1 when the drain takes longer than 5 s).
 
 flags:
   --host HOST   interface to bind (env AEP_HOST, default 127.0.0.1)
-  --port PORT   TCP port, 0 = ephemeral (env AEP_PORT, default 8787)
+  --port PORT   TCP port, 0 = ephemeral (env ${RELAY_PORT_ENV}, default ${RELAY_PORT})
   --nats URL    run as a node of a fleet on NATS JetStream (env AEP_NATS_URL,
                 default unset = one in-memory relay); see README "Scale-out"
 

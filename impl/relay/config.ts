@@ -2,12 +2,13 @@
  * Every `aep relay` setting in one place: names, defaults, and parsing with clear errors.
  * Pure: reads only the env object and flag values it is given.
  */
+import { RELAY_PORT } from '../integrations.js';
 
 /** The relay's settings. Every member has a default; see `DEFAULTS`. */
 export interface RelayConfig {
   /** Interface to bind. `--host` / `AEP_HOST`, default `127.0.0.1`. */
   readonly host: string;
-  /** TCP port. `--port` / `AEP_PORT`, default `8787`; `0` binds an ephemeral port. */
+  /** TCP port. `--port` / `AEP_PORT`, default the registry's `RELAY_PORT`; `0` binds an ephemeral port. */
   readonly port: number;
   /**
    * Bearer token. `AEP_TOKEN`, default unset. Unset: observation is open and the relay is
@@ -33,7 +34,7 @@ export interface RelayConfig {
 
 export const DEFAULTS: RelayConfig = Object.freeze({
   host: '127.0.0.1',
-  port: 8787,
+  port: RELAY_PORT,
   token: undefined,
   buffer: 10_000,
   maxSessions: 500,

@@ -90,6 +90,9 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   const engine = createEngine(guardedDef, {
     posture,
     timeoutMs,
+    // With a relay configured, a request is held only while the link is up: while it is down
+    // nobody can see the request, so the hook gets the vendor's neutral reply at once.
+    ...(options.relay ? { audience: () => link?.connected ?? false } : {}),
     // Observe-only adapters declare no control at all, so steering is never on for them.
     instruct: def.observeOnly ? false : (options.instruct ?? false),
     home,

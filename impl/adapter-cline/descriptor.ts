@@ -32,7 +32,7 @@ export const descriptor: Descriptor = {
     { name: 'AEP_CLINE_HUB_TOKEN', summary: 'the hub\'s bearer token' },
     { name: 'AEP_CLINE_HUB_DISCOVERY', summary: 'the hub discovery file to read the URL and token from' },
     { name: 'AEP_CLINE_HUB_CONTROL', summary: '1: also answer approvals through the hub' },
-    { name: 'AEP_CLINE_HUB_ACK_GUARD_MS', summary: 'how long an answer sent to the hub waits for its echo' },
+    { name: 'AEP_CLINE_HUB_ACK_GUARD_MS', summary: "how long a command waits for the hub's reply (default 8000)" },
   ],
   configs: ['impl/adapter-cline/hooks/'],
   verification: { status: 'documented', detail: 'both hook generations mapped from the vendor documentation and SDK types; no captured session' },

@@ -108,16 +108,17 @@ openhands (healthz ${port('openhands')}):
   --server URL     the agent server (default AEP_OPENHANDS_SERVER, then http://127.0.0.1:8000);
                    AEP_OPENHANDS_API_KEY the session key (sent only in the socket's auth frame
                    and the discovery header), AEP_OPENHANDS_POLL discovery seconds (default 15),
-                   AEP_OPENHANDS_DELTAS=1 streaming deltas. Read-only: AEP_OPENHANDS_CONTROL=1 is
-                   refused (not implemented yet).
+                   AEP_OPENHANDS_DELTAS=1 streaming deltas. AEP_OPENHANDS_CONTROL=1 opts the
+                   control gate in (five REST writes), AEP_OPENHANDS_ACK_GUARD_MS (default 8000).
 
 kimi-web (healthz ${port('kimi-web')}):
   --server URL     the kap-server behind 'kimi web' (AEP_KIMI_WEB_SERVER; required). Bearer token
                    AEP_KIMI_WEB_TOKEN, else <KIMI_CODE_HOME or ~/.kimi-code>/server.token;
                    AEP_KIMI_WEB_SESSIONS=a,b subscribes those (default: discover over REST).
   --primary        the full wire mapping (runs, tools, read-only asks); default companion: only
-                   x.kimi-code.web.* (env AEP_KIMI_WEB_MODE=primary). AEP_KIMI_WEB_CONTROL=1 is
-                   refused (not implemented yet).
+                   x.kimi-code.web.* (env AEP_KIMI_WEB_MODE=primary). AEP_KIMI_WEB_CONTROL=1
+                   (primary only; a usage error in companion mode) adds the approval and abort
+                   writes, AEP_KIMI_WEB_ACK_GUARD_MS (default 8000).
 
 exit codes: 0 done (or stopped cleanly), 1 invalid input or could not start, 2 usage error
 `;

@@ -70,6 +70,21 @@ describe('the integration registry', () => {
     expect(settingsPath(cc.settings!, { HOME: '/h', CODEX_HOME: '/c/' }, '/x')).toBe('/c/hooks.json');
   });
 
+  it("every example configuration names its integration's registry port and no other", () => {
+    const ROOT = fileURLToPath(new URL('..', import.meta.url));
+    let seen = 0;
+    for (const i of INTEGRATIONS) {
+      for (const file of i.configs.filter((c) => !c.endsWith('/'))) {
+        const text = readFileSync(`${ROOT}${file}`, 'utf8');
+        for (const m of text.matchAll(/127\.0\.0\.1:(\d+)|DEFAULT_PORT = (\d+)/g)) {
+          seen++;
+          expect(Number(m[1] ?? m[2]), `${file}: ${m[0]}`).toBe(i.port);
+        }
+      }
+    }
+    expect(seen).toBeGreaterThan(0);
+  });
+
   it('lists each adapter in its answerable posture for ci.sh', () => {
     const entries = answerableEntries();
     expect(entries).toContain('claude-code');

@@ -45,11 +45,11 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     const stdin = io.stdin ?? (async function* () { yield await io.readStdin(); })();
     return hookMain(rest, { stdout: io.stdout, stderr: io.stderr, env: io.env, stdin });
   }
-  // One name per variable: the deprecated relay URL alias still works, said once per run.
-  const relayNotice = relayUrlFromEnv(io.env).notice;
-  if (relayNotice) io.stderr(`${PROGRAM} ${name}: ${relayNotice}\n`);
   try {
     const verb = await entry.load();
+    // One name per variable: the deprecated relay URL alias still works for a verb that takes a relay, said once.
+    const relayNotice = verb.options && Object.hasOwn(verb.options, 'relay') ? relayUrlFromEnv(io.env).notice : undefined;
+    if (relayNotice) io.stderr(`${PROGRAM} ${name}: ${relayNotice}\n`);
     const parsed = parseFlags(rest, verb.options, { allowPositionals: verb.allowPositionals || verb.strict === false, strict: verb.strict !== false });
     if (parsed.values.help) {
       io.stdout(verb.help.endsWith('\n') ? verb.help : `${verb.help}\n`);

@@ -170,8 +170,11 @@ stage "live: each adapter daemon (and the SSE bridges' opt-in gate), attached to
 TOKEN="ci-$RANDOM$RANDOM"
 AEP_TOKEN=$TOKEN start_bg relay-adapters 'listening on' $AEP relay --port 0
 URL=$(relay_url relay-adapters)
-# Each entry is an adapter name, optionally `:VAR=1` for the opt-in variable that turns its answerable leg on.
-for entry in claude-code codex qwen-code vscode:AEP_VSCODE_CONTROL=1 kimi-code:AEP_KIMI_CONTROL=1 opencode kilocode pi:AEP_PI_CONTROL=1; do
+# Each entry is an adapter name, optionally `:VAR=1` for the opt-in variable that turns its answerable
+# leg on, from the registry (impl/integrations.ts answerableEntries); Cline's needs a hub (below).
+ENTRIES=$(node -e "import('./dist/impl/integrations.js').then((m) => console.log(m.answerableEntries().join(' ')))")
+[ -n "$ENTRIES" ] || { echo "ci.sh: the registry lists no answerable adapter" >&2; exit 1; }
+for entry in $ENTRIES; do
   name=${entry%%:*}
   optin=; [ "$entry" != "$name" ] && optin=${entry#*:}
   AEP_HOME="$WORK/home-$name" start_bg "adapter-$name" 'listening on' env $optin $AEP adapter "$name" --port 0 --relay "$URL" --token "$TOKEN"
@@ -180,6 +183,7 @@ for entry in claude-code codex qwen-code vscode:AEP_VSCODE_CONTROL=1 kimi-code:A
   case $name in
     opencode|kilocode) printf '{"kind":"bus","event":{"type":"session.created","properties":{"info":{"id":"ci-%s","version":"ci"}}}}' "$name" | $AEP hook "$name" bus --port "$PORT" ;;
     pi) printf '{"session":"ci-pi","event":{"type":"session_start","reason":"startup"}}' | $AEP hook pi session_start --port "$PORT" ;;
+    hermes) printf '{"hook_event_name":"on_session_start","session_id":"ci-hermes","cwd":"/tmp","extra":{}}' | $AEP hook hermes on_session_start --port "$PORT" ;;
     *) printf '{"hook_event_name":"SessionStart","session_id":"ci-%s","source":"startup","cwd":"/tmp"}' "$name" | $AEP hook "$name" SessionStart --port "$PORT" ;;
   esac
   echo
@@ -188,17 +192,8 @@ for entry in claude-code codex qwen-code vscode:AEP_VSCODE_CONTROL=1 kimi-code:A
     --checks control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe --json "$WORK/report-live-$name.json"
   stop_last
 done
-# Opt-in answerable legs: Hermes's operator-deny gate (its session opens with on_session_start).
 # Cline's hub control needs a hub WebSocket: impl/adapter-cline/check-live.test.ts runs these
 # checks against a stub hub.
-AEP_HERMES_CONTROL=1 AEP_HOME="$WORK/home-hermes" start_bg adapter-hermes 'listening on' $AEP adapter hermes --port 0 --relay "$URL" --token "$TOKEN"
-PORT=$(relay_url adapter-hermes | sed 's/.*://')
-printf '{"hook_event_name":"on_session_start","session_id":"ci-hermes","cwd":"/tmp","extra":{}}' | $AEP hook hermes on_session_start --port "$PORT"
-echo
-wait_session "$URL" "$TOKEN" ci-hermes
-$AEP check-live "$URL" --token "$TOKEN" --control-session ci-hermes \
-  --checks control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe --json "$WORK/report-live-hermes.json"
-stop_last
 # The SSE bridges' opt-in gate (primary mode, AEP_<VENDOR>_SSE_CONTROL=1) against a stub vendor
 # server (impl/bridge-opencode-sse/stub-server.ts) that opens the session on its /event stream.
 for vendor in opencode kilocode; do

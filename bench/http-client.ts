@@ -14,7 +14,7 @@ export interface Reply {
 export class NdjsonPoster {
   private readonly agent = new Agent({ keepAlive: true, maxSockets: 1 });
 
-  /** @param url the full endpoint URL, e.g. `http://127.0.0.1:8787/events`. */
+  /** @param url the full endpoint URL, e.g. `http://127.0.0.1:<port>/events`. */
   constructor(private readonly url: string) {}
 
   /** POST one body; resolves with the reply, rejects on a network error or after `timeoutMs` (default 10000). */

@@ -14,6 +14,7 @@ import { str } from '../adapter-kit/mapping.js';
 import { perContext } from '../adapter-kit/observed-cards.js';
 import { AGENT, joinKey, mapHook, sessionStarted, type JoinEntry } from './map-hooks.js';
 import { neutralReply } from './replies.js';
+import { descriptor } from './descriptor.js';
 
 interface State {
   seen: Set<string>;
@@ -52,7 +53,7 @@ async function handle(hook: string, input: HookInput, ctx: HookContext): Promise
 
 export const adapter: AdapterDef = {
   agent: AGENT,
-  defaultPort: 8395,
+  defaultPort: descriptor.port,
   emits: ['session', 'run', 'tool'],
   accepts: [],
   neutralReply,

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'antigravity',
   vendor: 'Antigravity',
   surface: 'hooks.json command hooks through `aep hook` (payloads do not name their hook)',
@@ -15,6 +16,9 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 8395,
+  portEnv: 'AEP_ANTIGRAVITY_PORT',
+  neutral: { reply: '{}', byHook: { PreToolUse: '{"decision":""}', Stop: '{"decision":""}' } },
+  env: [],
   configs: ['impl/adapter-antigravity/hooks.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation; no captured session' },
 };

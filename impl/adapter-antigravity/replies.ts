@@ -5,9 +5,13 @@
  * never `continue`, never `permissionOverrides`. Every other hook gets `{}` (no `injectSteps`,
  * no `terminationBehavior`). The daemon and the shim both answer only these.
  */
-export const EMPTY_DECISION = '{"decision":""}';
-export const EMPTY = '{}';
+import { descriptor } from './descriptor.js';
+
+/** The neutral replies are the descriptor's (the registry's; the shim prints the same bytes). */
+const NEUTRAL = descriptor.neutral!;
+export const EMPTY_DECISION = NEUTRAL.byHook!.PreToolUse!;
+export const EMPTY = NEUTRAL.reply;
 
 export function neutralReply(hook: string): string {
-  return hook === 'PreToolUse' || hook === 'Stop' ? EMPTY_DECISION : EMPTY;
+  return Object.hasOwn(NEUTRAL.byHook!, hook) ? NEUTRAL.byHook![hook]! : EMPTY;
 }

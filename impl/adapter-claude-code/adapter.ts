@@ -42,6 +42,7 @@ import { callMatch, closeRun, runFor, sessionState, subagentCause, toolCallKey }
 import { AGENT, mapHook } from './map-hooks.js';
 import { onPermissionRequest } from './permission.js';
 import { NEUTRAL } from './replies.js';
+import { descriptor } from './descriptor.js';
 
 /**
  * Moments whose `hookSpecificOutput.additionalContext` Claude Code feeds to the model. A
@@ -162,7 +163,7 @@ function triggerOf(mapped: Mapped): Record<string, unknown> {
 
 export const adapter = defineAdapter({
   agent: AGENT,
-  defaultPort: 8377,
+  defaultPort: descriptor.port,
   emits: ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'agent', 'control'],
   neutral: NEUTRAL,
   steerable: STEERABLE,

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'claude-code',
   vendor: 'Claude Code',
   surface: 'settings.json hooks: http hooks POSTed to the daemon, or command hooks through `aep hook` (2.1.197)',
@@ -15,6 +16,10 @@ export const descriptor: Descriptor = {
   steering: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart'],
   deviations: DEVIATIONS,
   port: 8377,
+  portEnv: 'AEP_CLAUDE_CODE_PORT',
+  neutral: { reply: '{}' },
+  env: [],
+  settings: { homeDir: '.claude', file: 'settings.json', note: 'Claude Code reads it at start; an interactive session runs no settings-file hooks until the folder is trusted' },
   configs: ['impl/adapter-claude-code/settings.example.json', 'impl/adapter-claude-code/settings.command.example.json'],
   verification: { status: 'captured', detail: 'real Claude Code 2.1.197 sessions replayed through the adapter (vendor captures)' },
 };

@@ -92,7 +92,7 @@ export function clineAdapter(opts: ClineOptions = {}): AdapterDef {
   const control = Boolean(hub && opts.control);
   const def: AdapterDef = {
     agent: AGENT,
-    defaultPort: 8392,
+    defaultPort: descriptor.port,
     emits: ['session', 'run', 'tool', 'delegation', ...(hub ? ['attention'] : []), 'control'],
     accepts: control ? [...HUB_ACCEPTS] : [],
     neutralReply: () => NEUTRAL,
@@ -143,6 +143,7 @@ export function optionsFromEnv(env: Env): ClineOptions | string {
 
 export { hubConfigFromEnv } from './hub-config.js';
 import { hubConfigFromEnv } from './hub-config.js';
+import { descriptor } from './descriptor.js';
 
 /** The default posture: observe-only, read-only hello. */
 export const adapter: AdapterDef = clineAdapter();

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'cline',
   vendor: 'Cline',
   surface: 'subprocess hook files (`~/.cline/hooks/`) through `aep hook`; opt-in hub WebSocket',
@@ -24,6 +25,16 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 8392,
+  portEnv: 'AEP_CLINE_PORT',
+  neutral: { reply: '{}' },
+  env: [
+    { name: 'AEP_CLINE_HUB', summary: '1: tap the hub\'s approval loop (needs AEP_CLINE_HUB_URL + AEP_CLINE_HUB_TOKEN, or AEP_CLINE_HUB_DISCOVERY)' },
+    { name: 'AEP_CLINE_HUB_URL', summary: 'the hub WebSocket URL the tap connects to' },
+    { name: 'AEP_CLINE_HUB_TOKEN', summary: 'the hub\'s bearer token' },
+    { name: 'AEP_CLINE_HUB_DISCOVERY', summary: 'the hub discovery file to read the URL and token from' },
+    { name: 'AEP_CLINE_HUB_CONTROL', summary: '1: also answer approvals through the hub' },
+    { name: 'AEP_CLINE_HUB_ACK_GUARD_MS', summary: "how long a command waits for the hub's reply (default 8000)" },
+  ],
   configs: ['impl/adapter-cline/hooks/'],
   verification: { status: 'documented', detail: 'both hook generations mapped from the vendor documentation and SDK types; no captured session' },
 };

@@ -37,6 +37,7 @@ import { permissionReply } from '../adapter-kit/replies.js';
 import { CodexLedger } from './ledger.js';
 import { AGENT, PERMISSION_OPTIONS, mapHook, mapPermissionRequest } from './map-hooks.js';
 import { NEUTRAL } from './replies.js';
+import { descriptor } from './descriptor.js';
 
 /** The moments whose `hookSpecificOutput.additionalContext` Codex feeds to the model. */
 export const STEERABLE = new Set(['SessionStart', 'SubagentStart', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit']);
@@ -161,7 +162,7 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
 
 export const adapter = defineAdapter({
   agent: AGENT,
-  defaultPort: 8378,
+  defaultPort: descriptor.port,
   holdMs: CODEX_HOLD_MS,
   emits: ['session', 'run', 'tool', 'attention', 'delegation', 'control'],
   neutral: NEUTRAL,

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'codex',
   vendor: 'Codex CLI',
   surface: '`hooks.json` command hooks through `aep hook` (the 12 hooks of 0.171.0)',
@@ -15,6 +16,11 @@ export const descriptor: Descriptor = {
   steering: ['SessionStart', 'SubagentStart', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit'],
   deviations: DEVIATIONS,
   port: 8378,
+  portEnv: 'AEP_CODEX_PORT',
+  holdMs: 20000,
+  neutral: { reply: '' },
+  env: [],
+  settings: { dirEnv: 'CODEX_HOME', homeDir: '.codex', file: 'hooks.json', note: 'Codex skips new or edited hooks until they are trusted: open /hooks inside Codex and trust them' },
   configs: ['impl/adapter-codex/hooks.example.json'],
   verification: { status: 'captured', detail: 'real Codex 0.171.0 sessions replayed through the adapter (vendor captures)' },
 };

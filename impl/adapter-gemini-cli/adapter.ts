@@ -31,6 +31,7 @@ import type { Mapped } from '../adapter-kit/types.js';
 import { ToolPairs } from './tool-pairs.js';
 import { AGENT, mapHook } from './map-hooks.js';
 import { NEUTRAL } from './replies.js';
+import { descriptor } from './descriptor.js';
 
 /** Every hook the adapter maps by name (the example settings register all but AfterModel). */
 export const HOOKS = [
@@ -98,7 +99,7 @@ export function createAdapter(): AdapterDef {
   return {
     ...defineAdapter({
       agent: AGENT,
-      defaultPort: 8379,
+      defaultPort: descriptor.port,
       emits: ['session', 'run', 'tool', 'progress'],
       neutral: NEUTRAL,
       steerable: new Set(),

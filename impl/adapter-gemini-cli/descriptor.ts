@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'gemini-cli',
   vendor: 'Gemini CLI',
   surface: '`.gemini/settings.json` command hooks through `aep hook` (0.61.0)',
@@ -15,6 +16,10 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 8379,
+  portEnv: 'AEP_GEMINI_CLI_PORT',
+  neutral: { reply: '{}' },
+  env: [],
+  settings: { homeDir: '.gemini', file: 'settings.json', note: 'Gemini CLI reads it at start' },
   configs: ['impl/adapter-gemini-cli/settings.example.json'],
   verification: { status: 'captured', detail: 'real Gemini CLI 0.61.0 sessions replayed through the shim (vendor captures)' },
 };

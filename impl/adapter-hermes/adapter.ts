@@ -38,6 +38,7 @@ import { ObservedCards, perContext } from '../adapter-kit/observed-cards.js';
 import { toolCallKey } from '../adapter-kit/tool-calls.js';
 import { AGENT, extraOf, hookOf, mapHook, schemaDrift } from './map-hooks.js';
 import { NEUTRAL, contextReply, gateReply } from './replies.js';
+import { descriptor } from './descriptor.js';
 
 export interface HermesOptions {
   /** The opt-in operator-deny gate (`AEP_HERMES_CONTROL=1`). */
@@ -98,7 +99,7 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
   const gate = opts.control ? (opts.gateTools ?? /.*/) : null;
   const def: AdapterDef = {
     agent: AGENT,
-    defaultPort: 8393,
+    defaultPort: descriptor.port,
     emits: ['session', 'run', 'tool', 'attention', 'delegation', 'control'],
     accepts: gate ? ['control.attention.respond'] : [],
     neutralReply: () => NEUTRAL,

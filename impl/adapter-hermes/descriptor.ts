@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'hermes',
   vendor: 'Hermes Agent',
   surface: '`~/.hermes/config.yaml` shell hooks through `aep hook` (payload schema hermes.observer.v1)',
@@ -18,6 +19,12 @@ export const descriptor: Descriptor = {
   steering: ['pre_llm_call'],
   deviations: DEVIATIONS,
   port: 8393,
+  portEnv: 'AEP_HERMES_PORT',
+  neutral: { reply: '{}' },
+  env: [
+    { name: 'AEP_HERMES_CONTROL', summary: '1: hold pre_tool_call as an allow/deny gate' },
+    { name: 'AEP_HERMES_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },
+  ],
   configs: ['impl/adapter-hermes/config.example.yaml'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
 };

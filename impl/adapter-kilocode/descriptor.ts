@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'plugin-adapter',
   name: 'kilocode',
   vendor: 'Kilo Code',
   surface: 'plugin `kilocode-plugin.js` (`{ id, server }`) POSTing to `/hook/kilocode`: held `permission.ask` up to 7.4.5, bus `permission.asked` from 7.4.6 (`@kilocode/plugin` 7.3.1)',
@@ -17,6 +18,9 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 8391,
+  portEnv: 'AEP_KILOCODE_PORT',
+  neutral: { reply: '{}' },
+  env: [],
   configs: ['impl/adapter-kilocode/kilocode-plugin.js'],
   verification: { status: 'documented', detail: 'pinned mappings plus a manual real-host smoke run (Kilo Code 7.7.9); no captured session in conformance/fixtures/vendors' },
 };

@@ -36,6 +36,7 @@ import { levelFor } from '../adapter-kit/capture.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
 import { AGENT, kimiToolRef, mapHook, permissionPrompt } from './map-hooks.js';
 import { NEUTRAL, gateDenyReply, steeringReply } from './replies.js';
+import { descriptor } from './descriptor.js';
 
 /** The sixteen events of the pinned 0.28 surface (what the config writer registers). */
 export const HOOKS = [
@@ -163,7 +164,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
   return {
     ...defineAdapter({
       agent: AGENT,
-      defaultPort: 8398,
+      defaultPort: descriptor.port,
       emits: ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'control'],
       neutral: NEUTRAL,
       steerable: new Set(['UserPromptSubmit']),

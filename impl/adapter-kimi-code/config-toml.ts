@@ -17,12 +17,13 @@
  * Backups and file I/O are `install.ts`'s.
  */
 import { HOOKS } from './adapter.js';
+import { descriptor } from './descriptor.js';
 
 export const FENCE_BEGIN = '# >>> aep kimi-code hooks (managed by the AEP adapter; edits inside are replaced) >>>';
 export const FENCE_END = '# <<< aep kimi-code hooks <<<';
 
 export interface BlockOptions {
-  /** The daemon port when it is not the default 8398 (the four-field schema has no env, so it rides the command). */
+  /** The daemon port when it is not the default (its descriptor's; the four-field schema has no env, so it rides the command). */
   port?: number;
   /** Seconds for every hook but PreToolUse (default 10). */
   timeout?: number;
@@ -34,7 +35,7 @@ export type WriteOutcome = 'appended' | 'refreshed' | 'unchanged' | 'present-unf
 
 /** The fenced block itself, ending with a newline. */
 export function hooksBlock(options: BlockOptions = {}): string {
-  const port = options.port !== undefined && options.port !== 8398 ? ` --port ${options.port}` : '';
+  const port = options.port !== undefined && options.port !== descriptor.port ? ` --port ${options.port}` : '';
   const tables = HOOKS.map((event) => [
     '[[hooks]]',
     `event = "${event}"`,

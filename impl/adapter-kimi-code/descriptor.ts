@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'kimi-code',
   vendor: 'Kimi Code CLI',
   surface: '`~/.kimi-code/config.toml` command hooks through `aep hook`',
@@ -18,6 +19,13 @@ export const descriptor: Descriptor = {
   steering: ['UserPromptSubmit'],
   deviations: DEVIATIONS,
   port: 8398,
+  portEnv: 'AEP_KIMI_CODE_PORT',
+  holdMs: 50000,
+  neutral: { reply: '{}' },
+  env: [
+    { name: 'AEP_KIMI_CONTROL', summary: '1: hold PreToolUse as an allow/deny gate (default off: read-only)' },
+    { name: 'AEP_KIMI_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },
+  ],
   configs: ['impl/adapter-kimi-code/config.example.toml'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
 };

@@ -3,21 +3,22 @@
  *
  * | setting | flag | environment | default |
  * |---|---|---|---|
- * | port | `--port` | `AEP_<AGENT>_PORT` (e.g. `AEP_CLAUDE_CODE_PORT`), then `AEP_ADAPTER_PORT` | the adapter's port (8377 Claude Code, 8378 Codex) |
- * | relay | `--relay` | `AEP_RELAY_URL` | `http://127.0.0.1:8787`; `none` disables the link |
+ * | port | `--port` | `AEP_<AGENT>_PORT` (the descriptor's `portEnv`), then `AEP_ADAPTER_PORT` | the adapter's port (impl/integrations.ts) |
+ * | relay | `--relay` | `AEP_RELAY_URL` (the deprecated `AEP_RELAY` when unset) | the relay's default URL (impl/integrations.ts); `none` disables the link |
  * | token | `--token` | `AEP_TOKEN` | none |
  * | home | | `AEP_HOME` | `~/.aep` |
  * | capture | | `AEP_CAPTURE`, `AEP_CAPTURE_ATTENTION` | `metadata`, `redacted` |
  * | hold | | `AEP_<AGENT>_HOLD_MS` (e.g. `AEP_CODEX_HOLD_MS`), then `AEP_ATTENTION_TIMEOUT_MS` | the adapter's `holdMs` (Codex 20 000), else 55 000 |
  * | steering | | `AEP_INSTRUCT=1` (`0` or empty: off; anything else is an error) | off |
  */
+import { DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations.js';
 import { postureFromEnv } from './capture.js';
 import { aepHome } from './store.js';
 import type { AdapterOptions } from './daemon.js';
 
 export type Env = Record<string, string | undefined>;
 
-/** `claude-code` → `AEP_CLAUDE_CODE_PORT`. */
+/** An agent's port variable, `AEP_<AGENT>_PORT` (the rule every descriptor's `portEnv` follows; tested). */
 export function portEnvName(agent: string): string {
   return `AEP_${agent.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_PORT`;
 }
@@ -89,13 +90,13 @@ export function daemonOptions(
   if (typeof attentionTimeoutMs === 'string') return attentionTimeoutMs;
   const instruct = instructFromEnv(env);
   if (typeof instruct === 'string') return instruct;
-  const relay = flags.relay ?? env.AEP_RELAY_URL ?? 'http://127.0.0.1:8787';
+  const relay = flags.relay ?? relayUrlFromEnv(env).url ?? DEFAULT_RELAY_URL;
   if (relay !== 'none') {
     try {
       const u = new URL(relay);
       if (!['http:', 'https:', 'ws:', 'wss:'].includes(u.protocol)) return `--relay must be an http(s) or ws(s) URL, got '${relay}'`;
     } catch {
-      return `--relay must be a URL such as http://127.0.0.1:8787, got '${relay}'`;
+      return `--relay must be a URL such as ${DEFAULT_RELAY_URL}, got '${relay}'`;
     }
   }
   const token = flags.token ?? env.AEP_TOKEN;

@@ -34,7 +34,7 @@ import type { AdapterDef, HookContext, HookInput, Posture } from './types.js';
 export interface AdapterOptions {
   /** Listen port; default `def.defaultPort`; 0 picks a free port. Always bound to 127.0.0.1. */
   port?: number;
-  /** Relay base URL (e.g. `http://127.0.0.1:8787`); absent = no relay link (JSONL log only). */
+  /** Relay base URL (e.g. the relay's default URL); absent = no relay link (JSONL log only). */
   relay?: string;
   /** Relay bearer token. */
   token?: string;
@@ -90,6 +90,9 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   const engine = createEngine(guardedDef, {
     posture,
     timeoutMs,
+    // With a relay configured, a request is held only while the link is up: while it is down
+    // nobody can see the request, so the hook gets the vendor's neutral reply at once.
+    ...(options.relay ? { audience: () => link?.connected ?? false } : {}),
     // Observe-only adapters declare no control at all, so steering is never on for them.
     instruct: def.observeOnly ? false : (options.instruct ?? false),
     home,

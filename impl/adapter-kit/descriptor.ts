@@ -38,8 +38,47 @@ export interface Deviation {
   kind: 'deviation' | 'unnamed';
 }
 
+/** What an integration is, as `aep setup`, the shim and the CLI tables need to know. */
+export type IntegrationKind = 'hook-adapter' | 'plugin-adapter' | 'inbound-bridge' | 'outbound-sidecar';
+
+/** One environment variable an integration reads (beyond the common ones in impl/integrations.ts). */
+export interface EnvVar {
+  name: string;
+  /** What it does, in one line (the help texts and the README tables read it). */
+  summary: string;
+}
+
+/** Where a hook vendor reads its hook settings: `$<dirEnv>` when set, else `~/<homeDir>`, then `file`. */
+export interface SettingsLocation {
+  dirEnv?: string;
+  /** The folder under the user's home, e.g. `.claude`. */
+  homeDir: string;
+  file: string;
+  /** What the user still has to do after the file is written (trust prompts, restarts). */
+  note: string;
+}
+
+/** How a bridge's runner is loaded: `(await import(<impl>/<module>))[export]`, called with `arg` when given. */
+export interface BridgeEntry {
+  /** Relative to impl/, with the `.js` suffix, e.g. `bridge-otlp-in/cli.js`. */
+  module: string;
+  export: string;
+  /** When the export is a factory of runners (one module serving two vendors). */
+  arg?: string;
+}
+
+/** A bridge that runs as a daemon under `aep setup up`: the flag it cannot start without, and its variable. */
+export interface DaemonNeeds {
+  flag: string;
+  env: string;
+  /** What the flag points at, for the usage error. */
+  what: string;
+}
+
 export interface Descriptor {
   kind: 'adapter' | 'bridge';
+  /** The integration's kind (a finer cut than `kind`). */
+  integration: IntegrationKind;
   /** The AEP `agent` name (the `aep adapter <name>` argument). */
   name: string;
   /** The vendor product, as people call it. */
@@ -66,8 +105,30 @@ export interface Descriptor {
    * where the record gives none. Rendered into `impl/<dir>/README.md` by `npm run gen:matrices`.
    */
   deviations: readonly Deviation[];
-  /** Default loopback port of the daemon. */
+  /** Default loopback port of the daemon (0: it listens on nothing). */
   port: number;
+  /** The variable that moves the port; '' when it listens on nothing. */
+  portEnv: string;
+  /**
+   * Adapters: the stdout the shim prints when it cannot forward, so the vendor behaves as if
+   * unhooked (`byHook`: hooks whose neutral reply differs). Equal to `AdapterDef.neutralReply` (tested).
+   */
+  neutral?: { reply: string; byHook?: Readonly<Record<string, string>> };
+  /** Adapters whose hold window is not the kit's 55 000 ms: their `AdapterDef.holdMs` (tested equal). */
+  holdMs?: number;
+  /** The variables this integration reads besides the common ones, each with what it does. */
+  env: readonly EnvVar[];
+  /** Bridges: the `aep bridge <command>` name, when it differs from `name`. */
+  command?: string;
+  /** Bridges: how `aep bridge` loads the runner. */
+  entry?: BridgeEntry;
+  /**
+   * Inbound bridges `aep setup up` can run as a daemon: `{}` when nothing more is needed,
+   * `{needs}` when a vendor URL must be given. Absent: not a daemon (acp wraps one agent's stdio).
+   */
+  daemon?: { needs?: DaemonNeeds };
+  /** Hook adapters wired by `aep setup hooks`: where the vendor reads its hook settings. */
+  settings?: SettingsLocation;
   /** Example configuration files, relative to the package root. */
   configs: readonly string[];
   /** How far the mapping is verified against the real vendor. */

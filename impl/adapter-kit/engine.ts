@@ -35,6 +35,8 @@ export interface EngineConfig {
   posture: Posture;
   /** How long a held hook waits for an answer, in ms. */
   timeoutMs: number;
+  /** Whether anyone can see a held request now (the daemon: the relay link is up); absent = always. */
+  audience?: () => boolean;
   /** Whether `x.{agent}.control.instruct` is accepted. */
   instruct: boolean;
   /** AEP home: session logs go under `logs/<agent>/`; absent = no session log (offline runs). */
@@ -101,7 +103,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
       if (event.type === 'session.ended' && typeof event.session === 'string') sessions.forget(event.session);
     },
   });
-  const held = new HeldRequests(emitter, posture, cfg.timeoutMs, clock, cfg.timers ?? REAL_TIMERS);
+  const held = new HeldRequests(emitter, posture, cfg.timeoutMs, clock, cfg.timers ?? REAL_TIMERS, cfg.audience);
   const steering = new SteeringDesk(def.agent, emitter, posture, clock, def.steeringCap);
   closeSession = (session) => {
     held.closeSession(session);

@@ -44,7 +44,16 @@ export class HeldRequests {
     private readonly timeoutMs: number,
     private readonly clock: () => number,
     private readonly timers: EngineTimers,
+    /**
+     * Whether anyone can see a request now (the relay link is up); absent = always. A request
+     * nobody can see is not held: it times out at once and the hook gets the vendor's neutral
+     * reply, instead of waiting the whole window for an answer that cannot come.
+     */
+    private readonly audience?: () => boolean,
   ) {}
+
+  /** The window of each waiting request, when it is not {@link timeoutMs} (0: nobody could see it). */
+  private readonly windows = new Map<string, number>();
 
   private register(spec: HoldSpec, run: string | undefined, oob: boolean): AepEvent {
     const { event, line } = this.emitter.emit(spec.session, spec.mapped, { ...(run ? { run } : {}), ...(spec.cause ? { cause: spec.cause } : {}) });
@@ -67,8 +76,10 @@ export class HeldRequests {
   /** Emit `attention.requested` and hold until it settles; resolves exactly once. */
   hold(spec: HoldSpec, run: string | undefined): Held {
     const request = this.register(spec, run, false);
+    const unseen = this.audience !== undefined && !this.audience();
+    if (unseen) this.windows.set(request.id, 0);
     const settled = new Promise<{ request: AepEvent; settlement: Settlement }>((resolve) => {
-      const timer = this.timers.set(() => this.expire(request.id), this.timeoutMs);
+      const timer = this.timers.set(() => this.expire(request.id), unseen ? 0 : this.timeoutMs);
       this.waiters.set(request.id, { timer, resolve: (settlement) => resolve({ request, settlement }) });
     });
     return Object.assign(settled, { requestId: request.id });
@@ -140,7 +151,9 @@ export class HeldRequests {
     const expired = this.loop.close(id);
     if (!expired) return;
     this.lines.delete(id);
-    this.emitter.emit(expired.session, { type: 'attention.timeout', data: { after_ms: this.timeoutMs }, subject: expired.id }, { ...(expired.run ? { run: expired.run } : {}), cause: expired.id });
+    const afterMs = this.windows.get(id) ?? this.timeoutMs;
+    this.windows.delete(id);
+    this.emitter.emit(expired.session, { type: 'attention.timeout', data: { after_ms: afterMs }, subject: expired.id }, { ...(expired.run ? { run: expired.run } : {}), cause: expired.id });
     this.release(id, { kind: 'timeout' });
   }
 

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'plugin-adapter',
   name: 'opencode',
   vendor: 'OpenCode',
   surface: 'JS plugin `opencode-plugin.js` (`event`, `tool.execute.before/after`, `permission.ask`) POSTing to `/hook/opencode` (`@opencode-ai/plugin` 1.18.33)',
@@ -17,6 +18,9 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 8390,
+  portEnv: 'AEP_OPENCODE_PORT',
+  neutral: { reply: '{}' },
+  env: [],
   configs: ['impl/adapter-opencode/opencode-plugin.js'],
   verification: { status: 'documented', detail: 'pinned mappings plus a manual real-host smoke run (OpenCode 1.18.33); no captured session in conformance/fixtures/vendors' },
 };

@@ -1,5 +1,5 @@
 /**
- * The pi adapter definition for the kit (daemon port 8396). The vendor-side half is
+ * The pi adapter definition for the kit (daemon port: its descriptor's). The vendor-side half is
  * `pi-extension.js`, an extension factory loaded by explicit path (settings `extensions`, or `-e`).
  *
  * Wire (extension → daemon): `POST /hook/<pi event name>`, body `{session, event, deltas?}`:
@@ -26,8 +26,9 @@ import { DENY_MESSAGE } from '../adapter-kit/replies.js';
 import { isPlainObject } from '../core/event.js';
 import type { AdapterDef, HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
 import { AGENT, eventSeverity, mapEvent, mapToolGate } from './map-events.js';
+import { descriptor } from './descriptor.js';
 
-export const DEFAULT_PORT = 8396;
+export const DEFAULT_PORT = descriptor.port;
 export const NEUTRAL = '{}';
 
 /** The gate's reply: a block only for a deny answered over control. */

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'plugin-adapter',
   name: 'pi',
   vendor: 'pi coding agent',
   surface: 'extension factory `pi-extension.js` (notification events) POSTing to `/hook/pi/<event>` (0.80.x extension types)',
@@ -18,6 +19,13 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 8396,
+  portEnv: 'AEP_PI_PORT',
+  neutral: { reply: '{}' },
+  env: [
+    { name: 'AEP_PI_CONTROL', summary: '1: declare control.attention.respond and hold forwarded tool_call gates' },
+    { name: 'AEP_PI_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },
+    { name: 'AEP_PI_DELTAS', summary: '1: stream message deltas' },
+  ],
   configs: ['impl/adapter-pi/pi-extension.js'],
   verification: { status: 'documented', detail: 'mapped from the design record; a manual real-host smoke run (pi 0.73.1); no captured session in conformance/fixtures/vendors' },
 };

@@ -29,6 +29,7 @@ import { permissionReply } from '../adapter-kit/replies.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
 import { AGENT, PERMISSION_OPTIONS, mapHook, mapPermissionRequest } from './map-hooks.js';
 import { NEUTRAL } from './replies.js';
+import { descriptor } from './descriptor.js';
 
 /** The moments whose `hookSpecificOutput.additionalContext` Qwen Code feeds to the model. */
 export const STEERABLE = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'PreCompact']);
@@ -109,7 +110,7 @@ export function createAdapter(): AdapterDef {
   return {
     ...defineAdapter({
       agent: AGENT,
-      defaultPort: 8380,
+      defaultPort: descriptor.port,
       emits: ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'control'],
       neutral: NEUTRAL,
       steerable: STEERABLE,

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'qwen-code',
   vendor: 'Qwen Code',
   surface: '`.qwen/settings.json` hooks: native http hooks to the daemon, or command hooks through `aep hook`',
@@ -15,6 +16,10 @@ export const descriptor: Descriptor = {
   steering: ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'PreCompact'],
   deviations: DEVIATIONS,
   port: 8380,
+  portEnv: 'AEP_QWEN_CODE_PORT',
+  neutral: { reply: '{}' },
+  env: [],
+  settings: { homeDir: '.qwen', file: 'settings.json', note: 'Qwen Code reads it at start' },
   configs: ['impl/adapter-qwen-code/settings.example.json', 'impl/adapter-qwen-code/settings.command.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
 };

@@ -26,6 +26,7 @@ import { str, toolRef } from '../adapter-kit/mapping.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
 import { AGENT, GATE_OPTIONS, mapGateRequest, mapHook, sessionOf } from './map-hooks.js';
 import { NEUTRAL, contextReply, gateAskReply, gateDenyReply } from './replies.js';
+import { descriptor } from './descriptor.js';
 
 /** The moments whose `additionalContext` VS Code feeds to the model. */
 export const STEERABLE = new Set(['SessionStart', 'UserPromptSubmit', 'SubagentStart', 'PreToolUse', 'PostToolUse']);
@@ -81,7 +82,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
   return {
     ...defineAdapter({
       agent: AGENT,
-      defaultPort: 8381,
+      defaultPort: descriptor.port,
       emits: ['session', 'run', 'tool', 'delegation', 'control', ...(gate.enabled ? ['attention'] : [])],
       neutral: NEUTRAL,
       // Steering is attached in `handle` (sessions may arrive as `sessionId` or not at all).

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
+  integration: 'hook-adapter',
   name: 'vscode',
   vendor: 'VS Code agent',
   surface: '`.github/hooks/*.json` command hooks of the Local harness through `aep hook`',
@@ -18,6 +19,13 @@ export const descriptor: Descriptor = {
   steering: ['SessionStart', 'UserPromptSubmit', 'SubagentStart', 'PreToolUse', 'PostToolUse'],
   deviations: DEVIATIONS,
   port: 8381,
+  portEnv: 'AEP_VSCODE_PORT',
+  holdMs: 25000,
+  neutral: { reply: '{}' },
+  env: [
+    { name: 'AEP_VSCODE_CONTROL', summary: '1: hold PreToolUse as an allow/deny/ask gate (default off: read-only)' },
+    { name: 'AEP_VSCODE_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },
+  ],
   configs: ['impl/adapter-vscode/hooks.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
 };

@@ -11,12 +11,13 @@ import { inboundOptions } from '../bridge-kit/options.js';
 import { AcpObserver } from './observer.js';
 import { runTee } from './tee.js';
 import { AGENT } from './map-frames.js';
+import { descriptor } from './descriptor.js';
 
-export const DEFAULT_PORT = 8394;
+export const DEFAULT_PORT = descriptor.port;
 
 export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<number> {
   if (rest.length === 0) throw new UsageError('give the real agent command after --, e.g. aep bridge acp -- codex-acp');
-  const opts = inboundOptions(values, io.env, DEFAULT_PORT, 'AEP_ACP_PORT');
+  const opts = inboundOptions(values, io.env, DEFAULT_PORT, descriptor.portEnv);
   if (typeof opts === 'string') throw new UsageError(opts);
   const verbose = io.env.AEP_ACP_LOG === '1';
   const log = (line: string): void => {

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'inbound-bridge',
   name: "acp",
   vendor: "Agent Client Protocol (any ACP agent and editor)",
   surface: "stdio tee: `aep bridge acp -- <agent>` between editor and agent, JSON-RPC frames read both ways (`@agentclientprotocol/sdk` 1.2.1)",
@@ -17,6 +18,13 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 8394,
+  portEnv: 'AEP_ACP_PORT',
+  env: [
+    { name: 'AEP_ACP_DELTAS', summary: '1: opt message and thought chunks in' },
+    { name: 'AEP_ACP_LOG', summary: '1: bridge diagnostics on stderr' },
+    { name: 'AEP_AGENT_NAME', summary: 'the agent name (default acp)' },
+  ],
+  entry: { module: 'bridge-acp/cli.js', export: 'run' },
   configs: [],
   verification: { status: "documented", detail: "real ACP SDK peers on both sides (peer.test.ts) and the bridge-mappings pins; no captured vendor session" },
 };

@@ -1,10 +1,11 @@
-/** `aep bridge agui`: the AG-UI tee proxy on 4321 toward AEP_AGUI_UPSTREAM (or --upstream), until SIGINT/SIGTERM. */
+/** `aep bridge agui`: the AG-UI tee proxy (its descriptor's port) toward AEP_AGUI_UPSTREAM (or --upstream), until SIGINT/SIGTERM. */
 import { EXIT, UsageError, type CliIo } from '../contract/cli.js';
 import type { BridgeArgs } from '../contract/cli.js';
 import { createEmitter } from '../bridge-kit/emitter.js';
 import { inboundOptions } from '../bridge-kit/options.js';
 import { AGENT } from './map-events.js';
 import { DEFAULT_PORT, startAguiProxy } from './proxy.js';
+import { descriptor } from './descriptor.js';
 
 export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<number> {
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
@@ -15,7 +16,7 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   } catch {
     throw new UsageError(`AEP_AGUI_UPSTREAM must be a URL, got '${upstream}'`);
   }
-  const opts = inboundOptions(values, io.env, DEFAULT_PORT, 'AEP_AGUI_PORT');
+  const opts = inboundOptions(values, io.env, DEFAULT_PORT, descriptor.portEnv);
   if (typeof opts === 'string') throw new UsageError(opts);
   const log = (line: string): void => io.stderr(`aep bridge agui: ${line}\n`);
   const emitter = createEmitter({

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'inbound-bridge',
   name: "agui",
   vendor: "AG-UI",
   surface: "HTTP tee proxy toward `--upstream`: requests and the event stream pass untouched",
@@ -17,6 +18,14 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 4321,
+  portEnv: 'AEP_AGUI_PORT',
+  env: [
+    { name: 'AEP_AGUI_UPSTREAM', summary: 'the AG-UI agent the proxy forwards to (--upstream; required)' },
+    { name: 'AEP_AGUI_DELTAS', summary: '1: opt token deltas in' },
+    { name: 'AEP_AGENT_NAME', summary: 'the agent name (default agui)' },
+  ],
+  entry: { module: 'bridge-agui/cli.js', export: 'run' },
+  daemon: { needs: { flag: '--upstream', env: 'AEP_AGUI_UPSTREAM', what: 'the AG-UI agent URL' } },
   configs: [],
   verification: { status: "documented", detail: "a real AG-UI client peer (peer.test.ts) and the bridge-mappings pins; no captured vendor session" },
 };

@@ -1,5 +1,5 @@
 /**
- * The AG-UI tee proxy (port 4321): the UI points at the bridge instead of the agent. Every
+ * The AG-UI tee proxy (port: its descriptor's): the UI points at the bridge instead of the agent. Every
  * request is forwarded verbatim to `AEP_AGUI_UPSTREAM` (same method, path, query, headers minus
  * hop-by-hop ones, body); the agent's response streams back untouched, chunk for chunk, while
  * each chunk is also parsed off-path (AG-UI's SSE encoding, `data: <event JSON>`) and every
@@ -19,8 +19,9 @@ import { SseParser } from '../bridge-ce/sse-client.js';
 import { mapEvent } from './map-events.js';
 import type { Mapped } from '../adapter-kit/types.js';
 import { InterruptBook } from './interrupts.js';
+import { descriptor } from './descriptor.js';
 
-export const DEFAULT_PORT = 4321;
+export const DEFAULT_PORT = descriptor.port;
 const HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length']);
 
 export interface AguiProxyOptions {

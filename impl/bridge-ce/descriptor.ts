@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'outbound-sidecar',
   name: "ce",
   vendor: "CloudEvents / OCSF sinks",
   surface: "outbound sidecar: relay `GET /stream` to structured-mode CloudEvents POSTs (`--ocsf`: OCSF records)",
@@ -17,6 +18,10 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 0,
+  portEnv: '',
+  env: [
+    { name: 'AEP_CE_SINK', summary: 'the HTTP sink for structured-mode CloudEvents (--sink)' },
+  ],
   configs: [],
   verification: { status: "documented", detail: "projection and delivery tests against a local sink; no external sink verified" },
 };

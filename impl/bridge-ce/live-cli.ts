@@ -4,7 +4,7 @@
  *
  * | setting | flag | environment | default |
  * |---|---|---|---|
- * | relay | `--relay` | `AEP_RELAY_URL` | `http://127.0.0.1:8787` |
+ * | relay | `--relay` | `AEP_RELAY_URL` (old name `AEP_RELAY`) | the relay's default URL |
  * | token | `--token` | `AEP_TOKEN` | none |
  * | filter | `--filter JSON` | | `{}` (everything) |
  * | relay capture ceiling | `--capture L` | `AEP_CAPTURE` | the relay's default |
@@ -21,6 +21,7 @@ import { parseLevel } from '../adapter-kit/capture.js';
 import { aepHome } from '../adapter-kit/store.js';
 import { EXIT, UsageError, type CliIo } from '../contract/cli.js';
 import { startSidecar } from './sidecar.js';
+import { DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations.js';
 import { httpSink } from './sink.js';
 import { otlpExporter } from '../bridge-otlp/exporter.js';
 import type { Projection } from './projection.js';
@@ -43,7 +44,7 @@ function count(value: unknown, flag: string, fallback: number, min: number): num
 }
 
 export async function runLive(kind: 'ce' | 'otlp', projection: Projection, values: Record<string, unknown>, io: CliIo, maxCapture: CaptureLevel | undefined): Promise<number> {
-  const relay = url(String(values.relay ?? io.env.AEP_RELAY_URL ?? 'http://127.0.0.1:8787'), '--relay');
+  const relay = url(String(values.relay ?? relayUrlFromEnv(io.env).url ?? DEFAULT_RELAY_URL), '--relay');
   const token = (values.token as string | undefined) ?? io.env.AEP_TOKEN;
   let filter: Record<string, unknown> | undefined;
   if (typeof values.filter === 'string') {

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'inbound-bridge',
   name: "kilocode-sse",
   vendor: "Kilo Code (server event bus)",
   surface: "attach to `--server` `GET /event` (SSE), the OpenCode-family policy under `x.kilocode.*` (incl. the 7.4.6 bus asks)",
@@ -18,6 +19,15 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 4322,
+  portEnv: 'AEP_KILOCODE_SSE_PORT',
+  env: [
+    { name: 'AEP_KILOCODE_SERVER', summary: 'the Kilo Code server (--server; default http://127.0.0.1:4096)' },
+    { name: 'AEP_KILOCODE_SSE_MODE', summary: 'primary: the full bus mapping (--primary)' },
+    { name: 'AEP_KILOCODE_SSE_CONTROL', summary: '1 (primary only): the permission reply and the run-scope abort over REST' },
+    { name: 'AEP_KILOCODE_SSE_ACK_GUARD_MS', summary: 'how long a REST answer waits for its echo (default 8000)' },
+  ],
+  entry: { module: 'bridge-opencode-sse/cli.js', export: 'runner', arg: 'kilocode' },
+  daemon: {},
   configs: [],
   verification: { status: "documented", detail: "the shared OpenCode-family daemon tests and the kilocode-sse pins; no captured vendor session" },
 };

@@ -1,5 +1,5 @@
 /**
- * The Kimi web bridge receiver (port 4323): observes the kap-server behind `kimi web` and emits
+ * The Kimi web bridge receiver (port: its descriptor's): observes the kap-server behind `kimi web` and emits
  * every WS envelope through the pure `applyMode` as an ordinary AEP event toward the relay.
  *
  * Wire (design record "The kimi web channel"; the frame shapes marked ASSUMED are not pinned by
@@ -37,8 +37,9 @@ import { reconnectLoop } from '../bridge-kit/reconnect.js';
 import type { Mapped } from '../adapter-kit/types.js';
 import { applyMode, webType, type WsMode } from './mode-policy.js';
 import type { KimiControlGate } from './control.js';
+import { descriptor } from './descriptor.js';
 
-export const DEFAULT_PORT = 4323;
+export const DEFAULT_PORT = descriptor.port;
 export const SUBPROTOCOL_PREFIX = 'kimi-code.bearer.';
 
 export interface KimiWebOptions {

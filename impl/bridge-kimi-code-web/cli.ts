@@ -3,7 +3,7 @@
  * `--server URL` (AEP_KIMI_WEB_SERVER; required: the kap-server's host and port are chosen at
  * start), the bearer token AEP_KIMI_WEB_TOKEN or else `<KIMI_CODE_HOME>/server.token` (default
  * home `~/.kimi-code`), AEP_KIMI_WEB_SESSIONS (comma list; default discover over REST),
- * `--primary` (AEP_KIMI_WEB_MODE=primary; default companion), healthz on 4323 (AEP_KIMI_WEB_PORT).
+ * `--primary` (AEP_KIMI_WEB_MODE=primary; default companion), healthz on its descriptor's port (and variable).
  * The opt-in gate AEP_KIMI_WEB_CONTROL=1 (primary mode only; refused in companion mode) adds the
  * approval and abort writes (control.ts), with AEP_KIMI_WEB_ACK_GUARD_MS (default 8000).
  */
@@ -17,6 +17,7 @@ import { inboundOptions } from '../bridge-kit/options.js';
 import { AGENT } from './mode-policy.js';
 import { DEFAULT_PORT, startKimiWeb, type RunningKimiWeb } from './attach.js';
 import { CONTROL_ACCEPTS, KimiControlGate } from './control.js';
+import { descriptor } from './descriptor.js';
 
 /** The kap-server bearer token: the env value, else the server.token file, else an error string. */
 export function kapToken(env: Record<string, string | undefined>): string | { error: string } {
@@ -40,7 +41,7 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   } catch {
     throw new UsageError(`--server must be the kap-server URL, got '${server}'`);
   }
-  const opts = inboundOptions(values, io.env, DEFAULT_PORT, 'AEP_KIMI_WEB_PORT');
+  const opts = inboundOptions(values, io.env, DEFAULT_PORT, descriptor.portEnv);
   if (typeof opts === 'string') throw new UsageError(opts);
   const token = kapToken(io.env);
   if (typeof token !== 'string') throw new UsageError(token.error);

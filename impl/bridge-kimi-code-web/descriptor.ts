@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'inbound-bridge',
   name: "kimi-code-web",
   vendor: "Kimi Code (web, kap-server)",
   surface: "kap-server REST discovery and the `/api/v1/ws` stream (bearer subprotocol), every envelope through `applyMode`",
@@ -18,6 +19,18 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 4323,
+  portEnv: 'AEP_KIMI_WEB_PORT',
+  env: [
+    { name: 'AEP_KIMI_WEB_SERVER', summary: 'the kap-server behind kimi web (--server; required)' },
+    { name: 'AEP_KIMI_WEB_TOKEN', summary: 'bearer token (default: <KIMI_CODE_HOME or ~/.kimi-code>/server.token)' },
+    { name: 'AEP_KIMI_WEB_SESSIONS', summary: 'a,b: subscribe those sessions (default: discover over REST)' },
+    { name: 'AEP_KIMI_WEB_MODE', summary: 'primary: the full wire mapping (--primary)' },
+    { name: 'AEP_KIMI_WEB_CONTROL', summary: '1 (primary only): the approval and abort writes' },
+    { name: 'AEP_KIMI_WEB_ACK_GUARD_MS', summary: 'how long a control write waits for its outcome (default 8000)' },
+  ],
+  command: 'kimi-web',
+  entry: { module: 'bridge-kimi-code-web/cli.js', export: 'run' },
+  daemon: { needs: { flag: '--server', env: 'AEP_KIMI_WEB_SERVER', what: 'the kap-server URL' } },
   configs: [],
   verification: { status: "documented", detail: "attach and control tests against a local kap-server stub, live control-loop scenarios and the kimi-code-web ws_modes pins; no captured vendor session" },
 };

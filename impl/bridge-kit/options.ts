@@ -3,13 +3,14 @@
  *
  * | setting | flag | environment | default |
  * |---|---|---|---|
- * | port | `--port N` | the bridge's own (`AEP_OTLP_IN_PORT`, ...) | the bridge's reference port |
- * | relay | `--relay URL` | `AEP_RELAY_URL` | `http://127.0.0.1:8787`; `none` disables |
+ * | port | `--port N` | the bridge's own (its descriptor's `portEnv`) | the bridge's reference port |
+ * | relay | `--relay URL` | `AEP_RELAY_URL` (old name `AEP_RELAY`) | the relay's default URL; `none` disables |
  * | token | `--token T` | `AEP_TOKEN` | none |
  * | home | | `AEP_HOME` | `~/.aep` |
  * | capture | | `AEP_CAPTURE`, `AEP_CAPTURE_ATTENTION` | metadata, redacted |
  */
 import { postureFromEnv } from '../adapter-kit/capture.js';
+import { DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations.js';
 import { aepHome } from '../adapter-kit/store.js';
 import type { Posture } from '../adapter-kit/types.js';
 
@@ -31,13 +32,13 @@ export function inboundOptions(values: Record<string, unknown>, env: Record<stri
   }
   const posture = postureFromEnv(env);
   if (typeof posture === 'string') return posture;
-  const relay = typeof values.relay === 'string' ? values.relay : (env.AEP_RELAY_URL ?? 'http://127.0.0.1:8787');
+  const relay = typeof values.relay === 'string' ? values.relay : (relayUrlFromEnv(env).url ?? DEFAULT_RELAY_URL);
   if (relay !== 'none') {
     try {
       const u = new URL(relay);
       if (!['http:', 'https:', 'ws:', 'wss:'].includes(u.protocol)) throw new Error();
     } catch {
-      return `--relay must be an http(s) or ws(s) URL such as http://127.0.0.1:8787 (or 'none'), got '${relay}'`;
+      return `--relay must be an http(s) or ws(s) URL such as ${DEFAULT_RELAY_URL} (or 'none'), got '${relay}'`;
     }
   }
   const token = typeof values.token === 'string' ? values.token : env.AEP_TOKEN;

@@ -1,5 +1,5 @@
 /**
- * The OpenCode-family SSE bridge (OpenCode port 4320, Kilo Code 4322): attaches to the vendor
+ * The OpenCode-family SSE bridge (ports: the two descriptors'): attaches to the vendor
  * server's `GET /event` bus stream, passes every bus event through the pure `applyMode`, and
  * emits the result as an ordinary AEP event toward the relay. Runtime state on top of the pure
  * policy (primary mode only; companion emits no core types, so no runs):
@@ -26,8 +26,10 @@ import { SseParser } from '../bridge-ce/sse-client.js';
 import type { BusVendor } from './map-bus.js';
 import { applyModeFor, type SseMode } from './mode-policy.js';
 import type { ControlGate } from './control.js';
+import { descriptor as opencodeSse } from './descriptor.js';
+import { descriptor as kilocodeSse } from '../bridge-kilocode-sse/descriptor.js';
 
-export const DEFAULT_PORTS: Record<BusVendor, number> = { opencode: 4320, kilocode: 4322 };
+export const DEFAULT_PORTS: Record<BusVendor, number> = { opencode: opencodeSse.port, kilocode: kilocodeSse.port };
 
 export interface SseBridgeOptions {
   vendor: BusVendor;

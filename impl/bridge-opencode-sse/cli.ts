@@ -2,7 +2,7 @@
  * `aep bridge opencode-sse` / `aep bridge kilocode-sse`: attach to the vendor server's bus
  * stream until SIGINT/SIGTERM. `--server URL` (env AEP_OPENCODE_SERVER / AEP_KILOCODE_SERVER,
  * default http://127.0.0.1:4096), `--primary` (env AEP_<VENDOR>_SSE_MODE=primary; default
- * companion), healthz on 4320 / 4322 (AEP_OPENCODE_SSE_PORT / AEP_KILOCODE_SSE_PORT), the opt-in
+ * companion), healthz on the port of each descriptor (and its variable), the opt-in
  * gate AEP_<VENDOR>_SSE_CONTROL=1 (primary only) with AEP_<VENDOR>_SSE_ACK_GUARD_MS (default 8000).
  */
 import { EXIT, UsageError, type CliIo } from '../contract/cli.js';
@@ -12,12 +12,16 @@ import { inboundOptions } from '../bridge-kit/options.js';
 import type { BusVendor } from './map-bus.js';
 import { DEFAULT_PORTS, startSseBridge, type RunningSseBridge } from './attach.js';
 import { CONTROL_ACCEPTS, ControlGate } from './control.js';
+import { descriptor as opencodeSse } from './descriptor.js';
+import { descriptor as kilocodeSse } from '../bridge-kilocode-sse/descriptor.js';
+
+const PORT_ENVS: Record<BusVendor, string> = { opencode: opencodeSse.portEnv, kilocode: kilocodeSse.portEnv };
 
 export function runner(vendor: BusVendor): BridgeRunner {
   const V = vendor.toUpperCase();
   return async ({ values, rest }: BridgeArgs, io: CliIo) => {
     if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
-    const opts = inboundOptions(values, io.env, DEFAULT_PORTS[vendor], `AEP_${V}_SSE_PORT`);
+    const opts = inboundOptions(values, io.env, DEFAULT_PORTS[vendor], PORT_ENVS[vendor]);
     if (typeof opts === 'string') throw new UsageError(opts);
     const server = String(values.server ?? io.env[`AEP_${V}_SERVER`] ?? 'http://127.0.0.1:4096');
     try {

@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'inbound-bridge',
   name: "opencode-sse",
   vendor: "OpenCode (server event bus)",
   surface: "attach to `--server` `GET /event` (SSE), every bus event through `applyMode`",
@@ -18,6 +19,15 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 4320,
+  portEnv: 'AEP_OPENCODE_SSE_PORT',
+  env: [
+    { name: 'AEP_OPENCODE_SERVER', summary: 'the OpenCode server (--server; default http://127.0.0.1:4096)' },
+    { name: 'AEP_OPENCODE_SSE_MODE', summary: 'primary: the full bus mapping (--primary)' },
+    { name: 'AEP_OPENCODE_SSE_CONTROL', summary: '1 (primary only): the permission reply and the run-scope abort over REST' },
+    { name: 'AEP_OPENCODE_SSE_ACK_GUARD_MS', summary: 'how long a REST answer waits for its echo (default 8000)' },
+  ],
+  entry: { module: 'bridge-opencode-sse/cli.js', export: 'runner', arg: 'opencode' },
+  daemon: {},
   configs: [],
   verification: { status: "documented", detail: "attach and control tests against a local SSE stub and the opencode-sse pins; no captured vendor session" },
 };

@@ -1,8 +1,8 @@
 /**
  * `aep bridge openhands`: observe an OpenHands agent server until SIGINT/SIGTERM. `--server URL`
  * (AEP_OPENHANDS_SERVER, default http://127.0.0.1:8000), the session key AEP_OPENHANDS_API_KEY,
- * AEP_OPENHANDS_POLL seconds (default 15), AEP_OPENHANDS_DELTAS=1, healthz on 8397
- * (AEP_OPENHANDS_PORT). AEP_AGENT_NAME overrides agent `openhands`. The opt-in gate
+ * AEP_OPENHANDS_POLL seconds (default 15), AEP_OPENHANDS_DELTAS=1, healthz on its
+ * descriptor's port (and variable). AEP_AGENT_NAME overrides agent `openhands`. The opt-in gate
  * AEP_OPENHANDS_CONTROL=1 enables the five REST writes (control.ts), with
  * AEP_OPENHANDS_ACK_GUARD_MS (default 8000).
  */
@@ -13,6 +13,7 @@ import { inboundOptions } from '../bridge-kit/options.js';
 import { AGENT } from './map-events.js';
 import { DEFAULT_PORT, startOpenHandsBridge, type RunningOpenHands } from './receiver.js';
 import { CONTROL_ACCEPTS, OpenHandsControlGate } from './control.js';
+import { descriptor } from './descriptor.js';
 
 export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<number> {
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
@@ -24,7 +25,7 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   }
   const poll = io.env.AEP_OPENHANDS_POLL ?? '15';
   if (!/^[0-9]+$/.test(poll) || Number(poll) < 1) throw new UsageError(`AEP_OPENHANDS_POLL must be a positive number of seconds, got '${poll}'`);
-  const opts = inboundOptions(values, io.env, DEFAULT_PORT, 'AEP_OPENHANDS_PORT');
+  const opts = inboundOptions(values, io.env, DEFAULT_PORT, descriptor.portEnv);
   if (typeof opts === 'string') throw new UsageError(opts);
   const gated = io.env.AEP_OPENHANDS_CONTROL === '1';
   const guard = io.env.AEP_OPENHANDS_ACK_GUARD_MS;

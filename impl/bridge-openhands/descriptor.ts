@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'inbound-bridge',
   name: "openhands",
   vendor: "OpenHands",
   surface: "agent-server observer: `GET /api/conversations/search` discovery and one `/sockets/events/{id}` socket per conversation",
@@ -18,6 +19,18 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 8397,
+  portEnv: 'AEP_OPENHANDS_PORT',
+  env: [
+    { name: 'AEP_OPENHANDS_SERVER', summary: 'the agent server (--server; default http://127.0.0.1:8000)' },
+    { name: 'AEP_OPENHANDS_API_KEY', summary: 'the session key (sent only in the socket auth frame and the discovery header)' },
+    { name: 'AEP_OPENHANDS_POLL', summary: 'discovery interval in seconds (default 15)' },
+    { name: 'AEP_OPENHANDS_DELTAS', summary: '1: streaming deltas' },
+    { name: 'AEP_OPENHANDS_CONTROL', summary: '1: the control gate (five REST writes)' },
+    { name: 'AEP_OPENHANDS_ACK_GUARD_MS', summary: 'how long a control write waits for its outcome (default 8000)' },
+    { name: 'AEP_AGENT_NAME', summary: 'the agent name (default openhands)' },
+  ],
+  entry: { module: 'bridge-openhands/cli.js', export: 'run' },
+  daemon: {},
   configs: [],
   verification: { status: "documented", detail: "receiver and control tests against a local agent-server stub, live control-loop scenarios and the openhands pins; no captured vendor session" },
 };

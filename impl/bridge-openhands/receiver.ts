@@ -1,5 +1,5 @@
 /**
- * The OpenHands bridge daemon (healthz port 8397): a late-joining observer of an agent server.
+ * The OpenHands bridge daemon (healthz port: its descriptor's): a late-joining observer of an agent server.
  * - Discovery: `GET /api/conversations/search` every `pollMs` (AEP_OPENHANDS_POLL seconds,
  *   default 15); a socket per discovered conversation; `session.started` (client
  *   `openhands-agent-server`) on first sight.
@@ -26,8 +26,9 @@ import type { Emitter } from '../bridge-kit/emitter.js';
 import { reconnectLoop, type ReconnectLoop } from '../bridge-kit/reconnect.js';
 import { executionStatus, mapEvent, statusMoments, WAITING } from './map-events.js';
 import type { OpenHandsControlGate } from './control.js';
+import { descriptor } from './descriptor.js';
 
-export const DEFAULT_PORT = 8397;
+export const DEFAULT_PORT = descriptor.port;
 
 export interface OpenHandsOptions {
   server: string;

@@ -6,6 +6,7 @@ import { inboundOptions } from '../bridge-kit/options.js';
 import { codexProfile } from './map-records.js';
 import { vscodeProfile } from './map-records-vscode.js';
 import { DEFAULT_PORT, startReceiver } from './receiver.js';
+import { descriptor } from './descriptor.js';
 
 export const PROFILES = { codex: codexProfile, vscode: vscodeProfile } as const;
 
@@ -15,7 +16,7 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   if (vendor !== 'codex' && vendor !== 'vscode') throw new UsageError(`--vendor must be codex or vscode, got '${vendor}'`);
   const profile = PROFILES[vendor];
   const mode = values.primary === true || io.env.AEP_OTLP_IN_MODE === 'primary' ? 'primary' : 'companion';
-  const opts = inboundOptions(values, io.env, DEFAULT_PORT, 'AEP_OTLP_IN_PORT');
+  const opts = inboundOptions(values, io.env, DEFAULT_PORT, descriptor.portEnv);
   if (typeof opts === 'string') throw new UsageError(opts);
   const log = (line: string): void => io.stderr(`aep bridge otlp-in: ${line}\n`);
   const emitter = createEmitter({
@@ -29,7 +30,7 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   } catch (err) {
     await emitter.close();
     const code = (err as NodeJS.ErrnoException).code;
-    io.stderr(`aep bridge otlp-in: cannot start: ${code === 'EADDRINUSE' ? `port ${opts.port} is in use (set --port or AEP_OTLP_IN_PORT)` : (err as Error).message}\n`);
+    io.stderr(`aep bridge otlp-in: cannot start: ${code === 'EADDRINUSE' ? `port ${opts.port} is in use (set --port or ${descriptor.portEnv})` : (err as Error).message}\n`);
     return EXIT.failed;
   }
   log(`listening on ${receiver.url}/v1/logs (vendor ${vendor}, ${mode} mode, epoch ${emitter.epoch}); relay ${opts.relay ?? 'disabled'}${opts.token ? ' (token set)' : ''}`);

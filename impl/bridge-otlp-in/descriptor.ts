@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'inbound-bridge',
   name: "otlp-in",
   vendor: "Codex / VS Code OpenTelemetry logs",
   surface: "`POST /v1/logs` OTLP/HTTP JSON receiver (protobuf refused 415)",
@@ -17,6 +18,13 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 4319,
+  portEnv: 'AEP_OTLP_IN_PORT',
+  env: [
+    { name: 'AEP_OTLP_IN_VENDOR', summary: 'codex (default) or vscode (--vendor)' },
+    { name: 'AEP_OTLP_IN_MODE', summary: 'primary: emit the profile\'s core subset (--primary)' },
+  ],
+  entry: { module: 'bridge-otlp-in/cli.js', export: 'run' },
+  daemon: {},
   configs: [],
   verification: { status: "documented", detail: "the official OTel exporter as a real peer (peer.test.ts) and the codex-otel / vscode-otel pins" },
 };

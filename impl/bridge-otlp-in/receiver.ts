@@ -1,5 +1,5 @@
 /**
- * The OTel-inbound receiver (port 4319): `POST /v1/logs` takes an OTLP/HTTP JSON export, each
+ * The OTel-inbound receiver (port: its descriptor's): `POST /v1/logs` takes an OTLP/HTTP JSON export, each
  * LogRecord goes through the vendor profile's pure mapper in the configured mode (companion by
  * default, `primary` with --primary) and leaves as an ordinary AEP event toward the relay.
  * Identity: session = the profile's session key, agent = the profile's agent, no run.
@@ -17,8 +17,9 @@ import { readBody } from '../http/body.js';
 import type { CaptureLevel } from '../core/event.js';
 import { readExport } from './otlp-json.js';
 import type { Mode, VendorProfile } from './profile.js';
+import { descriptor } from './descriptor.js';
 
-export const DEFAULT_PORT = 4319;
+export const DEFAULT_PORT = descriptor.port;
 const MAX_BODY = 8 * 1024 * 1024;
 
 export interface ReceiverOptions {

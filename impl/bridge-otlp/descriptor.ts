@@ -4,6 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
+  integration: 'outbound-sidecar',
   name: "otlp",
   vendor: "OpenTelemetry collectors (OTLP/HTTP logs)",
   surface: "outbound sidecar: relay `GET /stream` to OTLP/HTTP JSON `ExportLogsServiceRequest` at `<endpoint>/v1/logs`",
@@ -17,6 +18,10 @@ export const descriptor: Descriptor = {
   steering: [],
   deviations: DEVIATIONS,
   port: 0,
+  portEnv: '',
+  env: [
+    { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', summary: 'the OTLP/HTTP endpoint, /v1/logs appended (--endpoint)' },
+  ],
   configs: [],
   verification: { status: "documented", detail: "wire and delivery tests against a local collector stub" },
 };

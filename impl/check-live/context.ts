@@ -5,7 +5,7 @@ import { WsConn } from './ws-client.js';
 
 /** Everything `aep check-live` was asked; defaults are in `DEFAULT_OPTIONS`. */
 export interface LiveOptions {
-  /** The base URL of the endpoint under test, e.g. http://127.0.0.1:8787. */
+  /** The base URL of the endpoint under test, e.g. the relay's default URL. */
   target: string;
   /** Bearer token sent on every request and socket upgrade. Default: none (an unauthenticated run). */
   token?: string;

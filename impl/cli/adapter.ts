@@ -5,25 +5,30 @@ import { startAdapter } from '../adapter-kit/daemon.js';
 import { configureDef } from '../adapter-kit/configure.js';
 import { aepHome } from '../adapter-kit/store.js';
 import { prepareDir } from '../adapter-kit/ensure-dir.js';
+import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ENV } from '../integrations.js';
 import { EXIT, UsageError } from './io.js';
 import { named } from './lookup.js';
 import type { Verb } from './verb.js';
 
-/** Every adapter the CLI can run, loaded lazily. Adding a vendor is one line here. */
-export const ADAPTERS: Record<string, () => Promise<AdapterDef>> = {
-  'claude-code': async () => (await import('../adapter-claude-code/adapter.js')).adapter,
-  codex: async () => (await import('../adapter-codex/adapter.js')).adapter,
-  cline: async () => (await import('../adapter-cline/adapter.js')).adapter,
-  hermes: async () => (await import('../adapter-hermes/adapter.js')).adapter,
-  antigravity: async () => (await import('../adapter-antigravity/adapter.js')).adapter,
-  'gemini-cli': async () => (await import('../adapter-gemini-cli/adapter.js')).adapter,
-  'kimi-code': async () => (await import('../adapter-kimi-code/adapter.js')).adapter,
-  'vscode': async () => (await import('../adapter-vscode/adapter.js')).adapter,
-  'qwen-code': async () => (await import('../adapter-qwen-code/adapter.js')).adapter,
-  opencode: async () => (await import('../adapter-opencode/adapter.js')).adapter,
-  kilocode: async () => (await import('../adapter-kilocode/adapter.js')).adapter,
-  pi: async () => (await import('../adapter-pi/adapter.js')).adapter,
-};
+/** Every adapter the CLI can run, loaded lazily, from the registry (impl/integrations.ts). */
+export const ADAPTERS: Readonly<Record<string, () => Promise<AdapterDef>>> = Object.fromEntries(
+  ADAPTER_INTEGRATIONS.map((i) => [i.command, async () => (await i.load()) as AdapterDef]),
+);
+
+/** `<port> <name>, ...` wrapped at `width`, each line indented by `indent`. */
+function wrapList(items: readonly string[], indent: string, width = 96): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const item of items) {
+    if (line && indent.length + line.length + item.length + 2 > width) (lines.push(`${indent}${line},`), (line = ''));
+    line = line ? `${line}, ${item}` : item;
+  }
+  if (line) lines.push(`${indent}${line}`);
+  return lines.join('\n');
+}
+
+const byPort = [...ADAPTER_INTEGRATIONS].sort((a, b) => a.port - b.port);
+const optIn = ADAPTER_INTEGRATIONS.flatMap((i) => i.descriptor.env.map((v) => `  ${v.name.padEnd(26)} ${i.command}: ${v.summary}`));
 
 export const verb: Verb = {
   name: 'adapter',
@@ -38,10 +43,9 @@ adapters: ${Object.keys(ADAPTERS).join(', ')}
 
 flags:
   --port N       listen port (default: AEP_<NAME>_PORT, then AEP_ADAPTER_PORT, then the adapter's:
-                 8377 claude-code, 8378 codex, 8379 gemini-cli, 8380 qwen-code, 8381 vscode,
-                 8390 opencode, 8391 kilocode, 8392 cline, 8393 hermes, 8395 antigravity, 8396 pi,
-                 8398 kimi-code; 0 picks a free port)
-  --relay URL    relay base URL (default: AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
+${wrapList(byPort.map((i) => `${i.port} ${i.command}`), '                 ')};
+                 0 picks a free port)
+  --relay URL    relay base URL (default: ${RELAY_URL_ENV}, then ${DEFAULT_RELAY_URL}; 'none' disables)
   --token T      relay bearer token (default: AEP_TOKEN; required for the relay to route commands)
 
 environment:
@@ -49,20 +53,15 @@ environment:
   AEP_CAPTURE                capture ceiling: none|metadata|redacted|full (default metadata)
   AEP_CAPTURE_ATTENTION      ceiling for attention.* (default redacted, or AEP_CAPTURE when higher)
   AEP_ATTENTION_TIMEOUT_MS   how long a held hook waits for an answer (default: the adapter's,
-                             20000 for codex, 55000 otherwise)
+                             ${ADAPTER_INTEGRATIONS.filter((i) => i.descriptor.holdMs !== undefined).map((i) => `${i.descriptor.holdMs} for ${i.command}`).join(', ') || 'none'}, 55000 otherwise)
   AEP_<NAME>_HOLD_MS         the same for one adapter, e.g. AEP_CODEX_HOLD_MS (wins over the above)
+                             While the relay link is down nobody can see a held hook: it is answered
+                             with the vendor's neutral reply at once instead of waiting the window.
   AEP_INSTRUCT               1 accepts x.<name>.control.instruct steering; 0 or unset refuses it
                              (default; never for cline, antigravity, gemini-cli); any other value
                              is a usage error
-  AEP_HERMES_CONTROL=1       hermes: hold pre_tool_call as an allow/deny gate (AEP_HERMES_GATE_TOOLS: regex)
-  AEP_CLINE_HUB=1            cline: tap the hub's approval loop (AEP_CLINE_HUB_URL + AEP_CLINE_HUB_TOKEN,
-                             or AEP_CLINE_HUB_DISCOVERY); AEP_CLINE_HUB_CONTROL=1 also answers through it
-  AEP_VSCODE_CONTROL=1       vscode: hold PreToolUse as an allow/deny/ask gate (default off: read-only)
-  AEP_VSCODE_GATE_TOOLS      vscode: regex over whole tool names the gate holds (default every tool)
-  AEP_KIMI_CONTROL=1         kimi-code: hold PreToolUse as an allow/deny gate (default off: read-only)
-  AEP_KIMI_GATE_TOOLS        kimi-code: regex over whole tool names the gate holds (default every tool)
+${optIn.join('\n')}
                              (gate holds: 25 s vscode, 50 s kimi-code, capped 5 s inside the vendor timeout)
-  AEP_PI_CONTROL=1           pi: declare control.attention.respond and hold forwarded tool_call gates
 
 exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
 `,
@@ -90,8 +89,8 @@ exit codes: 0 stopped cleanly, 1 could not start, 2 usage error
     if (typeof home === 'string') throw new UsageError(home);
     let running;
     try {
-      const hold = def.holdMs === undefined ? {} : { attentionTimeoutMs: def.holdMs };
-      running = await startAdapter(def, { ...options, ...hold, log: (line) => io.stderr(`aep adapter ${name}: ${line}\n`) });
+      // options.attentionTimeoutMs already is AEP_<NAME>_HOLD_MS, else AEP_ATTENTION_TIMEOUT_MS, else def.holdMs.
+      running = await startAdapter(def, { ...options, log: (line) => io.stderr(`aep adapter ${name}: ${line}\n`) });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
       const why = code === 'EADDRINUSE' ? `port ${options.port} on 127.0.0.1 is already in use (another daemon?); pick another with --port N or ${portEnvName(def.agent)}` : (err as Error).message;

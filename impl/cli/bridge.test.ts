@@ -72,7 +72,7 @@ describe('aep bridge --from-file errors', () => {
     expect(r).toEqual({ code: 2, out: '', err: 'aep bridge otlp: cannot read no/such.jsonl: no such file\n' });
     await expect(bridge(['otlp'], { 'from-file': '-', ocsf: true })).rejects.toThrow('--ocsf is an option of "aep bridge ce"');
     await expect(bridge(['otlp'], { 'from-file': '-', 'max-capture': 'most' })).rejects.toThrow(/--max-capture must be one of/);
-    await expect(bridge(['nope'], {})).rejects.toThrow(/unknown bridge 'nope'; known: ce, otlp, /);
+    await expect(bridge(['nope'], {})).rejects.toThrow(/unknown bridge 'nope'; known: acp, agui, ce, kilocode-sse, kimi-web, opencode-sse, openhands, otlp, otlp-in/);
     await expect(bridge(['otlp-in'], { vendor: 'gemini' })).rejects.toThrow(/--vendor must be codex or vscode, got 'gemini'/);
     await expect(bridge(['otlp-in'], { port: '99999' })).rejects.toThrow(/--port must be a port number/);
     await expect(bridge([], {})).rejects.toThrow(/name a bridge/);

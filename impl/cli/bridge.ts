@@ -1,7 +1,7 @@
 /**
  * `aep bridge <name> ...`: the AEP-0005 bridges. Outbound sidecars `ce` and `otlp` (offline with
  * `--from-file`, or live on a relay subscription), and the inbound bridges (each an ordinary
- * emitter toward the relay). Every bridge is loaded lazily from BRIDGES; adding one is one line.
+ * emitter toward the relay). Every bridge comes from the registry (impl/integrations.ts), loaded lazily.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -10,21 +10,40 @@ import { parseLevel } from '../adapter-kit/capture.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
 import { named } from './lookup.js';
+import { BRIDGE_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ENV, bridgeNamed } from '../integrations.js';
 
 export type { BridgeArgs, BridgeRunner } from '../contract/cli.js';
 import type { BridgeRunner } from '../contract/cli.js';
 
-/** Every bridge, loaded lazily. */
-export const BRIDGES: Record<string, { summary: string; load: () => Promise<BridgeRunner> }> = {
-  ce: { summary: 'outbound: AEP events -> CloudEvents (structured mode) to an HTTP sink, or OCSF with --ocsf', load: async () => outbound('ce') },
-  otlp: { summary: 'outbound: AEP events -> OTLP/HTTP JSON LogRecords to <endpoint>/v1/logs', load: async () => outbound('otlp') },
-  acp: { summary: 'inbound: byte-transparent ACP stdio tee: aep bridge acp -- <agent> [args...]', load: async () => (await import('../bridge-acp/cli.js')).run },
-  'opencode-sse': { summary: "inbound: OpenCode server bus (GET /event), companion or --primary, healthz 4320", load: async () => (await import('../bridge-opencode-sse/cli.js')).runner('opencode') },
-  'kilocode-sse': { summary: "inbound: Kilo Code server bus (GET /event), companion or --primary, healthz 4322", load: async () => (await import('../bridge-opencode-sse/cli.js')).runner('kilocode') },
-  agui: { summary: 'inbound: AG-UI tee proxy on 4321 toward AEP_AGUI_UPSTREAM (the UI stream passes untouched)', load: async () => (await import('../bridge-agui/cli.js')).run },
-  openhands: { summary: 'inbound: OpenHands agent server observer (discovery + auth-only sockets), healthz 8397', load: async () => (await import('../bridge-openhands/cli.js')).run },
-  'otlp-in': { summary: 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs, port 4319', load: async () => (await import('../bridge-otlp-in/cli.js')).run },
-  'kimi-web': { summary: 'inbound: Kimi web kap-server observer (REST discovery + bearer-subprotocol WS), companion or --primary, healthz 4323', load: async () => (await import('../bridge-kimi-code-web/cli.js')).run },
+/** What `aep bridge` lists: a one-line summary per bridge; its runner is loaded from the registry. */
+const SUMMARIES: Readonly<Record<string, string>> = {
+  ce: 'outbound: AEP events -> CloudEvents (structured mode) to an HTTP sink, or OCSF with --ocsf',
+  otlp: 'outbound: AEP events -> OTLP/HTTP JSON LogRecords to <endpoint>/v1/logs',
+  acp: 'inbound: byte-transparent ACP stdio tee: aep bridge acp -- <agent> [args...]',
+  'opencode-sse': 'inbound: OpenCode server bus (GET /event), companion or --primary',
+  'kilocode-sse': 'inbound: Kilo Code server bus (GET /event), companion or --primary',
+  agui: 'inbound: AG-UI tee proxy toward AEP_AGUI_UPSTREAM (the UI stream passes untouched)',
+  openhands: 'inbound: OpenHands agent server observer (discovery + auth-only sockets)',
+  'otlp-in': 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs',
+  'kimi-web': 'inbound: Kimi web kap-server observer (REST discovery + bearer-subprotocol WS), companion or --primary',
+};
+
+/** Every bridge of the registry (impl/integrations.ts), loaded lazily: outbound sidecars run here, inbound bridges from their own module. */
+export const BRIDGES: Readonly<Record<string, { summary: string; port: number; portEnv: string; load: () => Promise<BridgeRunner> }>> = Object.fromEntries(
+  BRIDGE_INTEGRATIONS.map((i) => [
+    i.command,
+    {
+      summary: `${SUMMARIES[i.command] ?? i.descriptor.surface}${i.port ? `; port ${i.port} (${i.portEnv})` : ''}`,
+      port: i.port,
+      portEnv: i.portEnv,
+      load: async () => (i.kind === 'outbound-sidecar' ? outbound(i.command === 'ce' ? 'ce' : 'otlp') : ((await i.load()) as BridgeRunner)),
+    },
+  ]),
+);
+
+const port = (command: string): string => {
+  const b = bridgeNamed(command);
+  return b ? `${b.port}, ${b.portEnv}` : '?';
 };
 
 const HELP = `usage: aep bridge <name> [flags]
@@ -44,7 +63,7 @@ outbound, offline (ce, otlp):
                    (default metadata)
 
 outbound, live (ce, otlp): subscribe to the relay, deliver, retry, resume (docs/bridges.md):
-  --relay URL      relay (default AEP_RELAY_URL, then http://127.0.0.1:8787); --token T (AEP_TOKEN)
+  --relay URL      relay (default ${RELAY_URL_ENV}, then ${DEFAULT_RELAY_URL}); --token T (AEP_TOKEN)
   --filter JSON    attr-match filter (default {}); --capture L ceiling asked of the relay
   --sink URL       (ce) HTTP sink for structured-mode CloudEvents (AEP_CE_SINK)
   --endpoint URL   (otlp) OTLP/HTTP endpoint, /v1/logs appended (OTEL_EXPORTER_OTLP_ENDPOINT)
@@ -54,11 +73,11 @@ outbound, live (ce, otlp): subscribe to the relay, deliver, retry, resume (docs/
 
 inbound, common (otlp-in, acp, agui, openhands, opencode-sse, kilocode-sse, kimi-web):
   --port N         listen port (default: the bridge's reference port; env AEP_<NAME>_PORT)
-  --relay URL      relay base URL (default AEP_RELAY_URL, then http://127.0.0.1:8787; 'none' disables)
+  --relay URL      relay base URL (default ${RELAY_URL_ENV}, then ${DEFAULT_RELAY_URL}; 'none' disables)
   --token T        relay bearer token (default AEP_TOKEN)
   environment: AEP_HOME (logs, epoch state), AEP_CAPTURE, AEP_CAPTURE_ATTENTION
 
-otlp-in (port 4319, AEP_OTLP_IN_PORT):
+otlp-in (port ${port('otlp-in')}):
   --vendor V       codex (default; session = conversation.id) or vscode (session = resource
                    session.id); env AEP_OTLP_IN_VENDOR
   --primary        emit the profile's core subset (for deployments with no hook adapter);
@@ -69,7 +88,7 @@ acp (-- <agent> [args...]):
   relay; the agent's exit code is the bridge's. AEP_ACP_DELTAS=1 opts message/thought chunks
   in; AEP_ACP_LOG=1 writes bridge diagnostics to stderr; AEP_AGENT_NAME overrides agent 'acp'.
 
-opencode-sse / kilocode-sse (healthz 4320 / 4322, AEP_OPENCODE_SSE_PORT / AEP_KILOCODE_SSE_PORT):
+opencode-sse / kilocode-sse (healthz ${port('opencode-sse')} / ${port('kilocode-sse')}):
   --server URL     the vendor server (default AEP_OPENCODE_SERVER / AEP_KILOCODE_SERVER, then
                    http://127.0.0.1:4096)
   --primary        full bus mapping with synthesized runs (SSE-only deployments); default
@@ -78,11 +97,11 @@ opencode-sse / kilocode-sse (healthz 4320 / 4322, AEP_OPENCODE_SSE_PORT / AEP_KI
                    permission reply and the run-scope abort over REST;
                    AEP_OPENCODE_SSE_ACK_GUARD_MS / AEP_KILOCODE_SSE_ACK_GUARD_MS (default 8000)
 
-agui (port 4321, AEP_AGUI_PORT):
+agui (port ${port('agui')}):
   --upstream URL   the AG-UI agent (default AEP_AGUI_UPSTREAM; required). AEP_AGUI_DELTAS=1 opts
                    token deltas in; AEP_AGENT_NAME overrides agent 'agui'.
 
-openhands (healthz 8397, AEP_OPENHANDS_PORT):
+openhands (healthz ${port('openhands')}):
   --server URL     the agent server (default AEP_OPENHANDS_SERVER, then http://127.0.0.1:8000);
                    AEP_OPENHANDS_API_KEY the session key (sent only in the socket's auth frame
                    and the discovery header), AEP_OPENHANDS_POLL discovery seconds (default 15),
@@ -91,7 +110,7 @@ openhands (healthz 8397, AEP_OPENHANDS_PORT):
                    (respond_to_confirmation, pause, resume, interrupt, send_input);
                    AEP_OPENHANDS_ACK_GUARD_MS (default 8000).
 
-kimi-web (healthz 4323, AEP_KIMI_WEB_PORT):
+kimi-web (healthz ${port('kimi-web')}):
   --server URL     the kap-server behind 'kimi web' (AEP_KIMI_WEB_SERVER; required). Bearer token
                    AEP_KIMI_WEB_TOKEN, else <KIMI_CODE_HOME or ~/.kimi-code>/server.token;
                    AEP_KIMI_WEB_SESSIONS=a,b subscribes those (default: discover over REST).

@@ -7,6 +7,7 @@ import { runChecks } from '../check-live/runner.js';
 import { checkOutputFile } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
+import { DEFAULT_RELAY_URL } from '../integrations.js';
 
 const HELP = `usage: aep check-live URL [flags]
 
@@ -45,13 +46,13 @@ function positiveInt(flag: string, raw: unknown, dflt: number, min: number): num
 
 /** Parses the verb's arguments into options; throws UsageError on any mistake. */
 export function parseOptions(values: Record<string, unknown>, positionals: string[]): { opts: LiveOptions; checks: string | undefined; json: string | undefined } {
-  if (positionals.length !== 1) throw new UsageError(positionals.length ? `expected one URL, got ${positionals.length} arguments` : 'missing the endpoint URL, e.g. http://127.0.0.1:8787');
+  if (positionals.length !== 1) throw new UsageError(positionals.length ? `expected one URL, got ${positionals.length} arguments` : `missing the endpoint URL, e.g. ${DEFAULT_RELAY_URL}`);
   const raw = positionals[0]!;
   let url: URL;
   try {
     url = new URL(raw);
   } catch {
-    throw new UsageError(`'${raw}' is not a URL; expected e.g. http://127.0.0.1:8787`);
+    throw new UsageError(`'${raw}' is not a URL; expected e.g. ${DEFAULT_RELAY_URL}`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new UsageError(`'${raw}' must be an http:// or https:// URL`);
   const str = (k: string): string | undefined => (typeof values[k] === 'string' && values[k] !== '' ? (values[k] as string) : undefined);

@@ -2,6 +2,7 @@ import { runDemoAgent } from '../demo-agent/agent.js';
 import { UsageError } from './io.js';
 import { target } from '../operator/relay-opts.js';
 import type { Verb } from './verb.js';
+import { DEFAULT_RELAY_URL } from '../integrations.js';
 
 const HELP = `usage: aep demo-agent [--relay URL] [--token T] [--session S] [--run R]
 
@@ -20,7 +21,7 @@ events were sent. Reconnects with backoff (250 ms doubling to 5 s); exits 0 on S
 1 when the relay refuses the credentials.
 
 flags:
-  --relay URL    relay base URL (default http://127.0.0.1:8787)
+  --relay URL    relay base URL (default ${DEFAULT_RELAY_URL})
   --token T      bearer token (default: the AEP_TOKEN environment variable; control needs one)
   --session S    the session it owns (default demo-session)
   --run R        the open run (default demo-run)

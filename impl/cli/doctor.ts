@@ -3,6 +3,7 @@ import type { Verb } from './verb.js';
 import { judge, renderReport } from '../operator/doctor-findings.js';
 import { runProbes } from '../operator/doctor-probe.js';
 import { aepHome } from '../operator/home.js';
+import { CONSOLE_PORT, CONSOLE_PORT_ENV } from '../integrations.js';
 import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 
 const HELP = `usage: aep doctor [--relay URL] [--token T] [--json]
@@ -15,13 +16,14 @@ each finding with its remedy:
                 given here, is it accepted (the token is never printed)
   cors          the preflight OPTIONS /stream and a refused request both carry
                 access-control-allow-origin (a browser can only explain what it may read);
-                the console's origin (http://127.0.0.1:$AEP_CONSOLE_PORT, default 8790) may
+                the console's origin (http://127.0.0.1:$${CONSOLE_PORT_ENV}, default ${CONSOLE_PORT}) may
                 read the relay, and nothing wider ('*' is a warning: set AEP_CORS_ORIGINS)
   stats         sessions, events, subscribers, connections (informational)
-  daemons       every adapter daemon of the port catalog shared with 'aep setup' (claude-code
-                8377, codex 8378; AEP_CLAUDE_CODE_PORT / AEP_CODEX_PORT override), with
+  daemons       every adapter and bridge daemon of the port catalog shared with 'aep setup'
+                (see 'aep setup --help'; each port variable overrides), with
                 $AEP_HOME/run/<id>.pid: up, not running (info), stale pid file (warning),
-                wedged = pid alive but /healthz dead (finding)
+                wedged = pid alive but /healthz dead (finding), another adapter answering
+                on its port (finding)
 The probes run from this machine: run it again where a consumer is refused, and compare.
 
 flags:
@@ -29,7 +31,7 @@ ${RELAY_HELP}
                  (--json: {"ok", "lines": [{level, lane, message, remedy?}]})
 
 environment:
-  AEP_TOKEN, AEP_RELAY, AEP_HOME (pid files under $AEP_HOME/run, default ~/.aep)
+  AEP_TOKEN, AEP_RELAY_URL (old name AEP_RELAY), AEP_HOME (pid files under $AEP_HOME/run, default ~/.aep)
 
 exit codes: 0 no findings (warnings allowed) · 1 findings · 2 usage
 `;

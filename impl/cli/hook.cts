@@ -4,41 +4,22 @@
  * CLI, and it imports node built-ins and the shim only (no daemon, zod or ajv), so a hook costs
  * about one bare `node` start (the `hook-shim` benchmark).
  *
- * What it needs of each adapter is in {@link SHIM_ADAPTERS}, a tiny table kept equal to the
- * AdapterDefs by hook.test.ts. Adding an adapter to ADAPTERS (adapter.ts) needs one line here.
+ * What it needs of each adapter is in {@link SHIM_ADAPTERS}, a tiny table generated from the
+ * registry (impl/integrations.ts) into shim-table.cts; adding an adapter needs nothing here.
  */
 import { MAX_HOOK_BYTES, REPLY_GRACE_MS, SHIM_CONNECT_TIMEOUT_MS, STDIN_TIMEOUT_MS, forwardHook, readHookInput } from '../adapter-kit/shim.cjs';
 import type { Verb } from './verb.js';
+import { SHIM_ADAPTERS, type ShimAdapter } from './shim-table.cjs';
 
-/** What the shim knows of one adapter: its neutral stdout and its default port. */
-export interface ShimAdapter {
-  /** The neutral stdout of every hook not named in `neutralBy`. */
-  neutral: string;
-  /** Hooks whose neutral stdout differs (Antigravity's PreToolUse and Stop need a `decision`). */
-  neutralBy?: Readonly<Record<string, string>>;
-  port: number;
-}
+export type { ShimAdapter };
 
 /** The neutral stdout of one hook of one adapter. */
 export function neutralOf(adapter: ShimAdapter, hookEvent: string | undefined): string {
   return hookEvent !== undefined && adapter.neutralBy !== undefined && Object.hasOwn(adapter.neutralBy, hookEvent) ? adapter.neutralBy[hookEvent]! : adapter.neutral;
 }
 
-/** Per adapter: equal to `AdapterDef.neutralReply(...)` and `AdapterDef.defaultPort` (tested). No prototype: `__proto__` is not a name. */
-export const SHIM_ADAPTERS: Readonly<Record<string, ShimAdapter>> = Object.assign(Object.create(null) as Record<string, ShimAdapter>, {
-  'claude-code': { neutral: '{}', port: 8377 },
-  codex: { neutral: '', port: 8378 },
-  'gemini-cli': { neutral: '{}', port: 8379 },
-  'qwen-code': { neutral: '{}', port: 8380 },
-  vscode: { neutral: '{}', port: 8381 },
-  opencode: { neutral: '{}', port: 8390 },
-  kilocode: { neutral: '{}', port: 8391 },
-  cline: { neutral: '{}', port: 8392 },
-  hermes: { neutral: '{}', port: 8393 },
-  antigravity: { neutral: '{}', neutralBy: { PreToolUse: '{"decision":""}', Stop: '{"decision":""}' }, port: 8395 },
-  pi: { neutral: '{}', port: 8396 },
-  'kimi-code': { neutral: '{}', port: 8398 },
-});
+/** Per adapter, generated from the registry (impl/integrations.ts) into shim-table.cts, held current by impl/integrations.test.ts. */
+export { SHIM_ADAPTERS };
 
 /** The I/O the shim touches. */
 export interface HookIo {
@@ -51,9 +32,23 @@ export interface HookIo {
 
 const names = (): string => Object.keys(SHIM_ADAPTERS).join(', ');
 
-/** `claude-code` → `AEP_CLAUDE_CODE_PORT` (the same rule as config.ts's portEnvName; tested). */
+/** `<port> <name>, ...`, wrapped for the help text. */
+function portList(): string {
+  const items = Object.entries(SHIM_ADAPTERS).map(([n, a]) => `${a.port} ${n}`);
+  const lines: string[] = [];
+  let line = '';
+  for (const item of items) {
+    if (line && line.length + item.length + 2 > 78) (lines.push(`${line},`), (line = ''));
+    line = line ? `${line}, ${item}` : `             ${item}`;
+  }
+  if (line) lines.push(line);
+  return lines.join('\n');
+}
+
+/** An adapter's port variable: the registry's variable, else the rule of config.ts's portEnvName (tested). */
 export function shimPortEnv(agent: string): string {
-  return `AEP_${agent.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_PORT`;
+  const known = Object.hasOwn(SHIM_ADAPTERS, agent) ? SHIM_ADAPTERS[agent] : undefined;
+  return known?.portEnv ?? `AEP_${agent.toUpperCase().replace(/[^A-Z0-9]+/g, '_')}_PORT`;
 }
 
 function parsePort(value: string, what: string): number | string {
@@ -100,7 +95,7 @@ export const HOOK_HELP = `usage: aep hook <name> <HookEvent> [--port N]
 Reads the vendor's hook JSON on stdin, POSTs it to the adapter daemon at
 http://127.0.0.1:<port>/hook/<HookEvent>, and writes the daemon's reply to stdout.
 
-Fail-open: it ALWAYS exits 0 and prints the vendor's neutral reply (Claude Code: {}, Codex:
+Fail-open: it ALWAYS exits 0 and prints the vendor's neutral reply (most vendors: {}, Codex:
 nothing) when it cannot forward, so the vendor behaves as if unhooked. A misconfiguration is
 said in one stderr line ('aep hook: ...', shown in the vendor's transcript): an unknown adapter
 name, stdin that is not one JSON object (over ${MAX_HOOK_BYTES} bytes, or not closed or
@@ -113,8 +108,9 @@ the daemon's hold window + ${REPLY_GRACE_MS / 1000} s; the daemon itself frees i
 adapters: ${names()}
 
 flags:
-  --port N   daemon port (default: AEP_<NAME>_PORT, then AEP_ADAPTER_PORT, then 8377 for
-             claude-code, 8378 for codex); unknown flags are ignored, with a warning
+  --port N   daemon port (default: AEP_<NAME>_PORT, then AEP_ADAPTER_PORT, then the adapter's:
+${portList()});
+             unknown flags are ignored, with a warning
 
 environment:
   AEP_ATTENTION_TIMEOUT_MS   reply bound when the daemon does not announce its hold

@@ -71,7 +71,7 @@ describe('aep hook', () => {
     const missing = fakeIo({ stdin: input, env: {} });
     expect(await main(['hook', 'claude-code'], missing)).toBe(0);
     expect(missing.out).toBe('{}');
-    expect(missing.err).toMatch(/^aep hook: usage: aep hook <adapter> <HookEvent> \(adapters: claude-code, codex, /);
+    expect(missing.err).toMatch(/^aep hook: usage: aep hook <adapter> <HookEvent> \(adapters: antigravity, claude-code, cline, codex, /);
     const port = String(await deadPort());
     const unknownFlag = fakeIo({ stdin: input, env: { AEP_CLAUDE_CODE_PORT: port } });
     expect(await main(['hook', 'claude-code', 'Stop', '--bogus'], unknownFlag)).toBe(0);
@@ -160,7 +160,7 @@ describe('aep hook', () => {
       }
     };
     visit(entry);
-    expect([...seen].map((f) => f.slice(resolve('dist').length + 1)).sort()).toEqual(['impl/adapter-kit/shim.cjs', 'impl/cli/hook.cjs']);
+    expect([...seen].map((f) => f.slice(resolve('dist').length + 1)).sort()).toEqual(['impl/adapter-kit/shim.cjs', 'impl/cli/hook.cjs', 'impl/cli/shim-table.cjs']);
     expect([...external].length).toBeGreaterThan(0);
     expect([...external].every((s) => s.startsWith('node:'))).toBe(true);
     const bin = readFileSync('bin/aep.js', 'utf8');

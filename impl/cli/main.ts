@@ -2,6 +2,7 @@ import { closest, parseFlags } from './flags.js';
 import { EXIT, UsageError, processIo, type CliIo } from './io.js';
 import { own } from './lookup.js';
 import { VERBS } from './verbs.js';
+import { relayUrlFromEnv } from '../integrations.js';
 
 const PROGRAM = 'aep';
 
@@ -46,6 +47,9 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
   }
   try {
     const verb = await entry.load();
+    // One name per variable: the deprecated relay URL alias still works for a verb that takes a relay, said once.
+    const relayNotice = verb.options && Object.hasOwn(verb.options, 'relay') ? relayUrlFromEnv(io.env).notice : undefined;
+    if (relayNotice) io.stderr(`${PROGRAM} ${name}: ${relayNotice}\n`);
     const parsed = parseFlags(rest, verb.options, { allowPositionals: verb.allowPositionals || verb.strict === false, strict: verb.strict !== false });
     if (parsed.values.help) {
       io.stdout(verb.help.endsWith('\n') ? verb.help : `${verb.help}\n`);

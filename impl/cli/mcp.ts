@@ -13,6 +13,7 @@ import { McpAgent, MCP_AGENT } from '../mcp/agent.js';
 import { createMcpServer } from '../mcp/server.js';
 import { aepHome } from '../operator/home.js';
 import { DEFAULT_RELAY, tokenOf } from '../operator/relay-opts.js';
+import { relayUrlFromEnv } from '../integrations.js';
 
 const HELP = `usage: aep mcp [--relay URL|none] [--token T] [--session S] [--ask-timeout S]
 
@@ -37,7 +38,7 @@ reported once ("relay refused the token"); the link then retries quietly every 1
 session opens with session.started on first use and ends with session.ended when stdin closes.
 
 Register it with an MCP client, e.g. Claude Code:
-  claude mcp add aep -- aep mcp --relay http://127.0.0.1:8787
+  claude mcp add aep -- aep mcp --relay ${DEFAULT_RELAY}
 
 flags:
   --relay URL      relay base URL (default AEP_RELAY_URL, then ${DEFAULT_RELAY}; 'none' = log only)
@@ -59,7 +60,7 @@ export const verb: Verb = {
   allowPositionals: false,
   options: { relay: { type: 'string' }, token: { type: 'string' }, session: { type: 'string' }, 'ask-timeout': { type: 'string' }, json: { type: 'boolean' } },
   async run({ values }, io) {
-    const relay = typeof values.relay === 'string' ? values.relay : io.env.AEP_RELAY_URL || DEFAULT_RELAY;
+    const relay = typeof values.relay === 'string' ? values.relay : relayUrlFromEnv(io.env).url || DEFAULT_RELAY;
     if (relay !== 'none') {
       try {
         new URL(relay);

@@ -4,6 +4,7 @@ import type { Verb } from './verb.js';
 import { ConfigError, parseRelayConfig } from '../relay/config.js';
 import { startRelay } from '../relay/server.js';
 import { parseFleetConfig } from '../relay/fleet/config.js';
+import { CONSOLE_PORT, RELAY_PORT, RELAY_PORT_ENV } from '../integrations.js';
 
 const HELP = `usage: aep relay [--host HOST] [--port PORT] [--nats URL]
 
@@ -14,7 +15,7 @@ drain every client and exit 0 (1 when the drain takes longer than 5 s).
 
 flags:
   --host HOST   interface to bind (env AEP_HOST, default 127.0.0.1)
-  --port PORT   TCP port, 0 = ephemeral (env AEP_PORT, default 8787)
+  --port PORT   TCP port, 0 = ephemeral (env ${RELAY_PORT_ENV}, default ${RELAY_PORT})
   --nats URL    run as a node of a fleet on NATS JetStream (env AEP_NATS_URL,
                 default unset = one in-memory relay); see docs/fleet.md
 
@@ -30,7 +31,7 @@ environment:
   AEP_MAX_SUBS      most subscriptions per WebSocket (default 64)
   AEP_HEARTBEAT_MS  SSE ': ping' interval, 10..30000 ms (default 15000)
   AEP_CORS_ORIGINS  origins whose pages may read the relay, comma-separated (default *); e.g.
-                    http://127.0.0.1:8790 for 'aep console'. Other pages' socket upgrades get 403
+                    http://127.0.0.1:${CONSOLE_PORT} for 'aep console'. Other pages' socket upgrades get 403
 
 fleet (with --nats / AEP_NATS_URL):
   AEP_NATS_STREAM   JetStream stream shared by the fleet (default AEP)

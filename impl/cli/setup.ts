@@ -4,29 +4,28 @@ import { homedir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
-import { CATALOG, daemonPort, daemonSpec, logFile, pidFile } from '../operator/catalog.js';
+import { CATALOG, daemonPort, daemonSpec, logFile, pidFile, withNeeds } from '../operator/catalog.js';
+import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL, settingsPath } from '../integrations.js';
 import { down, healthy, isAlive, readPid, up } from '../operator/daemons.js';
 import { mergeHooks } from '../operator/hook-config.js';
 import { aepHome } from '../operator/home.js';
 import { packageRoot } from '../operator/package-root.js';
 import { DEFAULT_RELAY } from '../operator/relay-opts.js';
 
-const VENDORS: Record<string, { example: string; port: number; portEnv: string; file: (env: NodeJS.ProcessEnv) => string; note: string }> = {
-  'claude-code': {
-    example: 'impl/adapter-claude-code/settings.example.json',
-    port: 8377,
-    portEnv: 'AEP_CLAUDE_CODE_PORT',
-    file: (env) => join(env.HOME ?? homedir(), '.claude', 'settings.json'),
-    note: 'Claude Code reads it at start; an interactive session runs no settings-file hooks until the folder is trusted',
-  },
-  codex: {
-    example: 'impl/adapter-codex/hooks.example.json',
-    port: 8378,
-    portEnv: 'AEP_CODEX_PORT',
-    file: (env) => join(env.CODEX_HOME ?? join(env.HOME ?? homedir(), '.codex'), 'hooks.json'),
-    note: "Codex skips new or edited hooks until they are trusted: open /hooks inside Codex and trust them",
-  },
-};
+/** Every hook vendor `setup hooks` can wire: the registry's hook adapters that name a settings location. */
+const VENDORS: Record<string, { example: string; port: number; portEnv: string; file: (env: NodeJS.ProcessEnv) => string; note: string }> = Object.fromEntries(
+  ADAPTER_INTEGRATIONS.filter((i) => i.settings !== undefined).map((i) => [
+    i.command,
+    { example: i.configs[0]!, port: i.port, portEnv: i.portEnv, file: (env: NodeJS.ProcessEnv) => settingsPath(i.settings!, env, homedir()), note: i.settings!.note },
+  ]),
+);
+
+const vendorFiles = Object.entries(VENDORS)
+  .map(([n, v]) => {
+    const i = ADAPTER_INTEGRATIONS.find((a) => a.command === n)!;
+    return `${n} → ${i.settings!.dirEnv ? `$${i.settings!.dirEnv}/${i.settings!.file} (default ` : ''}~/${i.settings!.homeDir}/${i.settings!.file}${i.settings!.dirEnv ? ')' : ''} (${v.portEnv} changes the port)`;
+  })
+  .join(',\n  ');
 
 const HELP = `usage: aep setup up [ID...|all]       start managed daemons (default: relay)
        aep setup down [ID...|all]     stop managed daemons started by 'setup up'
@@ -34,34 +33,49 @@ const HELP = `usage: aep setup up [ID...|all]       start managed daemons (defau
        aep setup hooks VENDOR [--file F] [--dry-run]
                                       write VENDOR's hook wiring for its adapter
 
-Daemons (the port catalog 'aep doctor' checks too): ${CATALOG.map((d) => `${d.id} ${d.port} (${d.portEnv})`).join(', ')}.
+Daemons (the port catalog 'aep doctor' checks too), with the variable that moves each port:
+${wrapCatalog()}.
 'up' starts each one detached (node bin/aep.js ...), its output appended to
 $AEP_HOME/run/<id>.log, its pid in $AEP_HOME/run/<id>.pid, and waits (10 s) until its
 /healthz answers; one already answering on its port is left alone. 'up relay' binds
-AEP_HOST (default 127.0.0.1). The adapters are pointed at --relay (default ${DEFAULT_RELAY}).
+AEP_HOST (default 127.0.0.1). The adapters and bridges are pointed at --relay (default
+${DEFAULT_RELAY_URL}). A bridge that needs a vendor server takes it from --server URL or its
+variable (${CATALOG.filter((d) => d.needs).map((d) => `${d.id}: ${d.needs!.env}`).join(', ')}).
 AEP_TOKEN is adopted from the environment, never generated: without it the relay is watch-only.
 'down' sends SIGTERM to the pid of the pid file and removes the file.
 
-'hooks' merges the adapter's example wiring into the vendor's file: claude-code → ~/.claude/
-settings.json (http hooks to 127.0.0.1:8377; AEP_CLAUDE_CODE_PORT changes the port), codex →
-$CODEX_HOME/hooks.json (default ~/.codex/hooks.json; 'aep hook codex <Event>' commands). Both are
-JSON, which cannot carry a fence comment, so the merge is idempotent instead: a hook whose url
+'hooks' merges the adapter's example wiring into the vendor's file:
+  ${vendorFiles}.
+Each is JSON, which cannot carry a fence comment, so the merge is idempotent instead: a hook whose url
 or command is already there is not added again, and everything else in the file is kept. The
 file is backed up to <file>.aep-backup-<unix-ms> before it is changed; an unchanged file is not
 written. --dry-run prints the resulting file on stdout and writes nothing.
 
 flags:
   --relay URL   the relay the adapters link to (up)
+  --server URL  the vendor server of a bridge that needs one (up)
   --file F      the vendor file to write (hooks; default above)
   --dry-run     show what would be done, do nothing (up, down, hooks)
   --json        machine output
 
 environment:
-  AEP_HOME (default ~/.aep), AEP_TOKEN, AEP_HOST, AEP_PORT, AEP_CLAUDE_CODE_PORT,
-  AEP_CODEX_PORT, HOME, CODEX_HOME
+  AEP_HOME (default ~/.aep), AEP_TOKEN, AEP_HOST, the port variables above, HOME,
+  ${[...new Set(ADAPTER_INTEGRATIONS.flatMap((i) => (i.settings?.dirEnv ? [i.settings.dirEnv] : [])))].join(', ')}
 
 exit codes: 0 done · 1 a daemon did not come up or stop, or a file could not be merged · 2 usage
 `;
+
+function wrapCatalog(): string {
+  const items = CATALOG.map((d) => `${d.id} ${d.port} (${d.portEnv})`);
+  const lines: string[] = [];
+  let line = '';
+  for (const item of items) {
+    if (line && line.length + item.length + 4 > 96) (lines.push(`  ${line},`), (line = ''));
+    line = line ? `${line}, ${item}` : item;
+  }
+  if (line) lines.push(`  ${line}`);
+  return lines.join('\n');
+}
 
 function ids(rest: string[], dflt: string[]): string[] {
   const list = rest.length === 0 ? dflt : rest.includes('all') ? CATALOG.map((d) => d.id) : rest;
@@ -74,7 +88,7 @@ export const verb: Verb = {
   summary: 'start/stop the managed daemons (pid files, port catalog) and write vendor hook wiring',
   help: HELP,
   allowPositionals: true,
-  options: { relay: { type: 'string' }, file: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
+  options: { relay: { type: 'string' }, server: { type: 'string' }, file: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
   async run({ values, positionals }, io) {
     const [sub, ...rest] = positionals;
     const home = aepHome(io.env, io.cwd);
@@ -101,9 +115,18 @@ export const verb: Verb = {
     if (sub === 'up') {
       const relay = typeof values.relay === 'string' ? values.relay : DEFAULT_RELAY;
       let code = EXIT.ok as number;
+      const list = ids(rest, ['relay']);
+      const server = typeof values.server === 'string' ? values.server : undefined;
+      if (server !== undefined && !list.some((id) => daemonSpec(id)!.needs)) throw new UsageError(`--server is for a bridge that needs a vendor server (${CATALOG.filter((d) => d.needs).map((d) => d.id).join(', ')})`);
+      // Every daemon's needs are checked before any is started: a usage error leaves nothing half up.
+      const specs = list.map((id) => {
+        const d = withNeeds(daemonSpec(id)!, server, io.env);
+        if (typeof d === 'string') throw new UsageError(d);
+        return d;
+      });
       if (!io.env.AEP_TOKEN) io.stderr('aep setup: AEP_TOKEN is not set: the relay will be watch-only and refuse every command; set it (the same value everywhere) for control\n');
-      for (const id of ids(rest, ['relay'])) {
-        const d = daemonSpec(id)!;
+      for (const d of specs) {
+        const id = d.id;
         const port = daemonPort(d, io.env);
         if (dry) {
           say(`would start ${id}: aep ${d.args(port, relay).join(' ')} (pid ${pidFile(home, id)}, log ${logFile(home, id)})`, { id, dryRun: true, port });
@@ -136,7 +159,7 @@ export const verb: Verb = {
         const pid = readPid(home, d.id);
         const up = await healthy(port);
         const state = up ? 'up' : pid !== undefined && isAlive(pid) ? 'wedged' : pid !== undefined ? 'down (stale pid file)' : 'down';
-        say(`${d.id.padEnd(12)} 127.0.0.1:${port}  ${state}${pid ? `  pid ${pid}` : ''}`, { id: d.id, port, state, ...(pid ? { pid } : {}) });
+        say(`${d.id.padEnd(14)} 127.0.0.1:${port}  ${state}${pid ? `  pid ${pid}` : ''}`, { id: d.id, port, state, ...(pid ? { pid } : {}) });
       }
       return finish(EXIT.ok);
     }

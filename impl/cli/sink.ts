@@ -35,7 +35,7 @@ ${RELAY_HELP.split('\n').slice(0, 2).join('\n')}
   --json           the closing summary as JSON on stdout
 
 environment:
-  AEP_TOKEN, AEP_RELAY
+  AEP_TOKEN, AEP_RELAY_URL (old name AEP_RELAY, read with a notice)
 
 exit codes: 0 stopped by a signal, everything flushed · 1 the relay refused or cannot be
 reached, or DIR cannot be written · 2 usage

@@ -43,7 +43,7 @@ flags:
 ${RELAY_HELP}
 
 environment:
-  AEP_TOKEN, AEP_RELAY, AEP_HOME
+  AEP_TOKEN, AEP_RELAY_URL (old name AEP_RELAY, read with a notice), AEP_HOME
 
 exit codes: 0 stopped by a signal (or --attention listed) · 1 the relay refused or cannot be
 reached, or the state file is unusable · 2 usage

@@ -2,12 +2,13 @@
  * `aep console` settings, pure: the port, the relays (each with its own token) and the capture
  * ceiling the page asks for. Reads only the env object and flag values it is given.
  */
+import { CONSOLE_PORT, CONSOLE_PORT_ENV, DEFAULT_RELAY_URL } from '../integrations.js';
 import { CAPTURE_ORDER, type CaptureLevel } from '../core/event.js';
 
-/** The console's port when neither `--port` nor `AEP_CONSOLE_PORT` is given. */
-export const DEFAULT_CONSOLE_PORT = 8790;
+/** The console's port when neither `--port` nor its variable is given (the registry's). */
+export const DEFAULT_CONSOLE_PORT = CONSOLE_PORT;
 /** The relay watched when no `--relay` is given (the relay's own default address). */
-export const DEFAULT_RELAY_URL = 'http://127.0.0.1:8787';
+export { DEFAULT_RELAY_URL };
 
 export interface ConsoleRelay {
   /** Stable index-based id (`r0`, `r1`, ...): what the page and the socket pipe path name. */
@@ -47,7 +48,7 @@ export function parseRelaySpec(spec: string, index: number, fallbackToken: strin
   try {
     url = new URL(rawUrl);
   } catch {
-    throw new ConsoleConfigError(`--relay ${JSON.stringify(rawUrl)} is not a URL: give the relay's base URL, e.g. --relay http://127.0.0.1:8787 (append =TOKEN for its token)`);
+    throw new ConsoleConfigError(`--relay ${JSON.stringify(rawUrl)} is not a URL: give the relay's base URL, e.g. --relay ${DEFAULT_RELAY_URL} (append =TOKEN for its token)`);
   }
   if (url.protocol !== 'http:' && url.protocol !== 'https:') throw new ConsoleConfigError(`--relay ${JSON.stringify(rawUrl)}: use an http:// or https:// base URL (the console derives the /stream and /socket endpoints)`);
   if (url.search !== '' || url.hash !== '' || url.username !== '' || url.password !== '') {
@@ -74,7 +75,7 @@ export function parseConsoleConfig(flags: ConsoleFlags, env: Readonly<Record<str
     if (seen.has(r.url)) throw new ConsoleConfigError(`--relay ${r.url} is given twice: name each relay once`);
     seen.add(r.url);
   }
-  const p = flags.port !== undefined ? port('--port', flags.port) : env.AEP_CONSOLE_PORT !== undefined && env.AEP_CONSOLE_PORT !== '' ? port('AEP_CONSOLE_PORT', env.AEP_CONSOLE_PORT) : DEFAULT_CONSOLE_PORT;
+  const p = flags.port !== undefined ? port('--port', flags.port) : env[CONSOLE_PORT_ENV] !== undefined && env[CONSOLE_PORT_ENV] !== '' ? port(CONSOLE_PORT_ENV, env[CONSOLE_PORT_ENV]) : DEFAULT_CONSOLE_PORT;
   let capture: CaptureLevel | undefined;
   if (flags.capture !== undefined) {
     if (!(CAPTURE_ORDER as readonly string[]).includes(flags.capture)) throw new ConsoleConfigError(`--capture ${JSON.stringify(flags.capture)} is not a capture level: use none, metadata, redacted or full`);

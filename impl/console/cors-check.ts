@@ -1,13 +1,14 @@
 /**
  * `aep doctor`'s console lane: may the console's page read the relay, and nothing wider?
  * `judgeConsoleCors` is pure (the preflight's allow-origin in, a line out); `consoleCorsLines`
- * sends the one preflight, with the console's origin (port from AEP_CONSOLE_PORT).
+ * sends the one preflight, with the console's origin (port from the console's port variable, impl/integrations.ts).
  */
 import type { Line } from '../operator/doctor-findings.js';
+import { CONSOLE_PORT_ENV } from '../integrations.js';
 import { DEFAULT_CONSOLE_PORT } from './config.js';
 
 export function consoleOrigin(env: Readonly<Record<string, string | undefined>>): string {
-  const raw = env.AEP_CONSOLE_PORT;
+  const raw = env[CONSOLE_PORT_ENV];
   const port = raw !== undefined && /^\d+$/.test(raw.trim()) ? Number(raw.trim()) : DEFAULT_CONSOLE_PORT;
   return `http://127.0.0.1:${port}`;
 }

@@ -2,6 +2,7 @@
 import { UsageError, type CliIo, type Verb } from '../contract/cli.js';
 import { MissingAssetsError, loadAssets } from './assets.js';
 import { ConsoleConfigError, DEFAULT_CONSOLE_PORT, DEFAULT_RELAY_URL, parseConsoleConfig } from './config.js';
+import { CONSOLE_PORT_ENV } from '../integrations.js';
 import { startConsole } from './server.js';
 
 const HELP = `usage: aep console [--relay URL[=TOKEN]]... [--port N] [--capture LEVEL]
@@ -19,12 +20,12 @@ start it with AEP_CORS_ORIGINS=http://127.0.0.1:N ('aep doctor' checks it).
 flags:
   --relay URL[=TOKEN]  a relay to watch, repeatable (default $AEP_RELAY or ${DEFAULT_RELAY_URL});
                        TOKEN is its bearer token (default AEP_TOKEN)
-  --port N             port (default AEP_CONSOLE_PORT or ${DEFAULT_CONSOLE_PORT}; 0 picks a free one)
+  --port N             port (default ${CONSOLE_PORT_ENV} or ${DEFAULT_CONSOLE_PORT}; 0 picks a free one)
   --capture LEVEL      the capture ceiling the page subscribes at: none, metadata, redacted or
                        full (default: what each relay holds)
 
 environment:
-  AEP_CONSOLE_PORT  the port when --port is not given
+  ${CONSOLE_PORT_ENV}  the port when --port is not given
   AEP_RELAY         the relay when no --relay is given
   AEP_TOKEN         the token of a relay given without =TOKEN
 
@@ -62,7 +63,7 @@ export const verb: Verb = {
       running = await startConsole({ config, assets, log });
     } catch (err) {
       const code = (err as NodeJS.ErrnoException).code;
-      const why = code === 'EADDRINUSE' ? `port ${config.port} is already in use; pick another with --port N (or AEP_CONSOLE_PORT), 0 for a free one` : (err as Error).message;
+      const why = code === 'EADDRINUSE' ? `port ${config.port} is already in use; pick another with --port N (or ${CONSOLE_PORT_ENV}), 0 for a free one` : (err as Error).message;
       log(`cannot listen on 127.0.0.1:${config.port}: ${why}`);
       return 1;
     }

@@ -1,25 +1,45 @@
 /**
  * The managed daemons, one catalog shared by `aep setup` (brings them up and down) and
- * `aep doctor` (checks them): id, default port, the `aep` arguments that run it, and where its
+ * `aep doctor` (checks them), built from the registry (impl/integrations.ts): the relay, every
+ * adapter and every inbound bridge that runs as a daemon. Per daemon: id, default port and its
+ * variable, the `aep` arguments that run it, what it needs before it can start, and where its
  * pid file and log live under $AEP_HOME/run/. Pure; require-safe (no I/O at import).
  */
 import { join } from 'node:path';
+import { DAEMON_INTEGRATIONS, RELAY_PORT, RELAY_PORT_ENV, type IntegrationKind } from '../integrations.js';
+import type { DaemonNeeds } from '../adapter-kit/descriptor.js';
 
 export interface DaemonSpec {
   id: string;
+  kind: 'relay' | IntegrationKind;
   /** Default loopback port. */
   port: number;
   /** The env variable that overrides the port. */
   portEnv: string;
   describe: string;
-  /** `aep` argv that runs it on `port`. */
-  args(port: number, relay: string): string[];
+  /** A vendor URL it cannot start without: the flag of its own verb and the variable. */
+  needs?: DaemonNeeds;
+  /** `aep` argv that runs it on `port` (`need`: the value of `needs`, when it has one). */
+  args(port: number, relay: string, need?: string): string[];
 }
 
+const RELAY: DaemonSpec = { id: 'relay', kind: 'relay', port: RELAY_PORT, portEnv: RELAY_PORT_ENV, describe: 'the collector/relay', args: (port) => ['relay', '--port', String(port)] };
+
 export const CATALOG: readonly DaemonSpec[] = [
-  { id: 'relay', port: 8787, portEnv: 'AEP_PORT', describe: 'the collector/relay', args: (port) => ['relay', '--port', String(port)] },
-  { id: 'claude-code', port: 8377, portEnv: 'AEP_CLAUDE_CODE_PORT', describe: 'the Claude Code adapter daemon', args: (port, relay) => ['adapter', 'claude-code', '--port', String(port), '--relay', relay] },
-  { id: 'codex', port: 8378, portEnv: 'AEP_CODEX_PORT', describe: 'the Codex adapter daemon', args: (port, relay) => ['adapter', 'codex', '--port', String(port), '--relay', relay] },
+  RELAY,
+  ...DAEMON_INTEGRATIONS.map((i): DaemonSpec => {
+    const adapter = i.kind === 'hook-adapter' || i.kind === 'plugin-adapter';
+    const verb = adapter ? 'adapter' : 'bridge';
+    return {
+      id: i.command,
+      kind: i.kind,
+      port: i.port,
+      portEnv: i.portEnv,
+      describe: `the ${i.descriptor.vendor} ${adapter ? 'adapter' : 'bridge'} daemon`,
+      ...(i.needs ? { needs: i.needs } : {}),
+      args: (port, relay, need) => [verb, i.command, '--port', String(port), '--relay', relay, ...(i.needs && need !== undefined ? [i.needs.flag, need] : [])],
+    };
+  }),
 ];
 
 export function daemonSpec(id: string): DaemonSpec | undefined {
@@ -31,6 +51,17 @@ export function daemonPort(d: DaemonSpec, env: NodeJS.ProcessEnv): number {
   const v = env[d.portEnv];
   const n = v === undefined ? NaN : Number(v);
   return Number.isInteger(n) && n > 0 && n < 65536 ? n : d.port;
+}
+
+/**
+ * The spec bound to what it needs: the flag's value, else its variable; an error string naming
+ * both when neither is given.
+ */
+export function withNeeds(d: DaemonSpec, flag: string | undefined, env: NodeJS.ProcessEnv): DaemonSpec | string {
+  if (!d.needs) return d;
+  const value = flag ?? env[d.needs.env];
+  if (!value) return `${d.id} needs ${d.needs.what}: pass --server URL to 'aep setup up ${d.id}' or set ${d.needs.env}`;
+  return { ...d, args: (port, relay) => d.args(port, relay, value) };
 }
 
 export const runDir = (home: string): string => join(home, 'run');

@@ -23,6 +23,8 @@ export interface HttpProbe {
 
 export interface DaemonProbe {
   id: string;
+  /** What should answer on the port: an adapter (its /healthz names it) or anything else. */
+  kind: 'relay' | 'adapter' | 'bridge';
   describe: string;
   port: number;
   /** The pid file's pid, when there is one. */
@@ -109,7 +111,10 @@ function daemonLines(p: Probes): Line[] {
   for (const d of p.daemons) {
     const healthy = ok(d.health);
     const where = `${d.id} (${d.describe}, port ${d.port})`;
-    if (healthy) {
+    const answeredAs = typeof d.health.json?.adapter === 'string' ? d.health.json.adapter : undefined;
+    if (healthy && ((d.kind === 'adapter' && answeredAs !== undefined && answeredAs !== d.id) || (d.kind !== 'adapter' && answeredAs !== undefined))) {
+      out.push({ level: 'finding', lane: 'daemons', message: `${where}: port ${d.port} answers as the ${answeredAs} adapter daemon, not ${d.id}`, remedy: `give one of them another port (${d.id}: its port variable, or --port), then 'aep setup up ${d.id}'` });
+    } else if (healthy) {
       const linked = d.health.json?.relay;
       if (linked === false) out.push({ level: 'warning', lane: 'daemons', message: `${where} is up but not linked to a relay: its events queue and no command reaches it`, remedy: `check its --relay URL and token; its log is $AEP_HOME/run/${d.id}.log when started by 'aep setup up ${d.id}'` });
       else out.push({ level: 'ok', lane: 'daemons', message: `${where} is up${linked === true ? ' and linked to the relay' : ''}` });

@@ -74,6 +74,6 @@ describe('messages', () => {
   });
 
   it('the environment help names both variables', () => {
-    expect(RELAY_ENV_HELP).toBe('environment:\n  AEP_TOKEN   bearer token when --token is not given\n  AEP_RELAY   relay URL when --relay is not given');
+    expect(RELAY_ENV_HELP).toBe('environment:\n  AEP_TOKEN       bearer token when --token is not given\n  AEP_RELAY_URL   relay URL when --relay is not given (AEP_RELAY: the old name, read with a notice)');
   });
 });

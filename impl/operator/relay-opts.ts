@@ -3,8 +3,9 @@
  * they all raise, pure: flag values in, a checked config or a message out.
  */
 import { UsageError } from '../contract/cli.js';
+import { DEFAULT_RELAY_URL, RELAY_URL_ALIAS, RELAY_URL_ENV, relayUrlFromEnv } from '../integrations.js';
 
-export const DEFAULT_RELAY = 'http://127.0.0.1:8787';
+export const DEFAULT_RELAY = DEFAULT_RELAY_URL;
 
 export interface RelayTarget {
   /** Base URL without a trailing slash. */
@@ -17,9 +18,9 @@ export class RelayOptionError extends Error {
   override name = 'RelayOptionError';
 }
 
-/** `--relay` (default http://127.0.0.1:8787) and `--token` (else AEP_TOKEN). Never echoes the token. */
+/** `--relay` (else AEP_RELAY_URL, else the deprecated AEP_RELAY, else the default relay URL) and `--token` (else AEP_TOKEN). Never echoes the token. */
 export function relayTarget(values: Record<string, unknown>, env: NodeJS.ProcessEnv): RelayTarget {
-  const raw = typeof values.relay === 'string' ? values.relay : env.AEP_RELAY || DEFAULT_RELAY;
+  const raw = typeof values.relay === 'string' ? values.relay : relayUrlFromEnv(env).url || DEFAULT_RELAY;
   let url: URL;
   try {
     url = new URL(raw);
@@ -53,14 +54,14 @@ export const RELAY_FLAGS = {
   json: { type: 'boolean' },
 } as const;
 
-export const RELAY_HELP = `  --relay URL    relay base URL (default ${DEFAULT_RELAY}; env AEP_RELAY)
+export const RELAY_HELP = `  --relay URL    relay base URL (default ${DEFAULT_RELAY}; env ${RELAY_URL_ENV})
   --token T      bearer token (default: the AEP_TOKEN environment variable)
   --json         machine output: one JSON object per line on stdout`;
 
 /** The help's environment section for a verb that takes {@link RELAY_FLAGS}. */
 export const RELAY_ENV_HELP = `environment:
-  AEP_TOKEN   bearer token when --token is not given
-  AEP_RELAY   relay URL when --relay is not given`;
+  AEP_TOKEN       bearer token when --token is not given
+  ${RELAY_URL_ENV}   relay URL when --relay is not given (${RELAY_URL_ALIAS}: the old name, read with a notice)`;
 
 export function authHeaders(t: RelayTarget): Record<string, string> {
   return t.token ? { authorization: `Bearer ${t.token}` } : {};

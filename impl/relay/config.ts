@@ -2,12 +2,13 @@
  * Every `aep relay` setting in one place: names, defaults, and parsing with clear errors.
  * Pure: reads only the env object and flag values it is given.
  */
+import { CONSOLE_PORT, RELAY_PORT } from '../integrations.js';
 
 /** The relay's settings. Every member has a default; see `DEFAULTS`. */
 export interface RelayConfig {
   /** Interface to bind. `--host` / `AEP_HOST`, default `127.0.0.1`. */
   readonly host: string;
-  /** TCP port. `--port` / `AEP_PORT`, default `8787`; `0` binds an ephemeral port. */
+  /** TCP port. `--port` / `AEP_PORT`, default the registry's `RELAY_PORT`; `0` binds an ephemeral port. */
   readonly port: number;
   /**
    * Bearer token. `AEP_TOKEN`, default unset. Unset: observation is open and the relay is
@@ -31,7 +32,7 @@ export interface RelayConfig {
   readonly heartbeatMs: number;
   /**
    * Origins a browser page may read the relay from (CORS). `AEP_CORS_ORIGINS`, a comma-separated
-   * list of origins such as `http://127.0.0.1:8790` (the console). Unset: `*` (any origin; the
+   * list of origins such as the console's (`http://127.0.0.1:` and its port). Unset: `*` (any origin; the
    * bearer token still guards). Set: the request's Origin is echoed when listed, and the first
    * listed origin is named otherwise, so no other page can read a reply.
    */
@@ -40,7 +41,7 @@ export interface RelayConfig {
 
 export const DEFAULTS: RelayConfig = Object.freeze({
   host: '127.0.0.1',
-  port: 8787,
+  port: RELAY_PORT,
   token: undefined,
   buffer: 10_000,
   maxSessions: 500,
@@ -113,7 +114,7 @@ function corsOrigins(raw: string | undefined): readonly string[] | undefined {
       origin = undefined;
     }
     if (origin !== o.replace(/\/$/, '') || origin === 'null') {
-      throw new ConfigError(`AEP_CORS_ORIGINS entry ${JSON.stringify(o)} is not an origin: give scheme://host[:port] with nothing after it, e.g. http://127.0.0.1:8790`);
+      throw new ConfigError(`AEP_CORS_ORIGINS entry ${JSON.stringify(o)} is not an origin: give scheme://host[:port] with nothing after it, e.g. http://127.0.0.1:${CONSOLE_PORT}`);
     }
   }
   return Object.freeze(list.map((o) => o.replace(/\/$/, '')));

@@ -37,7 +37,7 @@ export interface RelayOptions extends Partial<RelayConfig> {
 
 /** A running relay. Valid until `close()`/`shutdown()` resolves. */
 export interface RunningRelay {
-  /** Base URL, e.g. `http://127.0.0.1:8787`. */
+  /** Base URL, e.g. `http://127.0.0.1:<port>`. */
   readonly url: string;
   /** The bound port (the real one when started with port 0). */
   readonly port: number;

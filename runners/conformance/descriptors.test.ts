@@ -13,7 +13,7 @@ import { WebSocketServer } from 'ws';
 import { startAdapter } from '../../impl/adapter-kit/daemon.js';
 import { DEFAULT_POSTURE } from '../../impl/adapter-kit/capture.js';
 import { configureDef } from '../../impl/adapter-kit/configure.js';
-import { ADAPTERS } from '../../impl/cli/adapter.js';
+import { ADAPTERS } from '../../impl/cli/adapter.js'; // the CLI's table, itself read from the registry
 import { contradictions } from './descriptor-check.js';
 import { loadDescriptors } from './descriptors.js';
 import { staleFiles } from './gen-matrices.js';

@@ -25,7 +25,7 @@ export interface ExternalTarget {
   command?: string;
 }
 
-/** `claude-code=http://127.0.0.1:8377` or `claude-code=node my-daemon.js --relay {relay}`; an error string when malformed. */
+/** `claude-code=http://127.0.0.1:<port>` or `claude-code=node my-daemon.js --relay {relay}`; an error string when malformed. */
 export function parseTarget(value: string): ExternalTarget | string {
   const eq = value.indexOf('=');
   const agent = eq > 0 ? value.slice(0, eq).trim() : '';

@@ -4,9 +4,10 @@
  * and as the dedupe key across replays, AEP-0001 §7.4). Persisted as JSON after every accepted
  * delivery so a restarted sidecar resumes where it stopped. Pure apart from the optional file.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AepEvent } from '../core/event.js';
+import { ensureDir } from '../adapter-kit/ensure-dir.js';
 
 export interface CursorState {
   positions: Record<string, { epoch: number; seq: number }>;
@@ -83,7 +84,7 @@ export class Cursor {
 
   private save(): void {
     if (!this.file) return;
-    mkdirSync(dirname(this.file), { recursive: true });
+    ensureDir(dirname(this.file));
     const tmp = `${this.file}.tmp`;
     writeFileSync(tmp, JSON.stringify(this.snapshot()));
     renameSync(tmp, this.file);

@@ -16,6 +16,7 @@ import type { Family, Implementation } from '../../runners/conformance/types.js'
 import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
+import { fsReason } from '../operator/fs-errors.js';
 import { parseTarget } from '../../runners/live/external.js';
 
 /** What the verb runs against; tests inject broken implementations and fake families. */
@@ -107,7 +108,7 @@ function writeFile(path: string, text: string, what: string): void {
   try {
     writeFileSync(path, text);
   } catch (err) {
-    throw new UsageError(`cannot write the ${what} to ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`cannot write the ${what} to ${path}: ${fsReason(err)}`);
   }
 }
 

@@ -15,7 +15,7 @@ describe('the operator verbs are listed and documented', () => {
     expect(r.code).toBe(0);
     expect(r.out).toMatch(new RegExp(`^usage: aep ${v}`));
     expect(r.out).toContain('--json');
-    expect(r.out).toMatch(/exit codes: 0/);
+    expect(r.out).toMatch(/exit codes: \d/);
   });
   it('an unknown flag is a usage error (exit 2) for each', async () => {
     for (const v of OPERATOR) expect((await aep([v, '--no-such-flag'])).code, v).toBe(2);

@@ -7,6 +7,8 @@ import { FILTER_FLAGS, FILTER_HELP, buildFilter } from '../operator/filter-flags
 import { follow } from '../operator/follow.js';
 import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 import { SinkWriter } from '../operator/sink-writer.js';
+import { PathError } from '../adapter-kit/ensure-dir.js';
+import { watchStop } from './signal-exit.js';
 
 const HELP = `usage: aep sink --out DIR [--rotate-mb N] [filter flags | --filter JSON] [flags]
 
@@ -35,8 +37,8 @@ ${RELAY_HELP.split('\n').slice(0, 2).join('\n')}
 environment:
   AEP_TOKEN, AEP_RELAY
 
-exit codes: 0 stopped by a signal, everything flushed · 1 the relay refused or cannot be
-reached, or DIR cannot be written · 2 usage
+exit codes: 130 (SIGINT, Ctrl-C) or 143 (SIGTERM) stopped by the signal, everything flushed ·
+1 the relay refused or cannot be reached, or DIR cannot be written · 2 usage
 `;
 
 export const verb: Verb = {
@@ -60,13 +62,14 @@ export const verb: Verb = {
     const say = (line: string): void => {
       if (!values.quiet || line.startsWith('warning')) io.stderr(`aep sink: ${line}\n`);
     };
+    const stopped = watchStop(io.stopSignal);
     const writer = new SinkWriter({ dir, ...(rotateBytes ? { rotateBytes } : {}), notice: say });
     try {
       const report = writer.recover();
       if (report.sessions > 0) say(`recovered ${report.sessions} session${report.sessions === 1 ? '' : 's'} from ${dir}`);
       for (const torn of report.torn) say(`repaired ${torn.file}: cut a torn final line (${torn.bytes} bytes)`);
     } catch (err) {
-      io.stderr(`aep sink: cannot use ${dir}: ${fsReason(err)}\n`);
+      io.stderr(`aep sink: cannot use --out ${dir}: ${err instanceof PathError ? `${err.path === dir ? '' : `${err.path}: `}${err.reason}` : fsReason(err)}\n`);
       return EXIT.failed;
     }
     let failed: string | undefined;
@@ -76,7 +79,7 @@ export const verb: Verb = {
       positions: Object.create(null),
       fromAll: true,
       alwaysAll: true,
-      stop: io.stopSignal,
+      stop: stopped.signal,
       onNotice: say,
       onEvent: (raw, e) => {
         if (failed) return;
@@ -103,6 +106,6 @@ export const verb: Verb = {
       io.stderr(`aep sink: ${result.error}\n`);
       return EXIT.failed;
     }
-    return EXIT.ok;
+    return stopped.code() ?? EXIT.ok;
   },
 };

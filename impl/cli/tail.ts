@@ -8,7 +8,8 @@ import { follow } from '../operator/follow.js';
 import { formatEvent } from '../operator/format.js';
 import { aepHome } from '../operator/home.js';
 import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
-import { loadState, saveState } from '../operator/state-file.js';
+import { checkStatePath, loadState, saveState } from '../operator/state-file.js';
+import { watchStop } from './signal-exit.js';
 import { fetchReplay } from '../operator/stream.js';
 import type { Positions } from '../operator/positions.js';
 
@@ -41,8 +42,9 @@ ${RELAY_HELP}
 environment:
   AEP_TOKEN, AEP_RELAY, AEP_HOME
 
-exit codes: 0 stopped by a signal (or --attention listed) · 1 the relay refused or cannot be
-reached, or the state file is unusable · 2 usage
+exit codes: 0 --attention listed · 130 (SIGINT, Ctrl-C) or 143 (SIGTERM) stopped by the signal,
+positions saved · 1 the relay refused or cannot be reached, or the state file is unusable or
+cannot be written (checked at start) · 2 usage
 `;
 
 export const verb: Verb = {
@@ -75,9 +77,15 @@ export const verb: Verb = {
         io.stderr(`aep tail: ${loaded.error}\n`);
         return EXIT.failed;
       }
+      const writable = checkStatePath(stateFile);
+      if (writable !== true) {
+        io.stderr(`aep tail: ${writable}; pass another --state FILE, or --no-resume\n`);
+        return EXIT.failed;
+      }
       positions = loaded.positions;
       if (loaded.existed && !values.quiet) io.stderr(`aep tail: resuming from ${stateFile}\n`);
     }
+    const stopped = watchStop(io.stopSignal);
     let timer: NodeJS.Timeout | undefined;
     let saving = Promise.resolve();
     const save = (): void => {
@@ -90,7 +98,7 @@ export const verb: Verb = {
       filter: built.filter,
       positions,
       fromAll: values.all === true,
-      stop: io.stopSignal,
+      stop: stopped.signal,
       onNotice: (line) => {
         if (!values.quiet || line.startsWith('warning')) io.stderr(`aep tail: ${line}\n`);
       },
@@ -109,7 +117,7 @@ export const verb: Verb = {
       io.stderr(`aep tail: ${result.error}\n`);
       return EXIT.failed;
     }
-    return EXIT.ok;
+    return stopped.code() ?? EXIT.ok;
   },
 };
 

@@ -5,10 +5,11 @@
  * On open it repairs: a torn final line is truncated, and the last durable line of each session
  * (not the state file) becomes the resume authority; the ids on disk seed the dedupe set.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, statSync, ftruncateSync, writeSync, existsSync, mkdirSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, statSync, ftruncateSync, writeSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, renderState, type Position, type Positions } from './positions.js';
 import { STATE_FILE, durableLength, encodeSession, eventKey, parseName, summarize } from './sink-files.js';
+import { ensureDir } from '../adapter-kit/ensure-dir.js';
 
 type Json = Record<string, unknown>;
 
@@ -51,7 +52,7 @@ export class SinkWriter {
 
   /** Creates DIR, repairs each live file and loads what is on disk. */
   recover(): RecoveryReport {
-    mkdirSync(this.o.dir, { recursive: true });
+    ensureDir(this.o.dir);
     const report: RecoveryReport = { sessions: 0, torn: [] };
     const bySession = new Map<string, Array<{ name: string; rotated: number }>>();
     for (const name of readdirSync(this.o.dir)) {

@@ -220,6 +220,10 @@ export async function runConformance(
     .filter((n) => n !== '');
   const cases = ((args.values.case as string[] | undefined) ?? []).map((c) => c.trim()).filter((c) => c !== '');
   const caseFamilies = [...new Set(cases.map(familyOfCase))];
+  // A --case whose first part names no family selects nothing: say so in those words, before any run.
+  const familyNames = families.map((f) => f.name);
+  const noFamily = cases.filter((c) => !familyNames.includes(familyOfCase(c)));
+  if (noFamily.length) throw new UsageError(`no check matches --case ${noFamily.map((c) => `'${c}'`).join(', ')}: a case name starts with its family (${familyNames.join(', ')}); 'aep conformance --list' lists every case`);
   const wantsLive = args.values.live === true || cases.some((c) => c.startsWith('live/'));
   const selected = selectFamilies(requested.length === 0 && caseFamilies.length > 0 ? caseFamilies : requested, families, corpusDir);
   // Output paths are checked before the run, so a typo costs nothing.
@@ -261,13 +265,15 @@ export async function runConformance(
   const liveWithProgress = live.map((f) => withProgress(f, progress));
   const vendors = args.values.vendors === true ? [deps.vendorsFamily ?? (await import('../../runners/vendors/lane.js')).vendorsFamily(io.env.AEP_VENDORS_CAPTURE_DIR || undefined)] : [];
 
-  human(`aep conformance: corpus ${corpusDir}\n`);
+  const pending: string[] = [];
+  if (!cases.length) human(`aep conformance: corpus ${corpusDir}\n`);
   const result = await runFamilies({
     corpusDir,
     // A --target run judges the external daemon only: the offline families check this implementation.
     families: targets.length > 0 ? liveWithProgress : [...selected, ...liveWithProgress, ...vendors],
     implementation,
-    logger: { info: (line) => human(`${line}\n`) },
+    // With --case, the family lines wait until the selection is known to match (an unmatched --case prints nothing but its error).
+    logger: { info: (line) => (cases.length ? pending.push(`${line}\n`) : human(`${line}\n`)) },
     ...(deps.now ? { now: deps.now } : {}),
     ...(cases.length ? { selects: (name: string) => cases.some((sel) => caseMatches(name, sel)) } : {}),
   });
@@ -275,7 +281,9 @@ export async function runConformance(
   if (cases.length > 0) {
     checks = checks.filter((c) => cases.some((sel) => caseMatches(c.name, sel)));
     const missing = cases.filter((sel) => !checks.some((c) => caseMatches(c.name, sel)));
-    if (missing.length) throw new UsageError(`no check named ${missing.map((m) => `'${m}'`).join(', ')} in ${corpusDir}; 'aep conformance --list' lists them`);
+    if (missing.length) throw new UsageError(`no check matches --case ${missing.map((m) => `'${m}'`).join(', ')} in ${corpusDir}; 'aep conformance --list' lists them`);
+    human(`aep conformance: corpus ${corpusDir}\n`);
+    for (const line of pending) human(line);
   }
   const verdict = judge(checks, baseline, baselinePath);
   const run = {

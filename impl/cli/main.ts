@@ -25,6 +25,7 @@ function topHelp(): string {
 
 /** Entry point: returns the exit code. Never throws; unexpected errors become one line on stderr. */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  if (argv[0] === 'help' && argv.length > 1) return main([argv[1]!, '--help'], io); // `aep help tail` = `aep tail --help`
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.stderr : io.stdout)(topHelp());

@@ -18,6 +18,7 @@ import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
 import { parseTarget } from '../../runners/live/external.js';
+import { count } from '../operator/plural.js';
 
 /** What the verb runs against; tests inject broken implementations and fake families. */
 export interface ConformanceDeps {
@@ -299,7 +300,7 @@ export async function runConformance(
   const { pass, fail, skip, total } = report.summary;
   for (const line of verdictLines(verdict)) human(`${line}\n`);
   if (baseline && verdict.expected.length) human(`${verdict.expected.length} listed in ${baselinePath} as expected to fail or skip\n`);
-  human(`${total} checks: ${pass} pass, ${fail} fail, ${skip} skip: ${report.ok ? 'OK' : 'FAILED'}\n`);
+  human(`${count(total, 'check')}: ${pass} pass, ${fail} fail, ${skip} skip: ${report.ok ? 'OK' : 'FAILED'}\n`);
 
   const text = renderReport(report);
   if (json === '-') io.stdout(text);

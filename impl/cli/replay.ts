@@ -88,7 +88,7 @@ export const verb: Verb = {
       if (p.delayMs > 0) {
         const stopped = await Promise.race([new Promise<false>((r) => setTimeout(() => r(false), p.delayMs)), io.stopSignal.then(() => true)]);
         if (stopped) {
-          io.stderr(`aep replay: interrupted after ${sent} of ${plan.events.length} events\n`);
+          io.stderr(`aep replay: interrupted after ${sent} of ${count(plan.events.length, 'event')}\n`);
           return EXIT.failed;
         }
       }
@@ -96,19 +96,19 @@ export const verb: Verb = {
       try {
         res = await fetch(`${t.relay}/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'aep-version': '0.1', ...authHeaders(t) }, body: JSON.stringify(p.event) });
       } catch (err) {
-        io.stderr(`aep replay: ${unreachable(t, describeNetError(err))} (after ${sent} events)\n`);
+        io.stderr(`aep replay: ${unreachable(t, describeNetError(err))} (after ${count(sent, 'event')})\n`);
         return EXIT.failed;
       }
       if (res.status !== 202) {
         const body = (await res.text()).slice(0, 300);
-        io.stderr(`aep replay: ${refused(t, res.status, 'POST /events')}${res.status === 400 ? `: ${body}` : ''} (after ${sent} events)\n`);
+        io.stderr(`aep replay: ${refused(t, res.status, 'POST /events')}${res.status === 400 ? `: ${body}` : ''} (after ${count(sent, 'event')})\n`);
         return EXIT.failed;
       }
       sent++;
       if (!values.json && sent % 100 === 0) io.stderr(`aep replay: ${sent}/${plan.events.length}\n`);
     }
     if (values.json) io.stdout(`${JSON.stringify(summary)}\n`);
-    else io.stdout(`replayed ${sent} events as ${plan.groups.map((g) => g.replay).filter(Boolean).join(', ')}\n`);
+    else io.stdout(`replayed ${count(sent, 'event')} as ${plan.groups.map((g) => g.replay).filter(Boolean).join(', ')}\n`);
     return EXIT.ok;
   },
 };

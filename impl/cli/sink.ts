@@ -9,6 +9,7 @@ import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 import { SinkWriter } from '../operator/sink-writer.js';
 import { PathError } from '../adapter-kit/ensure-dir.js';
 import { watchStop } from './signal-exit.js';
+import { count } from '../operator/plural.js';
 
 const HELP = `usage: aep sink --out DIR [--rotate-mb N] [filter flags | --filter JSON] [flags]
 
@@ -97,7 +98,7 @@ export const verb: Verb = {
     }
     const summary = { events: writer.events, duplicates: writer.duplicates, rotations: writer.rotations, sessions: Object.keys(writer.written).length, dir };
     if (values.json) io.stdout(`${JSON.stringify(summary)}\n`);
-    say(`stopped: ${summary.events} events written (${summary.duplicates} duplicates dropped, ${summary.rotations} rotations), flushed and fsynced`);
+    say(`stopped: ${count(summary.events, 'event')} written (${count(summary.duplicates, 'duplicate')} dropped, ${count(summary.rotations, 'rotation')}), flushed and fsynced`);
     if (failed) {
       io.stderr(`aep sink: ${failed}\n`);
       return EXIT.failed;

@@ -112,7 +112,7 @@ passed
 # machine's node; every other claimed major gets a Node binary from the registry (the "node" npm
 # package) in a scratch folder and runs, on the same dist/, the core unit tests (impl/core, the
 # protocol library every verb stands on) and the project's corpus: a small share of the CI time.
-NODE_MAJORS=(22 24)
+NODE_MAJORS=($(node -p 'require("./package.json").engines.node.match(/\^(\d+)/g).map((m) => m.slice(1)).join(" ")'))
 NODE_CACHE=${AEP_NODE_CACHE:-$HOME/.cache/aep-node}
 HERE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
 case " ${NODE_MAJORS[*]} " in *" $HERE_MAJOR "*) ;; *) echo "note: this machine's node $(node --version) is outside the claimed majors (${NODE_MAJORS[*]}); the stages above ran on it anyway" ;; esac

@@ -23,8 +23,8 @@ class HookFileError extends Error {}
 
 export const HOOKS_HELP = (): string => {
   const vs = hookVendors();
-  return `'hooks' writes VENDOR's hook wiring for its adapter (${vs.map((v) => v.name).join(', ')}) into
-the file the vendor reads; 'unhooks' (or 'hooks --remove') takes exactly those entries out again.
+  return `'hooks' writes VENDOR's hook wiring for its adapter into the file the vendor reads;
+'unhooks' (or 'hooks --remove') takes exactly those entries out again. VENDOR, format, file:
 ${vs.map((v) => `  ${v.name.padEnd(12)} ${v.format === 'dir' ? 'folder' : v.format.toUpperCase().padEnd(6)} ${defaultTargetText(v)} (${v.portEnv})`).join('\n')}
 Command hooks run this clone's bin/aep.js by absolute path (no 'aep' on PATH needed) with
 --port N when VENDOR's port variable is set; http hooks point at 127.0.0.1:<port>. Our entries

@@ -18,7 +18,8 @@ const HELP = `usage: aep setup up [ID...|all]       start managed daemons (defau
 Daemons (the port catalog 'aep doctor' checks too): ${CATALOG.map((d) => `${d.id} ${d.port} (${d.portEnv})`).join(', ')}.
 'up' starts each one detached (node bin/aep.js ...), its output appended to
 $AEP_HOME/run/<id>.log, its pid in $AEP_HOME/run/<id>.pid, and waits (10 s) until its
-/healthz answers; one already answering on its port is left alone. 'up relay' binds
+/healthz answers; one already answering on its port is left alone (a relay that refuses this
+shell's AEP_TOKEN is exit 1), a port held by another program is exit 1 at once. 'up relay' binds
 AEP_HOST (default 127.0.0.1). The adapters are pointed at --relay (default ${DEFAULT_RELAY}).
 AEP_TOKEN is adopted from the environment, never generated: without it the relay is watch-only.
 'down' sends SIGTERM to the pid of the pid file and removes the file.

@@ -29,7 +29,7 @@ export const FLOORS: readonly Floor[] = [
     paths: ['impl/adapter-', 'impl/bridge-', 'impl/relay/', 'impl/check-live/', 'impl/demo-agent/', 'impl/mcp/', 'impl/operator/', 'impl/console/'],
   },
   { level: 4, name: 'runners and assemblies', paths: ['runners/', 'impl/demo/', 'impl/reference-api.ts', 'impl/bridge-api.ts'] },
-  { level: 5, name: 'entry points', paths: ['impl/cli/', 'bench/', 'reliability/'] },
+  { level: 5, name: 'entry points', paths: ['impl/cli/', 'bench/', 'reliability/', 'spec/generate.ts'] },
 ];
 
 function matches(path: string, pattern: string): number {

@@ -4,17 +4,18 @@
  * `registry.json`. Run as `npm run gen:schemas` (i.e. `node dist/spec/generate.js`); the checked-in
  * files are compared with `generateSchemas()` by `generate.test.ts`.
  */
-import { mkdir, readdir, rm, writeFile } from 'node:fs/promises';
+import { readdir, rm, writeFile } from 'node:fs/promises';
 import { basename, dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { generateSchemas } from './json-schema.js';
+import { ensureDir } from '../impl/adapter-kit/ensure-dir.js';
 
 export { generateSchemas, payloadJsonSchema, registryJson, SCHEMA_ID_BASE, typeSchemaFile } from './json-schema.js';
 
 /** Write the generated files below `dir`, removing payload schemas the generator no longer produces. Returns the paths written. */
 export async function writeSchemas(dir: string): Promise<string[]> {
   const files = generateSchemas();
-  await mkdir(join(dir, 'types'), { recursive: true });
+  ensureDir(join(dir, 'types'));
   for (const name of await readdir(join(dir, 'types'))) {
     if (!files.has(`types/${name}`)) await rm(join(dir, 'types', name));
   }

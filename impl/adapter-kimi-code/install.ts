@@ -4,10 +4,11 @@
  * (`config.toml.aep-backup-<UTC stamp>`) is taken before any change, the new text is written through
  * a temporary file and a rename, and nothing at all is written when the outcome is unchanged.
  */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { writeHooksBlock, type BlockOptions, type WriteOutcome } from './config-toml.js';
+import { ensureDir } from '../adapter-kit/ensure-dir.js';
 
 /** The config file Kimi Code reads hooks from. */
 export function kimiConfigPath(env: Record<string, string | undefined>): string {
@@ -18,7 +19,7 @@ export function installHooks(file: string, options: BlockOptions = {}, now: Date
   const existing = existsSync(file) ? readFileSync(file, 'utf8') : '';
   const { text, outcome } = writeHooksBlock(existing, options);
   if (outcome === 'unchanged' || outcome === 'present-unfenced') return { outcome };
-  mkdirSync(dirname(file), { recursive: true });
+  ensureDir(dirname(file));
   let backup: string | undefined;
   if (existsSync(file)) {
     backup = `${file}.aep-backup-${now.toISOString().replace(/[-:]/g, '').replace(/\.\d+Z$/, 'Z')}`;

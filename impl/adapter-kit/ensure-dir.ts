@@ -43,7 +43,7 @@ export function reasonOf(err: unknown): string {
     case 'ELOOP':
       return 'the path loops through symbolic links';
     default:
-      return code ?? (err as Error)?.message ?? String(err);
+      return code !== undefined ? `the system refused it (error ${code})` : ((err as Error)?.message ?? String(err));
   }
 }
 

@@ -13,10 +13,11 @@
  * the relay holds (at-least-once; CloudEvents receivers dedupe on `(source, id)`). `legacy`
  * says so; the next accepted delivery rewrites the file as version 2.
  */
-import { mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
+import { readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { dirname } from 'node:path';
 import type { AepEvent } from '../core/event.js';
 import { advance, covers, emptyPositions, eventKey, positionFor, positionOf, type Position, type Positions } from '../operator/positions.js';
+import { ensureDir } from '../adapter-kit/ensure-dir.js';
 
 export interface CursorState {
   version: 2;
@@ -97,7 +98,7 @@ export class Cursor {
 
   private save(): void {
     if (!this.file) return;
-    mkdirSync(dirname(this.file), { recursive: true });
+    ensureDir(dirname(this.file));
     const tmp = `${this.file}.tmp`;
     writeFileSync(tmp, JSON.stringify(this.snapshot()));
     renameSync(tmp, this.file);

@@ -14,7 +14,7 @@
  * | batch | `--batch-size N`, `--batch-ms N` | | otlp 100 / 1000 ms; ce 1 / 0 |
  * | first start | `--replay` | | off: with no cursor yet, start live; on: replay what the relay holds |
  */
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import type { CaptureLevel } from '../core/event.js';
 import { validateFilter } from '../core/filter.js';
 import { parseLevel } from '../adapter-kit/capture.js';
@@ -22,6 +22,7 @@ import { aepHome } from '../adapter-kit/store.js';
 import { EXIT, UsageError, type CliIo } from '../contract/cli.js';
 import { startSidecar } from './sidecar.js';
 import { DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations.js';
+import { checkStatePath } from '../operator/state-file.js';
 import { httpSink } from './sink.js';
 import { otlpExporter } from '../bridge-otlp/exporter.js';
 import type { Projection } from './projection.js';
@@ -76,6 +77,11 @@ export async function runLive(kind: 'ce' | 'otlp', projection: Projection, value
   const batchSize = count(values['batch-size'], '--batch-size', kind === 'otlp' ? 100 : 1, 1);
   const batchMs = count(values['batch-ms'], '--batch-ms', kind === 'otlp' ? 1000 : 0, 0);
   const statePath = typeof values.state === 'string' ? values.state : join(aepHome(io.env), 'bridges', `${kind}${projection === 'ocsf' ? '-ocsf' : ''}.cursor.json`);
+  const writable = checkStatePath(resolve(io.cwd, statePath), typeof values.state === 'string' ? '--state' : 'the cursor file');
+  if (writable !== true) {
+    io.stderr(`aep bridge ${kind}: ${writable}; pass another --state FILE (or set AEP_HOME)\n`);
+    return EXIT.failed;
+  }
   let sidecar;
   try {
     sidecar = startSidecar({ relay, ...(token ? { token } : {}), ...(filter ? { filter } : {}), ...(capture ? { capture } : {}), statePath, replay: values.replay === true, batchSize, batchMs, deliver, log });

@@ -9,6 +9,7 @@ import { renderIssue } from '../core/issue.js';
 import { parseLevel } from '../adapter-kit/capture.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
+import { fsReason } from '../operator/fs-errors.js';
 import { named } from './lookup.js';
 import { BRIDGE_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ENV, bridgeNamed } from '../integrations.js';
 
@@ -129,7 +130,7 @@ async function readInput(file: string, io: CliIo): Promise<Uint8Array | string> 
     return await readFile(resolve(io.cwd, file));
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    return `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : (code ?? (err as Error).message)}`;
+    return `cannot read ${file}: ${code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : fsReason(err)}`;
   }
 }
 

@@ -160,6 +160,21 @@ describe('aep conformance usage errors (through main: exit 2, one clear message,
     expect(io.out).toBe('');
   });
 
+  it('--case that names no family says no check matches (not "unknown family")', async () => {
+    const { code, io } = await run(['--corpus', corpus(), '--case', 'nosuch']);
+    expect(code).toBe(2);
+    expect(io.err).toContain("no check matches --case 'nosuch'");
+    expect(io.err).not.toContain('unknown family');
+  });
+
+  it('--case with a known family but no such case prints nothing of a run before its error', async () => {
+    const { code, io } = await run(['--corpus', corpus(), '--case', 'attr-match/line 999 x']);
+    expect(code).toBe(2);
+    expect(io.err).toContain("no check matches --case 'attr-match/line 999 x'");
+    expect(io.err).not.toMatch(/attr-match: \d+\/\d+/);
+    expect(io.err).not.toContain('aep conformance: corpus');
+  });
+
   it('a named family whose files are absent', async () => {
     const dir = corpus({ 'ocsf/ocsf-classes.json': null });
     const { code, io } = await run(['--corpus', dir, '--family', 'ocsf']);

@@ -16,7 +16,9 @@ import type { Family, Implementation } from '../../runners/conformance/types.js'
 import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
+import { fsReason } from '../operator/fs-errors.js';
 import { parseTarget } from '../../runners/live/external.js';
+import { count } from '../operator/plural.js';
 
 /** What the verb runs against; tests inject broken implementations and fake families. */
 export interface ConformanceDeps {
@@ -109,7 +111,7 @@ function writeFile(path: string, text: string, what: string): void {
   try {
     writeFileSync(path, text);
   } catch (err) {
-    throw new UsageError(`cannot write the ${what} to ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+    throw new UsageError(`cannot write the ${what} to ${path}: ${fsReason(err)}`);
   }
 }
 
@@ -222,6 +224,10 @@ export async function runConformance(
     .filter((n) => n !== '');
   const cases = ((args.values.case as string[] | undefined) ?? []).map((c) => c.trim()).filter((c) => c !== '');
   const caseFamilies = [...new Set(cases.map(familyOfCase))];
+  // A --case whose first part names no family selects nothing: say so in those words, before any run.
+  const familyNames = families.map((f) => f.name);
+  const noFamily = cases.filter((c) => !familyNames.includes(familyOfCase(c)));
+  if (noFamily.length) throw new UsageError(`no check matches --case ${noFamily.map((c) => `'${c}'`).join(', ')}: a case name starts with its family (${familyNames.join(', ')}); 'aep conformance --list' lists every case`);
   const wantsLive = args.values.live === true || cases.some((c) => c.startsWith('live/'));
   const selected = selectFamilies(requested.length === 0 && caseFamilies.length > 0 ? caseFamilies : requested, families, corpusDir);
   // Output paths are checked before the run, so a typo costs nothing.
@@ -263,13 +269,15 @@ export async function runConformance(
   const liveWithProgress = live.map((f) => withProgress(f, progress));
   const vendors = args.values.vendors === true ? [deps.vendorsFamily ?? (await import('../../runners/vendors/lane.js')).vendorsFamily(io.env.AEP_VENDORS_CAPTURE_DIR || undefined)] : [];
 
-  human(`aep conformance: corpus ${corpusDir}\n`);
+  const pending: string[] = [];
+  if (!cases.length) human(`aep conformance: corpus ${corpusDir}\n`);
   const result = await runFamilies({
     corpusDir,
     // A --target run judges the external daemon only: the offline families check this implementation.
     families: targets.length > 0 ? liveWithProgress : [...selected, ...liveWithProgress, ...vendors],
     implementation,
-    logger: { info: (line) => human(`${line}\n`) },
+    // With --case, the family lines wait until the selection is known to match (an unmatched --case prints nothing but its error).
+    logger: { info: (line) => (cases.length ? pending.push(`${line}\n`) : human(`${line}\n`)) },
     ...(deps.now ? { now: deps.now } : {}),
     ...(cases.length ? { selects: (name: string) => cases.some((sel) => caseMatches(name, sel)) } : {}),
   });
@@ -277,7 +285,9 @@ export async function runConformance(
   if (cases.length > 0) {
     checks = checks.filter((c) => cases.some((sel) => caseMatches(c.name, sel)));
     const missing = cases.filter((sel) => !checks.some((c) => caseMatches(c.name, sel)));
-    if (missing.length) throw new UsageError(`no check named ${missing.map((m) => `'${m}'`).join(', ')} in ${corpusDir}; 'aep conformance --list' lists them`);
+    if (missing.length) throw new UsageError(`no check matches --case ${missing.map((m) => `'${m}'`).join(', ')} in ${corpusDir}; 'aep conformance --list' lists them`);
+    human(`aep conformance: corpus ${corpusDir}\n`);
+    for (const line of pending) human(line);
   }
   const verdict = judge(checks, baseline, baselinePath);
   const run = {
@@ -293,7 +303,7 @@ export async function runConformance(
   const { pass, fail, skip, total } = report.summary;
   for (const line of verdictLines(verdict)) human(`${line}\n`);
   if (baseline && verdict.expected.length) human(`${verdict.expected.length} listed in ${baselinePath} as expected to fail or skip\n`);
-  human(`${total} checks: ${pass} pass, ${fail} fail, ${skip} skip: ${report.ok ? 'OK' : 'FAILED'}\n`);
+  human(`${count(total, 'check')}: ${pass} pass, ${fail} fail, ${skip} skip: ${report.ok ? 'OK' : 'FAILED'}\n`);
 
   const text = renderReport(report);
   if (json === '-') io.stdout(text);

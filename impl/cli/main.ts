@@ -1,6 +1,8 @@
 import { closest, parseFlags } from './flags.js';
 import { EXIT, UsageError, processIo, type CliIo } from './io.js';
 import { own } from './lookup.js';
+import { PathError } from '../adapter-kit/ensure-dir.js';
+import { fsReason } from '../operator/fs-errors.js';
 import { VERBS } from './verbs.js';
 import { relayUrlFromEnv } from '../integrations.js';
 
@@ -24,6 +26,7 @@ function topHelp(): string {
 
 /** Entry point: returns the exit code. Never throws; unexpected errors become one line on stderr. */
 export async function main(argv: string[], io: CliIo = processIo()): Promise<number> {
+  if (argv[0] === 'help' && argv.length > 1) return main([argv[1]!, '--help'], io); // `aep help tail` = `aep tail --help`
   const [name, ...rest] = argv;
   if (name === undefined || name === '--help' || name === '-h' || name === 'help') {
     (name === undefined ? io.stderr : io.stdout)(topHelp());
@@ -60,6 +63,18 @@ export async function main(argv: string[], io: CliIo = processIo()): Promise<num
     if (err instanceof UsageError) {
       io.stderr(`${PROGRAM} ${name}: ${err.message}\nRun '${PROGRAM} ${name} --help' for usage.\n`);
       return EXIT.usage;
+    }
+    if (err instanceof PathError) {
+      io.stderr(`${PROGRAM} ${name}: ${err.path}: ${err.reason}\n`);
+      return EXIT.failed;
+    }
+    const code = (err as NodeJS.ErrnoException)?.code;
+    if (typeof code === 'string' && /^E[A-Z]+$/.test(code)) {
+      // A file-system refusal nobody caught: say it in words, with the path, never as a raw code.
+      const path = (err as NodeJS.ErrnoException).path;
+      io.stderr(`${PROGRAM} ${name}: ${path ? `${path}: ` : ''}${fsReason(err)}\n`);
+      if (io.env.AEP_DEBUG) io.stderr(`${(err as Error)?.stack ?? ''}\n`);
+      return EXIT.failed;
     }
     const message = err instanceof Error ? err.message : String(err);
     io.stderr(`${PROGRAM} ${name}: internal error: ${message}\n`);

@@ -3,6 +3,7 @@ import { randomBytes } from 'node:crypto';
 import { homedir, hostname } from 'node:os';
 import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Verb } from './verb.js';
+import { watchStop } from './signal-exit.js';
 import { UsageError } from './io.js';
 import { parseLevel } from '../adapter-kit/capture.js';
 import { RelayLink } from '../adapter-kit/relay-link.js';
@@ -50,7 +51,8 @@ flags:
 environment: AEP_CAPTURE the highest capture level emit_event may declare (${CAPTURE_ORDER.join('|')},
   default metadata) · AEP_RELAY_URL · AEP_TOKEN · AEP_HOME
 
-exit codes: 0 stdin closed or SIGINT/SIGTERM · 2 usage
+exit codes: 0 stdin closed · 130 (SIGINT) or 143 (SIGTERM) stopped by the signal, closing events sent ·
+1 AEP_HOME cannot be written · 2 usage
 `;
 
 export const verb: Verb = {
@@ -100,12 +102,13 @@ export const verb: Verb = {
     });
     await server.connect(transport);
     log(`serving on stdio; session ${session}; relay ${relay === 'none' ? 'none (log only)' : relay}${token ? '' : relay === 'none' ? '' : ' (no token: answers cannot be routed to this server)'}`);
-    await Promise.race([closed, io.stopSignal]);
+    const stopped = watchStop(io.stopSignal);
+    await Promise.race([closed, stopped.signal]);
     agent.close();
     await new Promise((r) => setTimeout(r, 200)); // let the closing events leave the outbox
     await link?.close();
     await server.close().catch(() => undefined);
     await agent.closeLog();
-    return 0;
+    return stopped.code() ?? 0;
   },
 };

@@ -51,3 +51,24 @@ describe('aep replay on a real relay', () => {
     expect(bad.err).toContain('refused the token for POST /events');
   });
 });
+
+describe('aep replay of nothing replayable fails (exit 1), dry run or not', () => {
+  const dir = mkdtempSync(join(tmpdir(), 'aep-replay-empty-'));
+  const cases: Array<[string, string, string]> = [
+    ['empty', '', 'the file is empty'],
+    ['all garbage', 'not json\n{also not\n', '2 unusable lines'],
+    ['one garbage line', 'nope\n', '1 unusable line,'],
+  ];
+  for (const [name, text, why] of cases) {
+    it(name, async () => {
+      const file = join(dir, `${name.replaceAll(' ', '-')}.jsonl`);
+      writeFileSync(file, text);
+      for (const extra of [[], ['--dry-run']]) {
+        const r = await aep(['replay', file, '--relay', 'http://127.0.0.1:9', ...extra]);
+        expect(r.code, r.err).toBe(1);
+        expect(r.err).toContain('holds no replayable events');
+        expect(r.err).toContain(why);
+      }
+    });
+  }
+});

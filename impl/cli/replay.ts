@@ -3,6 +3,7 @@ import { readFile } from 'node:fs/promises';
 import { hostname } from 'node:os';
 import { resolve } from 'node:path';
 import { EXIT, UsageError } from './io.js';
+import { count } from '../operator/plural.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
 import { monotonicUlid } from '../core/ulid.js';
@@ -67,15 +68,18 @@ export const verb: Verb = {
     const total = plan.events.reduce((s, p) => s + p.delayMs, 0);
     const summary = { groups: plan.groups, events: plan.events.length, skippedCommands: plan.skippedCommands, duplicates: plan.duplicates, unusable: plan.unusable, durationMs: total };
     const describe = (): string =>
-      `${plan.groups.map((g) => `  ${g.session || '(no session)'} → ${g.replay || '(no session)'}: ${g.events} events`).join('\n')}\n` +
-      `${plan.events.length} events in ${plan.groups.length} session${plan.groups.length === 1 ? '' : 's'}, ${plan.skippedCommands} commands skipped, ${plan.duplicates} duplicates coalesced, ${plan.unusable} unusable lines; about ${(total / 1000).toFixed(1)} s\n`;
+      `${plan.groups.map((g) => `  ${g.session || '(no session)'} → ${g.replay || '(no session)'}: ${count(g.events, 'event')}`).join('\n')}\n` +
+      `${count(plan.events.length, 'event')} in ${count(plan.groups.length, 'session')}, ${count(plan.skippedCommands, 'command')} skipped, ${count(plan.duplicates, 'duplicate')} coalesced, ${count(plan.unusable, 'unusable line')}; about ${(total / 1000).toFixed(1)} s\n`;
+    if (plan.events.length === 0) {
+      // Nothing to send is a failure, dry run or not: a CI job must not think it replayed.
+      const why = plan.unusable > 0 || plan.skippedCommands > 0 ? ` (${count(plan.unusable, 'unusable line')}, ${count(plan.skippedCommands, 'command')} skipped)` : parsed.length === 0 ? ' (the file is empty)' : '';
+      if (values.json) io.stdout(`${JSON.stringify({ ...summary, error: 'no replayable events' })}\n`);
+      io.stderr(`aep replay: ${file} holds no replayable events${why}; give it a capture of AEP events (one JSON event per line, e.g. written by 'aep sink'), and check it with 'aep validate ${file}'\n`);
+      return EXIT.failed;
+    }
     if (values['dry-run']) {
       io.stdout(values.json ? `${JSON.stringify({ ...summary, plan: plan.events })}\n` : `dry run, nothing sent:\n${describe()}`);
       return EXIT.ok;
-    }
-    if (plan.events.length === 0) {
-      io.stderr(`aep replay: ${file} holds no replayable events\n`);
-      return EXIT.failed;
     }
     const t = target(values, io.env);
     if (!values.json) io.stderr(`aep replay: sending to ${t.relay}:\n${describe()}`);
@@ -84,7 +88,7 @@ export const verb: Verb = {
       if (p.delayMs > 0) {
         const stopped = await Promise.race([new Promise<false>((r) => setTimeout(() => r(false), p.delayMs)), io.stopSignal.then(() => true)]);
         if (stopped) {
-          io.stderr(`aep replay: interrupted after ${sent} of ${plan.events.length} events\n`);
+          io.stderr(`aep replay: interrupted after ${sent} of ${count(plan.events.length, 'event')}\n`);
           return EXIT.failed;
         }
       }
@@ -92,19 +96,19 @@ export const verb: Verb = {
       try {
         res = await fetch(`${t.relay}/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'aep-version': '0.1', ...authHeaders(t) }, body: JSON.stringify(p.event) });
       } catch (err) {
-        io.stderr(`aep replay: ${unreachable(t, describeNetError(err))} (after ${sent} events)\n`);
+        io.stderr(`aep replay: ${unreachable(t, describeNetError(err))} (after ${count(sent, 'event')})\n`);
         return EXIT.failed;
       }
       if (res.status !== 202) {
         const body = (await res.text()).slice(0, 300);
-        io.stderr(`aep replay: ${refused(t, res.status, 'POST /events')}${res.status === 400 ? `: ${body}` : ''} (after ${sent} events)\n`);
+        io.stderr(`aep replay: ${refused(t, res.status, 'POST /events')}${res.status === 400 ? `: ${body}` : ''} (after ${count(sent, 'event')})\n`);
         return EXIT.failed;
       }
       sent++;
       if (!values.json && sent % 100 === 0) io.stderr(`aep replay: ${sent}/${plan.events.length}\n`);
     }
     if (values.json) io.stdout(`${JSON.stringify(summary)}\n`);
-    else io.stdout(`replayed ${sent} events as ${plan.groups.map((g) => g.replay).filter(Boolean).join(', ')}\n`);
+    else io.stdout(`replayed ${count(sent, 'event')} as ${plan.groups.map((g) => g.replay).filter(Boolean).join(', ')}\n`);
     return EXIT.ok;
   },
 };

@@ -1,61 +1,40 @@
 /** `aep setup`: managed daemons up/down/status, and each vendor's hook wiring written for the adapters. */
-import { copyFileSync, existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { homedir } from 'node:os';
-import { dirname, join, resolve } from 'node:path';
-import { EXIT, UsageError, type CliIo } from './io.js';
+import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
 import { CATALOG, daemonPort, daemonSpec, logFile, pidFile, withNeeds } from '../operator/catalog.js';
-import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL, settingsPath } from '../integrations.js';
+import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL } from '../integrations.js';
 import { down, healthy, isAlive, readPid, up } from '../operator/daemons.js';
-import { mergeHooks } from '../operator/hook-config.js';
+import { HOOKS_HELP, runHooks, wiredHooksWarning } from './setup-hooks.js';
 import { aepHome } from '../operator/home.js';
-import { packageRoot } from '../operator/package-root.js';
-import { DEFAULT_RELAY } from '../operator/relay-opts.js';
-
-/** Every hook vendor `setup hooks` can wire: the registry's hook adapters that name a settings location. */
-const VENDORS: Record<string, { example: string; port: number; portEnv: string; file: (env: NodeJS.ProcessEnv) => string; note: string }> = Object.fromEntries(
-  ADAPTER_INTEGRATIONS.filter((i) => i.settings !== undefined).map((i) => [
-    i.command,
-    { example: i.configs[0]!, port: i.port, portEnv: i.portEnv, file: (env: NodeJS.ProcessEnv) => settingsPath(i.settings!, env, homedir()), note: i.settings!.note },
-  ]),
-);
-
-const vendorFiles = Object.entries(VENDORS)
-  .map(([n, v]) => {
-    const i = ADAPTER_INTEGRATIONS.find((a) => a.command === n)!;
-    return `${n} → ${i.settings!.dirEnv ? `$${i.settings!.dirEnv}/${i.settings!.file} (default ` : ''}~/${i.settings!.homeDir}/${i.settings!.file}${i.settings!.dirEnv ? ')' : ''} (${v.portEnv} changes the port)`;
-  })
-  .join(',\n  ');
 
 const HELP = `usage: aep setup up [ID...|all]       start managed daemons (default: relay)
        aep setup down [ID...|all]     stop managed daemons started by 'setup up'
        aep setup status               the catalog: each daemon's port, pid file and health
-       aep setup hooks VENDOR [--file F] [--dry-run]
+       aep setup hooks VENDOR [--file F] [--dry-run] [--remove]
                                       write VENDOR's hook wiring for its adapter
+       aep setup unhooks VENDOR [--file F] [--dry-run]
+                                      remove exactly the wiring 'hooks' wrote
 
 Daemons (the port catalog 'aep doctor' checks too), with the variable that moves each port:
 ${wrapCatalog()}.
 'up' starts each one detached (node bin/aep.js ...), its output appended to
 $AEP_HOME/run/<id>.log, its pid in $AEP_HOME/run/<id>.pid, and waits (10 s) until its
-/healthz answers; one already answering on its port is left alone. 'up relay' binds
+/healthz answers; one already answering on its port is left alone (a relay that refuses this
+shell's AEP_TOKEN is exit 1), a port held by another program is exit 1 at once. 'up relay' binds
 AEP_HOST (default 127.0.0.1). The adapters and bridges are pointed at --relay (default
 ${DEFAULT_RELAY_URL}). A bridge that needs a vendor server takes it from --server URL or its
 variable (${CATALOG.filter((d) => d.needs).map((d) => `${d.id}: ${d.needs!.env}`).join(', ')}).
 AEP_TOKEN is adopted from the environment, never generated: without it the relay is watch-only.
 'down' sends SIGTERM to the pid of the pid file and removes the file.
 
-'hooks' merges the adapter's example wiring into the vendor's file:
-  ${vendorFiles}.
-Each is JSON, which cannot carry a fence comment, so the merge is idempotent instead: a hook whose url
-or command is already there is not added again, and everything else in the file is kept. The
-file is backed up to <file>.aep-backup-<unix-ms> before it is changed; an unchanged file is not
-written. --dry-run prints the resulting file on stdout and writes nothing.
+${HOOKS_HELP()}
 
 flags:
   --relay URL   the relay the adapters link to (up)
   --server URL  the vendor server of a bridge that needs one (up)
-  --file F      the vendor file to write (hooks; default above)
-  --dry-run     show what would be done, do nothing (up, down, hooks)
+  --file F      the vendor file to write (hooks, unhooks; default above)
+  --remove      with hooks: the same as unhooks
+  --dry-run     show what would be done, do nothing (up, down, hooks, unhooks)
   --json        machine output
 
 environment:
@@ -88,7 +67,7 @@ export const verb: Verb = {
   summary: 'start/stop the managed daemons (pid files, port catalog) and write vendor hook wiring',
   help: HELP,
   allowPositionals: true,
-  options: { relay: { type: 'string' }, server: { type: 'string' }, file: { type: 'string' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
+  options: { relay: { type: 'string' }, server: { type: 'string' }, file: { type: 'string' }, remove: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
   async run({ values, positionals }, io) {
     const [sub, ...rest] = positionals;
     const home = aepHome(io.env, io.cwd);
@@ -113,7 +92,7 @@ export const verb: Verb = {
       return false;
     };
     if (sub === 'up') {
-      const relay = typeof values.relay === 'string' ? values.relay : DEFAULT_RELAY;
+      const relay = typeof values.relay === 'string' ? values.relay : DEFAULT_RELAY_URL;
       let code = EXIT.ok as number;
       const list = ids(rest, ['relay']);
       const server = typeof values.server === 'string' ? values.server : undefined;
@@ -149,6 +128,8 @@ export const verb: Verb = {
         }
         const r = await down(d, home);
         if (!outcome(id, r, (ok) => (ok.state === 'stopped' ? `${id} stopped` : ok.state === 'stale' ? `${id}: the pid file was stale; removed it` : `${id}: not started by 'aep setup up' (no pid file)`))) code = EXIT.failed;
+        const wired = wiredHooksWarning(id, io);
+        if (wired) io.stderr(`aep setup: warning: ${wired}\n`);
       }
       return finish(code);
     }
@@ -163,54 +144,7 @@ export const verb: Verb = {
       }
       return finish(EXIT.ok);
     }
-    if (sub === 'hooks') return finish(hooks(rest, values, io, dry, say));
-    throw new UsageError(sub === undefined ? 'name a subcommand: up, down, status or hooks' : `unknown subcommand '${sub}'; expected up, down, status or hooks`);
+    if (sub === 'hooks' || sub === 'unhooks') return finish(runHooks(sub === 'unhooks' || values.remove === true, rest, values, io, say));
+    throw new UsageError(sub === undefined ? 'name a subcommand: up, down, status, hooks or unhooks' : `unknown subcommand '${sub}'; expected up, down, status, hooks or unhooks`);
   },
 };
-
-function hooks(rest: string[], values: Record<string, unknown>, io: CliIo, dry: boolean, say: (l: string, d: Record<string, unknown>) => void): number {
-  if (rest.length !== 1) throw new UsageError(`name one vendor: ${Object.keys(VENDORS).join(', ')}`);
-  const vendor = Object.hasOwn(VENDORS, rest[0]!) ? VENDORS[rest[0]!] : undefined;
-  if (!vendor) throw new UsageError(`no adapter for '${rest[0]}'; the adapters that exist: ${Object.keys(VENDORS).join(', ')}`);
-  const file = typeof values.file === 'string' ? resolve(io.cwd, values.file) : vendor.file(io.env);
-  const port = Number(io.env[vendor.portEnv]) || vendor.port;
-  const exampleText = readFileSync(join(packageRoot(), vendor.example), 'utf8').replaceAll(`127.0.0.1:${vendor.port}/`, `127.0.0.1:${port}/`);
-  let existing: unknown;
-  let before: string | undefined;
-  if (existsSync(file)) {
-    before = readFileSync(file, 'utf8');
-    try {
-      existing = before.trim() === '' ? undefined : JSON.parse(before);
-    } catch {
-      io.stderr(`aep setup: ${file} is not valid JSON; fix it (or move it away) and run again. Nothing was written.\n`);
-      return EXIT.failed;
-    }
-  }
-  const merged = mergeHooks(existing, JSON.parse(exampleText));
-  if (!merged.ok) {
-    io.stderr(`aep setup: cannot merge into ${file}: ${merged.error}. Nothing was written.\n`);
-    return EXIT.failed;
-  }
-  const after = `${JSON.stringify(merged.config, null, 2)}\n`;
-  const summary = { vendor: rest[0], file, added: merged.added, present: merged.present };
-  if (dry) {
-    io.stdout(after);
-    io.stderr(`aep setup: dry run, nothing written: ${merged.added.length} hook events would be added to ${file} (${merged.present.length} already wired)\n`);
-    return EXIT.ok;
-  }
-  if (merged.added.length === 0) {
-    say(`${file}: every hook is already wired (${merged.present.length} events); nothing written`, summary);
-    return EXIT.ok;
-  }
-  mkdirSync(dirname(file), { recursive: true });
-  let backup: string | undefined;
-  if (before !== undefined) {
-    backup = `${file}.aep-backup-${Date.now()}`;
-    copyFileSync(file, backup);
-  }
-  const tmp = `${file}.aep-tmp-${process.pid}`;
-  writeFileSync(tmp, after);
-  renameSync(tmp, file);
-  say(`${file}: wired ${merged.added.length} hook events for the ${rest[0]} adapter${backup ? ` (backup: ${backup})` : ''}. ${vendor.note}.`, { ...summary, ...(backup ? { backup } : {}) });
-  return EXIT.ok;
-}

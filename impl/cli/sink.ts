@@ -7,6 +7,9 @@ import { FILTER_FLAGS, FILTER_HELP, buildFilter } from '../operator/filter-flags
 import { follow } from '../operator/follow.js';
 import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 import { SinkWriter } from '../operator/sink-writer.js';
+import { PathError } from '../adapter-kit/ensure-dir.js';
+import { watchStop } from './signal-exit.js';
+import { count } from '../operator/plural.js';
 
 const HELP = `usage: aep sink --out DIR [--rotate-mb N] [filter flags | --filter JSON] [flags]
 
@@ -37,8 +40,8 @@ ${RELAY_HELP.split('\n').slice(0, 2).join('\n')}
 environment:
   AEP_TOKEN, AEP_RELAY_URL (old name AEP_RELAY, read with a notice)
 
-exit codes: 0 stopped by a signal, everything flushed · 1 the relay refused or cannot be
-reached, or DIR cannot be written · 2 usage
+exit codes: 130 (SIGINT, Ctrl-C) or 143 (SIGTERM) stopped by the signal, everything flushed ·
+1 the relay refused or cannot be reached, or DIR cannot be written · 2 usage
 `;
 
 export const verb: Verb = {
@@ -62,13 +65,14 @@ export const verb: Verb = {
     const say = (line: string): void => {
       if (!values.quiet || line.startsWith('warning')) io.stderr(`aep sink: ${line}\n`);
     };
+    const stopped = watchStop(io.stopSignal);
     const writer = new SinkWriter({ dir, ...(rotateBytes ? { rotateBytes } : {}), notice: say });
     try {
       const report = writer.recover();
       if (report.sessions > 0) say(`recovered ${report.sessions} session${report.sessions === 1 ? '' : 's'} from ${dir}`);
       for (const torn of report.torn) say(`repaired ${torn.file}: cut a torn final line (${torn.bytes} bytes)`);
     } catch (err) {
-      io.stderr(`aep sink: cannot use ${dir}: ${fsReason(err)}\n`);
+      io.stderr(`aep sink: cannot use --out ${dir}: ${err instanceof PathError ? `${err.path === dir ? '' : `${err.path}: `}${err.reason}` : fsReason(err)}\n`);
       return EXIT.failed;
     }
     let failed: string | undefined;
@@ -78,7 +82,7 @@ export const verb: Verb = {
       positions: Object.create(null),
       fromAll: true,
       alwaysAll: true,
-      stop: io.stopSignal,
+      stop: stopped.signal,
       onNotice: say,
       onEvent: (raw, e) => {
         if (failed) return;
@@ -96,7 +100,7 @@ export const verb: Verb = {
     }
     const summary = { events: writer.events, duplicates: writer.duplicates, rotations: writer.rotations, sessions: Object.keys(writer.written).length, dir };
     if (values.json) io.stdout(`${JSON.stringify(summary)}\n`);
-    say(`stopped: ${summary.events} events written (${summary.duplicates} duplicates dropped, ${summary.rotations} rotations), flushed and fsynced`);
+    say(`stopped: ${count(summary.events, 'event')} written (${count(summary.duplicates, 'duplicate')} dropped, ${count(summary.rotations, 'rotation')}), flushed and fsynced`);
     if (failed) {
       io.stderr(`aep sink: ${failed}\n`);
       return EXIT.failed;
@@ -105,6 +109,6 @@ export const verb: Verb = {
       io.stderr(`aep sink: ${result.error}\n`);
       return EXIT.failed;
     }
-    return EXIT.ok;
+    return stopped.code() ?? EXIT.ok;
   },
 };

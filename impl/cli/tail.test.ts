@@ -27,7 +27,7 @@ describe('aep tail on a real relay', () => {
       }
     });
     io.stop();
-    expect(await done).toBe(0);
+    expect(await done).toBe(143);
     expect(io.err).toContain('from everything the relay holds');
     await post(url, [ev('t1', 2, 'run.finished', { run: 'r1' }), ev('t1', 3, 'session.ended')]);
     const again = liveIo();
@@ -35,7 +35,7 @@ describe('aep tail on a real relay', () => {
     await again.waitLines(2);
     await new Promise((r) => setTimeout(r, 150));
     again.stop();
-    expect(await done2).toBe(0);
+    expect(await done2).toBe(143);
     expect(again.lines.map((l) => JSON.parse(l).seq)).toEqual([2, 3]);
     expect(again.err).toContain(`resuming from ${state}`);
   });
@@ -50,7 +50,7 @@ describe('aep tail on a real relay', () => {
     const done = main(['tail', '--relay', url, '--token', TOKEN, '--state', state, '-q'], io);
     await io.waitLines(4);
     io.stop();
-    expect(await done).toBe(0);
+    expect(await done).toBe(143);
     expect(io.err).toMatch(/warning: the relay no longer holds session lost from the saved position; the earliest it still holds is 1:6/);
     expect(io.err).toContain("aep timeline lost --file F");
     expect(io.lines.map((l) => l.split('  ')[3])).toEqual(['1:6', '1:7', '1:8', '1:9']);
@@ -64,7 +64,7 @@ describe('aep tail on a real relay', () => {
     await io.waitLines(1);
     await new Promise((r) => setTimeout(r, 100));
     io.stop();
-    expect(await done).toBe(0);
+    expect(await done).toBe(143);
     expect(io.lines).toHaveLength(1);
     expect(io.lines[0]).toContain('  f2  ');
     expect((await aep(['tail', '--filter', '{"data":{}}'])).code).toBe(2);

@@ -8,7 +8,8 @@ import { follow } from '../operator/follow.js';
 import { formatEvent } from '../operator/format.js';
 import { aepHome } from '../operator/home.js';
 import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
-import { loadState, saveState } from '../operator/state-file.js';
+import { checkStatePath, loadState, saveState } from '../operator/state-file.js';
+import { watchStop } from './signal-exit.js';
 import { fetchReplay } from '../operator/stream.js';
 import { Resume, SeenIds, clonePositions, emptyPositions, type Positions, type Recent } from '../operator/positions.js';
 
@@ -45,8 +46,9 @@ ${RELAY_HELP}
 environment:
   AEP_TOKEN, AEP_RELAY_URL (old name AEP_RELAY, read with a notice), AEP_HOME
 
-exit codes: 0 stopped by a signal (or --attention listed) · 1 the relay refused or cannot be
-reached, or the state file is unusable · 2 usage
+exit codes: 0 --attention listed · 130 (SIGINT, Ctrl-C) or 143 (SIGTERM) stopped by the signal,
+positions saved · 1 the relay refused or cannot be reached, or the state file is unusable or
+cannot be written (checked at start) · 2 usage
 `;
 
 export const verb: Verb = {
@@ -80,11 +82,17 @@ export const verb: Verb = {
         io.stderr(`aep tail: ${loaded.error}\n`);
         return EXIT.failed;
       }
+      const writable = checkStatePath(stateFile);
+      if (writable !== true) {
+        io.stderr(`aep tail: ${writable}; pass another --state FILE, or --no-resume\n`);
+        return EXIT.failed;
+      }
       positions = loaded.positions;
       recent = loaded.recent;
       if (loaded.existed && !values.quiet) io.stderr(`aep tail: resuming from ${stateFile}\n`);
     }
     const core = new Resume(positions, new SeenIds(), recent);
+    const stopped = watchStop(io.stopSignal);
     let timer: NodeJS.Timeout | undefined;
     let saving = Promise.resolve();
     const save = (): void => {
@@ -99,7 +107,7 @@ export const verb: Verb = {
       positions,
       resume: core,
       fromAll: values.all === true,
-      stop: io.stopSignal,
+      stop: stopped.signal,
       onNotice: (line) => {
         if (!values.quiet || line.startsWith('warning')) io.stderr(`aep tail: ${line}\n`);
       },
@@ -118,7 +126,7 @@ export const verb: Verb = {
       io.stderr(`aep tail: ${result.error}\n`);
       return EXIT.failed;
     }
-    return EXIT.ok;
+    return stopped.code() ?? EXIT.ok;
   },
 };
 

@@ -8,6 +8,7 @@ import { formatEvent } from '../operator/format.js';
 import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 import { fetchReplay } from '../operator/stream.js';
 import { causalTree, drawTree, order } from '../operator/timeline.js';
+import { count } from '../operator/plural.js';
 
 type Json = Record<string, unknown>;
 
@@ -67,10 +68,10 @@ export const verb: Verb = {
           bad++;
         }
       }
-      if (bad > 0) io.stderr(`aep timeline: skipped ${bad} line${bad === 1 ? '' : 's'} of ${values.file} that are not JSON objects (check it with 'aep validate ${values.file}')\n`);
+      if (bad > 0) io.stderr(`aep timeline: skipped ${count(bad, 'line')} of ${values.file} that ${bad === 1 ? 'is not a JSON object' : 'are not JSON objects'} (check it with 'aep validate ${values.file}')\n`);
       if (session === undefined) {
         const sessions = [...new Set(all.map((e) => e.session).filter((s): s is string => typeof s === 'string'))];
-        if (sessions.length !== 1) throw new UsageError(`name the <session>: ${values.file} holds ${sessions.length} sessions${sessions.length ? ` (${sessions.slice(0, 5).join(', ')}${sessions.length > 5 ? ', …' : ''})` : ''}`);
+        if (sessions.length !== 1) throw new UsageError(`name the <session>: ${values.file} holds ${count(sessions.length, 'session')}${sessions.length ? ` (${sessions.slice(0, 5).join(', ')}${sessions.length > 5 ? ', …' : ''})` : ''}`);
         session = sessions[0]!;
       }
       events = all.filter((e) => e.session === session);
@@ -91,7 +92,7 @@ export const verb: Verb = {
     }
     const ordered = order(events);
     if (values.json) io.stdout(ordered.map((e) => `${raws.get(e) ?? JSON.stringify(e)}\n`).join(''));
-    else if (values.dag) io.stdout(`session ${session} · ${ordered.length} events · causal tree\n${drawTree(causalTree(ordered)).join('\n')}\n`);
+    else if (values.dag) io.stdout(`session ${session} · ${count(ordered.length, 'event')} · causal tree\n${drawTree(causalTree(ordered)).join('\n')}\n`);
     else io.stdout(`${ordered.map((e) => formatEvent(e)).join('\n')}\n`);
     return EXIT.ok;
   },

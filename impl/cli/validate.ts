@@ -13,6 +13,7 @@ import { EXIT, UsageError, type CliIo } from './io.js';
 import { jsonlLines } from './jsonl-lines.js';
 import { readChunks } from './read-chunks.js';
 import type { Verb } from './verb.js';
+import { fsReason } from '../operator/fs-errors.js';
 
 /** Most issues kept for --json; the rest are counted (memory stays bounded on any input). */
 export const MAX_JSON_ISSUES = 10_000;
@@ -93,7 +94,7 @@ async function openInput(file: string, io: CliIo): Promise<AsyncIterable<Buffer 
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
     const why =
-      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : (code ?? (err as Error).message);
+      code === 'ENOENT' ? 'no such file' : code === 'EISDIR' ? 'it is a directory' : code === 'EACCES' ? 'permission denied' : fsReason(err);
     return `cannot read ${file}: ${why}`;
   }
 }

@@ -8,7 +8,8 @@
  * `hostname`, for the operator's source URI) and the payload rule catalogue that `rules.ts`
  * pulls in (ajv and zod; the page needs the form rules only, which rules.ts holds itself).
  */
-import { copyFileSync, mkdirSync } from 'node:fs';
+import { copyFileSync } from 'node:fs';
+import { ensureDir } from '../adapter-kit/ensure-dir.js';
 import { join } from 'node:path';
 import { build, type Plugin } from 'esbuild';
 import { packageRoot } from '../operator/package-root.js';
@@ -24,7 +25,7 @@ const stand_ins: Plugin = {
 };
 
 export async function bundleConsole(root = packageRoot(), out = assetDir(root)): Promise<void> {
-  mkdirSync(out, { recursive: true });
+  ensureDir(out);
   await build({
     entryPoints: [join(root, 'impl', 'console', 'web', 'main.ts')],
     bundle: true,

@@ -12,6 +12,7 @@ import { fetchReplay } from '../operator/stream.js';
 import type { RelayTarget } from '../operator/relay-opts.js';
 import { ALLOW_REPLY, healthz, postHook } from './hooks.js';
 import { Procs, type Proc } from './procs.js';
+import { InOrder } from './beat-order.js';
 
 type Json = Record<string, unknown>;
 
@@ -31,7 +32,7 @@ export interface DemoIo {
 
 class Interrupted extends Error {}
 
-/** The five beats, in the order the README tells them (the demo plays 2, 3, 5, 4, then closes 1). */
+/** The five beats, in the order the README tells them and the demo prints them (it plays 2, 3, 5, 4, then closes 1; beat-order.ts holds the early ones). */
 export const BEATS = [
   'a session and run lifecycle',
   'tools, including a failure',
@@ -58,10 +59,15 @@ export async function runDemo(io: DemoIo, opts: { keepWork?: boolean } = {}): Pr
   const check = (): void => {
     if (interrupted) throw new Interrupted(interrupted);
   };
+  const order = new InOrder();
   const beat = (name: string, ok: boolean, detail: string): void => {
     beats.push({ name, ok, detail });
     const n = BEATS.indexOf(name) + 1;
-    io.out(`${ok ? '✔' : '✘'} ${n > 0 ? `beat ${n}` : 'demo'}: ${name}: ${detail}`);
+    const line = `${ok ? '✔' : '✘'} ${n > 0 ? `beat ${n}` : 'demo'}: ${name}: ${detail}`;
+    if (n === 0) {
+      for (const l of order.rest()) io.out(l); // the held beats first, then what stopped the demo
+      io.out(line);
+    } else for (const l of order.add(n - 1, line)) io.out(l);
   };
   try {
     io.progress('starting a relay (AEP_TOKEN set, port 0)');
@@ -194,6 +200,7 @@ export async function runDemo(io: DemoIo, opts: { keepWork?: boolean } = {}): Pr
   } catch (err) {
     if (!(err instanceof Interrupted) && !interrupted) beat('the demo ran to the end', false, (err as Error).message);
   } finally {
+    for (const l of order.rest()) io.out(l);
     await procs.stopAll();
     if (!opts.keepWork) rmSync(work, { recursive: true, force: true });
   }

@@ -82,23 +82,36 @@ export function classify(
 }
 
 /** The human line for an outcome (stdout for acceptance, stderr for nacks and timeouts). */
-export function renderOutcome(o: ControlOutcome, what: string): string {
+export function renderOutcome(o: ControlOutcome, what: string, session?: string): string {
+  const tailCmd = `aep tail --session ${session === undefined ? '<SESSION>' : shellWord(session)}`;
   const tries = o.attempts === 1 ? '1 attempt' : `${o.attempts} attempts (same id each time)`;
   switch (o.kind) {
     case 'accepted':
       return `${what}: accepted (command ${o.command}, ${o.ms} ms, ${tries}); the outcome follows on the session's stream`;
     case 'nacked': {
-      const hint = NACK_HINTS[o.reason] ?? '';
+      const hint = o.reason === 'no-route' ? noRouteHint(session) : (NACK_HINTS[o.reason] ?? '');
       return `${what}: rejected '${o.reason}' by the ${o.by}${o.detail ? `: ${o.detail}` : ''} (command ${o.command})${hint ? `. ${hint}` : ''}`;
     }
     case 'timeout':
-      return `${what}: no acknowledgement within the ${o.windowMs} ms ack window after ${tries} (command ${o.command}); the target may be down or not control-capable. Raise --ack-window or --retries, or check it with 'aep tail --session ...'`;
+      return `${what}: no acknowledgement within the ${o.windowMs} ms ack window after ${tries} (command ${o.command}); the target may be down or not control-capable. Raise --ack-window or --retries, or check it with '${tailCmd}'`;
   }
+}
+
+/** A POSIX shell word: bare when safe, else single-quoted. */
+function shellWord(word: string): string {
+  return /^[A-Za-z0-9_./:=@%+-]+$/.test(word) ? word : `'${word.replaceAll("'", `'\\''`)}'`;
+}
+
+/**
+ * `no-route`: nothing connected owns the session, so the agent that asked is gone; the request may
+ * still be listed as open (nothing closed it), and answering it again cannot work.
+ */
+function noRouteHint(session: string | undefined): string {
+  return `No connected target owns ${session === undefined ? 'this session' : `session ${session}`}: the agent that asked is gone (it disconnected or its session ended), so this request can no longer be answered here and retrying will not help. Answer in the agent's own UI if it is still open there, or start the agent again`;
 }
 
 const NACK_HINTS: Record<string, string> = {
   unauthorized: 'Control needs an authenticated binding: start the relay with AEP_TOKEN set and pass the same token (--token or AEP_TOKEN)',
-  'no-route': 'No connected target owns this session: check the session id with `aep tail --attention`, and that the agent is still connected',
   unsupported: 'The target does not accept this command type',
   invalid: 'The target does not know this request or run: list open requests with `aep tail --attention`',
   refused: 'The target refused it (for a cancel: the run is probably already over)',

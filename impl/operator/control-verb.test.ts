@@ -30,3 +30,20 @@ describe('positionalArgs', () => {
     expect(message(() => positionalArgs([''], ['<session>']))).toBe('<session> must not be empty');
   });
 });
+
+describe('renderOutcome: where it points the user', () => {
+  it('no-route says the target is gone and does not send the user back to tail --attention', async () => {
+    const { renderOutcome } = await import('./command.js');
+    const line = renderOutcome({ kind: 'nacked', reason: 'no-route', by: 'relay', command: 'C1', attempts: 1, ms: 3 } as never, 'respond', 'sess-1');
+    expect(line).toContain('session sess-1');
+    expect(line).toContain('the agent that asked is gone');
+    expect(line).not.toContain('tail --attention');
+  });
+  it('the silence message names the real session, shell-quoted when needed', async () => {
+    const { renderOutcome } = await import('./command.js');
+    const o = { kind: 'timeout', windowMs: 150, command: 'C2', attempts: 3 } as never;
+    expect(renderOutcome(o, 'respond', 'sess-1')).toMatch(/'aep tail --session sess-1'$/);
+    expect(renderOutcome(o, 'respond', "a b'c")).toContain(`aep tail --session 'a b'\\''c'`);
+    expect(renderOutcome(o, 'respond', 'x')).not.toContain('--session ...');
+  });
+});

@@ -60,7 +60,7 @@ export async function runControl(values: Record<string, unknown>, io: CliIo, com
     throw err;
   }
   if (values.json) io.stdout(`${JSON.stringify(outcome)}\n`);
-  const line = `${renderOutcome(outcome, what)}\n`;
+  const line = `${renderOutcome(outcome, what, typeof command.session === 'string' ? command.session : undefined)}\n`;
   if (outcome.kind === 'accepted') {
     if (!values.json) io.stdout(line);
   } else io.stderr(`aep ${verb}: ${line}`);

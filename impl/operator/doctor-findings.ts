@@ -73,11 +73,18 @@ export function judge(p: Probes): Line[] {
     } else if (ok(urlProbe) && !ok(sibling)) out.push({ level: 'info', lane: 'reachability', message: `port ${port} answers on ${fam} only (${sib}: ${sibling.error ?? `HTTP ${sibling.status}`}); fine for this URL` });
   }
   if (!up) {
+    // Something answered that is not a relay: another program holds the port, so starting one there cannot work.
+    const held = p.health.status !== undefined || (p.health.error !== undefined && !['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'EADDRNOTAVAIL', 'ENETUNREACH', 'EHOSTUNREACH'].includes(p.health.error));
+    const next = Number(port) + 1;
     out.push({
       level: 'finding',
       lane: 'reachability',
-      message: `the relay at ${p.relay} does not answer /healthz (${p.health.error ?? `HTTP ${p.health.status}`})`,
-      remedy: `start it: 'aep relay' (or 'aep setup up relay'); if it runs elsewhere, pass --relay URL`,
+      message: held
+        ? `port ${port} is held by a program that is not an aep relay: ${p.relay}/healthz answered ${p.health.status !== undefined ? `HTTP ${p.health.status}` : p.health.error}`
+        : `the relay at ${p.relay} does not answer /healthz (${p.health.error ?? `HTTP ${p.health.status}`})`,
+      remedy: held
+        ? `stop that program, or run the relay on another port: AEP_PORT=${next} aep setup up relay, then pass --relay http://127.0.0.1:${next} (or set AEP_RELAY) everywhere`
+        : `start it: 'aep relay' (or 'aep setup up relay'); if it runs elsewhere, pass --relay URL`,
     });
     return [...out, ...daemonLines(p)];
   }

@@ -7,10 +7,11 @@
  * disk seed the dedupe set. Positions are per (source, session) (AEP-0001 §5.2): two sources
  * sharing a session name never hide each other's events.
  */
-import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, statSync, ftruncateSync, writeSync, existsSync, mkdirSync } from 'node:fs';
+import { closeSync, fsyncSync, openSync, readFileSync, readdirSync, renameSync, statSync, ftruncateSync, writeSync, existsSync } from 'node:fs';
 import { join } from 'node:path';
 import { after, covers, emptyPositions, entries, positionFor, positionOf, renderState, setPosition, type Positions } from './positions.js';
 import { STATE_FILE, durableLength, encodeSession, eventKey, parseName, summarize } from './sink-files.js';
+import { ensureDir } from '../adapter-kit/ensure-dir.js';
 
 type Json = Record<string, unknown>;
 
@@ -53,7 +54,7 @@ export class SinkWriter {
 
   /** Creates DIR, repairs each live file and loads what is on disk. */
   recover(): RecoveryReport {
-    mkdirSync(this.o.dir, { recursive: true });
+    ensureDir(this.o.dir);
     const report: RecoveryReport = { sessions: 0, torn: [] };
     const bySession = new Map<string, Array<{ name: string; rotated: number }>>();
     for (const name of readdirSync(this.o.dir)) {

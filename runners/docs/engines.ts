@@ -57,6 +57,13 @@ export function engineAdmits(range: string, version: string): boolean | undefine
 
 /** The lowest version a `>=X.Y[.Z]` range admits (the project's own `engines.node`). */
 export function lowestAdmitted(range: string): string | undefined {
-  const m = /^\s*>=\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$/.exec(range);
-  return m ? `${m[1]}.${m[2] ?? 0}.${m[3] ?? 0}` : undefined;
+  // `>=X.Y.Z`, `^X.Y.Z`, or alternatives of those (`^22.12.0 || ^24.0.0`): the lowest lower bound.
+  let lowest: V | undefined;
+  for (const alt of range.split('||')) {
+    const m = /^\s*(?:>=|\^)\s*v?(\d+)(?:\.(\d+))?(?:\.(\d+))?\s*$/.exec(alt);
+    if (!m) return undefined;
+    const v: V = [Number(m[1]), Number(m[2] ?? 0), Number(m[3] ?? 0)];
+    if (lowest === undefined || cmp(v, lowest) < 0) lowest = v;
+  }
+  return lowest === undefined ? undefined : lowest.join('.');
 }

@@ -5,10 +5,11 @@
  * An install is complete when its `.aep-installed` marker exists.
  */
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, rmSync, writeFileSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { join } from 'node:path';
 import type { Pin } from './versions.js';
+import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 export function cacheRoot(env: NodeJS.ProcessEnv = process.env): string {
   return env.AEP_VENDORS_CACHE && env.AEP_VENDORS_CACHE.trim() !== '' ? env.AEP_VENDORS_CACHE : join(homedir(), '.cache', 'aep-vendors');
@@ -37,7 +38,7 @@ export async function ensureVendor(pin: Installable, root: string, log: (line: s
   if (existsSync(join(dir, MARKER)) && existsSync(bin)) return bin;
   log(`installing ${pin.package}@${pin.version} into ${dir} (once; later runs reuse it)`);
   rmSync(dir, { recursive: true, force: true });
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   writeFileSync(join(dir, 'package.json'), JSON.stringify({ private: true, description: 'aep real-vendors lane cache' }));
   const output = await new Promise<{ code: number | null; text: string }>((resolve) => {
     const child = spawn('npm', ['install', '--no-audit', '--no-fund', '--no-save', '--loglevel=error', `${pin.package}@${pin.version}`], { cwd: dir, stdio: ['ignore', 'pipe', 'pipe'] });

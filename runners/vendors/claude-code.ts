@@ -7,11 +7,12 @@
  * unanswered unless the scenario's local user answers it (the fallback prompt).
  * Hooks go in `<work>/.claude/settings.json`; the model endpoint in ANTHROPIC_BASE_URL.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { LaunchContext, VendorDriver, VendorSession } from './driver.js';
 import { TmuxPane } from './tmux.js';
+import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 /** The environment Claude Code needs to run offline against the scripted server. */
 export function claudeEnv(ctx: Pick<LaunchContext, 'dirs' | 'modelUrl' | 'hookEnv'>): Record<string, string> {
@@ -171,7 +172,7 @@ export const claudeCodeDriver: VendorDriver = {
     };
   },
   async launch(ctx) {
-    mkdirSync(join(ctx.dirs.work, '.claude'), { recursive: true });
+    ensureDir(join(ctx.dirs.work, '.claude'));
     writeFileSync(join(ctx.dirs.work, '.claude', 'settings.json'), JSON.stringify(ctx.hookConfig, null, 2));
     const env = ctx.jar.marked(claudeEnv(ctx));
     if (ctx.tui) {

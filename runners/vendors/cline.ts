@@ -10,11 +10,12 @@
  * inherits the run's AEP_VENDOR_RUN marker, so the ProcessJar's marker sweep kills it.
  */
 import { execFileSync } from 'node:child_process';
-import { chmodSync, copyFileSync, mkdirSync, readdirSync, readFileSync } from 'node:fs';
+import { chmodSync, copyFileSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LaunchContext, VendorDriver } from './driver.js';
 import { PrintProcess } from './qwen-code.js';
 import type { Wiring } from './wiring.js';
+import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 export const CLINE_MODEL = 'scripted-model';
 
@@ -56,7 +57,7 @@ export const clineDriver: VendorDriver = {
   async launch(ctx) {
     const env = ctx.jar.marked(clineEnv(ctx));
     const hooksDir = join(ctx.dirs.home, '.cline', 'hooks');
-    mkdirSync(hooksDir, { recursive: true });
+    ensureDir(hooksDir);
     const from = String(ctx.hookConfig.hooksDir);
     for (const name of ctx.hookConfig.hooks as string[]) {
       copyFileSync(join(from, name), join(hooksDir, name));

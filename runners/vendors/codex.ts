@@ -7,10 +7,11 @@
  * trusts them once in /hooks instead). `--no-daemon` keeps Codex from starting, or attaching to,
  * a shared detached app-server; the ProcessJar's marker sweep kills one that appears anyway.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { LaunchContext, VendorDriver, VendorSession } from './driver.js';
 import { TmuxPane } from './tmux.js';
+import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 export const CODEX_MODEL = 'scripted-model';
 
@@ -92,7 +93,7 @@ export const codexDriver: VendorDriver = {
   },
   async launch(ctx) {
     const codexHome = join(ctx.dirs.root, 'codex-home');
-    mkdirSync(codexHome, { recursive: true });
+    ensureDir(codexHome);
     writeFileSync(join(codexHome, 'config.toml'), codexConfig(ctx.modelUrl, ctx.dirs.work));
     writeFileSync(join(codexHome, 'hooks.json'), JSON.stringify(ctx.hookConfig, null, 2));
     const argv = [ctx.binary, '--no-alt-screen', '-a', 'on-request', '--no-daemon', '--dangerously-bypass-hook-trust', ctx.prompt];

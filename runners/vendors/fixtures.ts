@@ -4,10 +4,11 @@
  * `<dir>/<vendor>-<version>/manifest.json` naming the release, the capture date, the mode and
  * each scenario's files. `normalizePayload` and `fixtureNames` are pure.
  */
-import { existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { HookRecord } from './recorder.js';
 import type { Pin } from './versions.js';
+import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 export const RUN_ROOT_PLACEHOLDER = '/aep-run';
 
@@ -39,7 +40,7 @@ export function writeCapture(dir: string, pin: Pin, scenario: string, mode: stri
   const release = join(dir, `${pin.vendor}-${pin.version}`);
   const target = join(release, scenario);
   rmSync(target, { recursive: true, force: true });
-  mkdirSync(target, { recursive: true });
+  ensureDir(target);
   const names = fixtureNames(hooks);
   hooks.forEach((h, i) => writeFileSync(join(target, names[i]!), normalizePayload(h.payload, root)));
   const date = now.toISOString().slice(0, 10);

@@ -7,10 +7,11 @@
  * (no remote answer can decide a Gemini tool call). `geminiRecordingConfig` stays for a clone
  * without that adapter: it records every hook with no adapter behind it.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { LaunchContext, VendorDriver, VendorSession } from './driver.js';
+import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 /** The Gemini CLI adapter's example settings (the file a user pastes into ~/.gemini/settings.json). */
 export const GEMINI_EXAMPLE = 'impl/adapter-gemini-cli/settings.example.json';
@@ -71,7 +72,7 @@ export const geminiDriver: VendorDriver = {
   },
   async launch(ctx) {
     const dir = join(ctx.dirs.home, '.gemini');
-    mkdirSync(dir, { recursive: true });
+    ensureDir(dir);
     writeFileSync(join(dir, 'settings.json'), JSON.stringify({ security: { auth: { selectedType: 'gemini-api-key' } }, ...ctx.hookConfig }, null, 2));
     writeFileSync(join(dir, 'trustedFolders.json'), JSON.stringify({ [ctx.dirs.work]: 'TRUST_FOLDER' }, null, 2));
     const child = ctx.jar.spawn(ctx.binary, ['-p', ctx.prompt, '--approval-mode', 'yolo'], { cwd: ctx.dirs.work, env: ctx.jar.marked(geminiEnv(ctx)), stdio: ['ignore', 'pipe', 'pipe'] });

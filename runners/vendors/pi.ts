@@ -6,12 +6,13 @@
  * agent loop is over. The gate scenarios set `AEP_PI_CONTROL=1` for pi and the daemon; the
  * default posture registers notifications only.
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { adapter as piAdapter } from '../../impl/adapter-pi/adapter.js';
 import { configured } from '../live/offline-target.js';
 import type { ChildProcess } from 'node:child_process';
 import type { LaunchContext, VendorDriver, VendorSession } from './driver.js';
+import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 export const PI_EXTENSION = 'impl/adapter-pi/pi-extension.js';
 
@@ -60,7 +61,7 @@ export const piDriver: VendorDriver = {
   },
   async launch(ctx) {
     const agentDir = join(ctx.dirs.home, '.pi', 'agent');
-    mkdirSync(agentDir, { recursive: true });
+    ensureDir(agentDir);
     writeFileSync(join(agentDir, 'models.json'), JSON.stringify({ providers: { scripted: { baseUrl: `${ctx.modelUrl}/v1`, api: 'openai-completions', apiKey: 'aep-vendor-lane-dummy', models: [{ id: 'scripted-1' }] } } }, null, 2));
     const extension = join(ctx.projectRoot ?? process.cwd(), PI_EXTENSION);
     const argv = ['--offline', '--no-extensions', '-e', extension, '--provider', 'scripted', '--model', 'scripted-1', '--mode', 'json', '-p', ctx.prompt];

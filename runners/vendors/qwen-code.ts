@@ -7,11 +7,12 @@
  * daemon), written into that same settings file. Print mode ends by itself after the turn; the
  * user "ends the session" with Ctrl-C (SIGINT to the process group).
  */
-import { mkdirSync, writeFileSync } from 'node:fs';
+import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import { SdkSession } from './claude-code.js';
 import type { LaunchContext, VendorDriver, VendorSession } from './driver.js';
+import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 export const QWEN_MODEL = 'scripted-model';
 
@@ -100,7 +101,7 @@ export const qwenCodeDriver: VendorDriver = {
   },
   async launch(ctx) {
     const dir = join(ctx.dirs.home, '.qwen');
-    mkdirSync(dir, { recursive: true });
+    ensureDir(dir);
     writeFileSync(join(dir, 'settings.json'), JSON.stringify(qwenSettings(ctx.hookConfig), null, 2));
     const child = ctx.jar.spawn(ctx.binary, QWEN_SDK_ARGS, { cwd: ctx.dirs.work, env: ctx.jar.marked(qwenEnv(ctx)), stdio: ['pipe', 'pipe', 'pipe'] });
     const session = new QwenSdkSession(child);

@@ -10,10 +10,11 @@
  * Each call is one JSON file in the record dir, named by a monotonic clock reading, so sorting
  * the names gives the firing order.
  */
-import { chmodSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { chmodSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { createServer, request, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
+import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 /** One hook call as the vendor made it. */
 export interface HookRecord {
@@ -73,8 +74,8 @@ if (args[0] !== 'hook') {
 
 /** Write the wrapper as `<binDir>/aep`; returns binDir (put it first on the vendor's PATH). */
 export function writeAepWrapper(binDir: string, aepJs: string, recordDir: string): string {
-  mkdirSync(binDir, { recursive: true });
-  mkdirSync(recordDir, { recursive: true });
+  ensureDir(binDir);
+  ensureDir(recordDir);
   const path = join(binDir, 'aep');
   writeFileSync(path, wrapperSource(process.execPath, aepJs, recordDir));
   chmodSync(path, 0o755);
@@ -105,7 +106,7 @@ export interface HookProxy {
 
 /** A recording forwarder for http hooks: POST /hook/<Event> → the daemon at `daemonPort`. */
 export async function startHookProxy(daemonPort: number, recordDir: string): Promise<HookProxy> {
-  mkdirSync(recordDir, { recursive: true });
+  ensureDir(recordDir);
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));

@@ -7,7 +7,7 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ulid } from '../../impl/core/ulid.js';
@@ -27,6 +27,7 @@ import { readRecords, startHookProxy, writeAepWrapper, type HookRecord } from '.
 import type { Scenario } from './scenarios.js';
 import type { Pin } from './versions.js';
 import { wireExample } from './wiring.js';
+import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 export interface ScenarioEnv {
   /** The clone's root: bin/aep.js and the example files are read from here. */
@@ -71,7 +72,7 @@ async function until<T>(probe: () => T | undefined | null | false, ms: number): 
 function makeDirs(): RunDirs {
   const root = mkdtempSync(join(tmpdir(), 'aep-vendor-'));
   const dirs: RunDirs = { root, home: join(root, 'home'), work: join(root, 'work'), bin: join(root, 'bin'), records: join(root, 'records') };
-  for (const d of [dirs.home, dirs.work, dirs.bin, dirs.records]) mkdirSync(d, { recursive: true });
+  for (const d of [dirs.home, dirs.work, dirs.bin, dirs.records]) ensureDir(d);
   try {
     execFileSync('git', ['init', '-q'], { cwd: dirs.work, stdio: 'ignore' });
   } catch {

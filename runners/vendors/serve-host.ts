@@ -6,10 +6,11 @@
  * which returns when the run is over). The user ends the session with `DELETE /session/{id}`,
  * then the server is stopped (SIGTERM) and must exit cleanly.
  */
-import { copyFileSync, mkdirSync, writeFileSync } from 'node:fs';
+import { copyFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type { ChildProcess } from 'node:child_process';
 import type { LaunchContext, VendorSession } from './driver.js';
+import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 export interface ServeHostSpec {
   /** The plugin file a user copies (project-relative), and the folder it goes into (work-relative). */
@@ -152,7 +153,7 @@ export class ServeSession implements VendorSession {
 /** Install the plugin and config, start the server, send the prompt. */
 export async function launchServeHost(spec: ServeHostSpec, ctx: LaunchContext): Promise<ServeSession> {
   const dir = join(ctx.dirs.work, spec.pluginDir);
-  mkdirSync(dir, { recursive: true });
+  ensureDir(dir);
   copyFileSync(join(ctx.projectRoot ?? process.cwd(), spec.pluginFile), join(dir, spec.pluginFile.split('/').pop()!));
   writeFileSync(join(ctx.dirs.work, spec.configFile), JSON.stringify(serveConfig(ctx.modelUrl), null, 2));
   const child = ctx.jar.spawn(ctx.binary, ['serve', '--port', '0', '--hostname', '127.0.0.1', '--print-logs'], { cwd: ctx.dirs.work, env: ctx.jar.marked(serveEnv(ctx)), stdio: ['ignore', 'pipe', 'pipe'] });

@@ -1,0 +1,91 @@
+/**
+ * The vendors `aep setup hooks` can wire, pure: every adapter whose descriptor lists an example
+ * hook configuration in a format we can merge (JSON, YAML, TOML, a folder of hook scripts), the
+ * file the vendor reads it from, and the port variable. The descriptors are read through
+ * `hookDescriptors()` only, so the source of that list can change in one place.
+ */
+import { homedir } from 'node:os';
+import { join } from 'node:path';
+import type { Descriptor } from '../../adapter-kit/descriptor.js';
+import { descriptor as antigravity } from '../../adapter-antigravity/descriptor.js';
+import { descriptor as claudeCode } from '../../adapter-claude-code/descriptor.js';
+import { descriptor as cline } from '../../adapter-cline/descriptor.js';
+import { descriptor as codex } from '../../adapter-codex/descriptor.js';
+import { descriptor as geminiCli } from '../../adapter-gemini-cli/descriptor.js';
+import { descriptor as hermes } from '../../adapter-hermes/descriptor.js';
+import { descriptor as kilocode } from '../../adapter-kilocode/descriptor.js';
+import { descriptor as kimiCode } from '../../adapter-kimi-code/descriptor.js';
+import { descriptor as opencode } from '../../adapter-opencode/descriptor.js';
+import { descriptor as pi } from '../../adapter-pi/descriptor.js';
+import { descriptor as qwenCode } from '../../adapter-qwen-code/descriptor.js';
+import { descriptor as vscode } from '../../adapter-vscode/descriptor.js';
+
+/** The adapters' descriptors (the one place this list comes from). */
+export function hookDescriptors(): readonly Descriptor[] {
+  return [claudeCode, codex, geminiCli, qwenCode, vscode, antigravity, cline, hermes, kimiCode, opencode, kilocode, pi];
+}
+
+export type Format = 'json' | 'yaml' | 'toml' | 'dir';
+
+export interface HookVendor {
+  name: string;
+  vendor: string;
+  port: number;
+  /** `AEP_<NAME>_PORT`. */
+  portEnv: string;
+  /** The example configuration, relative to the package root. */
+  example: string;
+  format: Format;
+  /** The file (or folder, for `dir`) the vendor reads. */
+  target(env: NodeJS.ProcessEnv, cwd: string): string;
+  /** What the user does next. */
+  note: string;
+}
+
+export function formatOf(config: string): Format | undefined {
+  if (config.endsWith('/')) return 'dir';
+  if (config.endsWith('.json')) return 'json';
+  if (config.endsWith('.yaml') || config.endsWith('.yml')) return 'yaml';
+  if (config.endsWith('.toml')) return 'toml';
+  return undefined; // a plugin file (.js) is installed, not merged
+}
+
+type Env = NodeJS.ProcessEnv;
+const home = (env: Env): string => env.HOME ?? homedir();
+const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v !== '' ? v : undefined);
+
+/** Where each vendor reads its hooks (vendor knowledge the descriptors do not carry). */
+const TARGETS: Readonly<Record<string, { target: (env: Env, cwd: string) => string; note: string }>> = {
+  'claude-code': { target: (env) => join(home(env), '.claude', 'settings.json'), note: 'Claude Code reads it at start; an interactive session runs no settings-file hooks until the folder is trusted' },
+  codex: { target: (env) => join(nonEmpty(env.CODEX_HOME) ?? join(home(env), '.codex'), 'hooks.json'), note: 'Codex skips new or edited hooks until they are trusted: open /hooks inside Codex and trust them' },
+  'gemini-cli': { target: (env) => join(home(env), '.gemini', 'settings.json'), note: 'Gemini CLI reads it at start' },
+  'qwen-code': { target: (env) => join(home(env), '.qwen', 'settings.json'), note: 'Qwen Code reads it at start' },
+  vscode: { target: (_env, cwd) => join(cwd, '.github', 'hooks', 'aep.json'), note: "VS Code reads the workspace's .github/hooks/ (run this in the workspace, or pass --file)" },
+  antigravity: { target: (env) => join(home(env), '.gemini', 'config', 'hooks.json'), note: "Antigravity reads it at start (a workspace's .agents/hooks.json works too: pass --file)" },
+  cline: { target: (env) => join(home(env), '.cline', 'hooks'), note: "Cline runs the scripts of that folder (a workspace's .cline/hooks/ works too: pass --file)" },
+  hermes: { target: (env) => join(home(env), '.hermes', 'config.yaml'), note: 'Hermes reads it at start' },
+  'kimi-code': { target: (env) => join(nonEmpty(env.KIMI_CODE_HOME) ?? join(home(env), '.kimi-code'), 'config.toml'), note: 'Kimi Code reads it at start' },
+};
+
+/** The variable that moves an adapter's port, as its descriptor (the registry's source) names it. */
+export const portEnvOf = (d: Descriptor): string => d.portEnv;
+
+/** Every vendor `setup hooks` wires, in descriptor order. */
+export function hookVendors(descriptors: readonly Descriptor[] = hookDescriptors()): HookVendor[] {
+  const out: HookVendor[] = [];
+  for (const d of descriptors) {
+    if (d.kind !== 'adapter' || d.port === undefined) continue;
+    const example = d.configs.find((c) => formatOf(c) !== undefined);
+    const where = TARGETS[d.name];
+    if (example === undefined || where === undefined) continue;
+    out.push({ name: d.name, vendor: d.vendor, port: d.port, portEnv: portEnvOf(d), example, format: formatOf(example)!, target: where.target, note: where.note });
+  }
+  return out;
+}
+
+/** The adapters with an example configuration that is not a hook file (a plugin to install), by name. */
+export function pluginOnly(descriptors: readonly Descriptor[] = hookDescriptors()): Map<string, string> {
+  const m = new Map<string, string>();
+  for (const d of descriptors) if (d.kind === 'adapter' && d.configs.length > 0 && d.configs.every((c) => formatOf(c) === undefined)) m.set(d.name, d.configs[0]!);
+  return m;
+}

@@ -115,7 +115,22 @@ async function replayOne(stack: Stack, daemon: RunningAdapter, file: MappingFile
     if (!requests.includes(event.subject)) return `subject ${JSON.stringify(event.subject)} names no attention.requested delivered for this entry`;
     return comparePin(pin, pinShape({ ...event, subject: undefined }));
   }
-  return comparePin(pin, pinShape(event));
+  return comparePin(pin, pinShape(withoutMintedCallId(pin, event)));
+}
+
+/**
+ * A call id the adapter minted (the vendor names no call, e.g. Gemini CLI's BeforeTool) is runtime
+ * state a pure pin cannot hold: when the pin's `data.tool` has no `call_id`, a delivered non-empty
+ * string one is set aside and the rest compared as pinned.
+ */
+export function withoutMintedCallId(pin: Record<string, unknown>, event: Record<string, unknown>): Record<string, unknown> {
+  const obj = (v: unknown): Record<string, unknown> | undefined => (typeof v === 'object' && v !== null && !Array.isArray(v) ? (v as Record<string, unknown>) : undefined);
+  const pinnedTool = obj(obj(pin.data)?.tool);
+  const data = obj(event.data);
+  const tool = obj(data?.tool);
+  if (!pinnedTool || 'call_id' in pinnedTool || !tool || typeof tool.call_id !== 'string' || tool.call_id === '') return event;
+  const { call_id: _minted, ...rest } = tool;
+  return { ...event, data: { ...data, tool: rest } };
 }
 
 /**

@@ -7,6 +7,7 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fetchReplay } from '../operator/stream.js';
 import type { RelayTarget } from '../operator/relay-opts.js';
@@ -44,14 +45,41 @@ const rank = (name: string): number => (BEATS.includes(name) ? BEATS.indexOf(nam
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 
-export async function runDemo(io: DemoIo, opts: { keepWork?: boolean } = {}): Promise<{ beats: Beat[]; interrupted?: string }> {
+/** Watching the demo in `aep console`: the console's port (0: a free one), and how long to wait before the beats (ms) so the page can be opened. */
+export interface DemoConsole {
+  port: number;
+  leadMs: number;
+}
+
+/** A free loopback port (bound, read, released): the console's origin must be known before the relay starts. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const srv = createServer();
+    srv.once('error', reject);
+    srv.listen(0, '127.0.0.1', () => {
+      const a = srv.address();
+      const port = typeof a === 'object' && a ? a.port : 0;
+      srv.close(() => resolve(port));
+    });
+  });
+}
+
+/**
+ * With `opts.console`, the demo's relay lets the console's origin read it, `aep console` watches
+ * it (its URL is printed before the beats), and after the beats everything stays up until the
+ * stop signal, so the lanes, the answered request and the cancelled run can be looked at.
+ */
+export async function runDemo(io: DemoIo, opts: { keepWork?: boolean; console?: DemoConsole } = {}): Promise<{ beats: Beat[]; interrupted?: string; lingered?: boolean }> {
   const work = mkdtempSync(join(tmpdir(), 'aep-demo-'));
   const token = `demo-${randomBytes(8).toString('hex')}`;
   const procs = new Procs({ ...process.env, AEP_TOKEN: token, AEP_HOME: join(work, 'home'), AEP_CLAUDE_CODE_HOLD_MS: '30000' });
   const beats: Beat[] = [];
   let interrupted: string | undefined;
+  let lingering = false;
+  let lingered = false;
   void io.stop.then((s) => {
-    interrupted = s;
+    if (lingering) lingered = true;
+    else interrupted = s;
     io.progress(`${s}: tearing everything down`);
     void procs.stopAll();
   });
@@ -70,12 +98,23 @@ export async function runDemo(io: DemoIo, opts: { keepWork?: boolean } = {}): Pr
     } else for (const l of order.add(n - 1, line)) io.out(l);
   };
   try {
-    io.progress('starting a relay (AEP_TOKEN set, port 0)');
-    const relayProc = procs.start('relay', ['relay', '--port', '0']);
+    const consolePort = opts.console ? (opts.console.port === 0 ? await freePort() : opts.console.port) : undefined;
+    const origin = consolePort === undefined ? undefined : `http://127.0.0.1:${consolePort}`;
+    io.progress(`starting a relay (AEP_TOKEN set, port 0${origin ? `, readable by ${origin}` : ''})`);
+    const relayProc = procs.start('relay', ['relay', '--port', '0'], origin ? { AEP_CORS_ORIGINS: origin } : {});
     const url = (await relayProc.line(/listening on http:/)).split(' ').at(-1)!;
     const t: RelayTarget = { relay: url, token };
     const ops = ['--relay', url];
     check();
+    if (consolePort !== undefined) {
+      const watcher = procs.start('console', ['console', '--relay', `${url}=${token}`, '--port', String(consolePort)]);
+      const at = /(http:\/\/[0-9.]+:\d+\/?)/.exec(await watcher.line(/listening on http:/))![1]!;
+      io.out(`watch it in the console: ${at}  (the beats start in ${Math.round(opts.console!.leadMs / 1000)} s)`);
+      await until(() => false, opts.console!.leadMs, '').catch((err: unknown) => {
+        if (err instanceof Interrupted) throw err;
+      });
+      check();
+    }
     io.progress(`relay at ${url}; starting the Claude Code adapter daemon`);
     const adapter = procs.start('adapter', ['adapter', 'claude-code', '--port', '0', '--relay', url]);
     const adapterUrl = /(http:\/\/[0-9.]+:\d+)/.exec(await adapter.line(/listening on http:/))![1]!;
@@ -121,7 +160,9 @@ export async function runDemo(io: DemoIo, opts: { keepWork?: boolean } = {}): Pr
     await until(() => seqsOf(consumed(consumer)).includes(lastSeq), 5000, 'the consumer to print the events');
     await until(() => {
       try {
-        return JSON.parse(readFileSync(state, 'utf8')).positions[S].seq === lastSeq;
+        // State file version 2: positions per session, then per source (AEP-0001 §7.4).
+        const bySource = (JSON.parse(readFileSync(state, 'utf8')) as { positions: Record<string, Record<string, { seq: number }>> }).positions[S] ?? {};
+        return Object.values(bySource).some((p) => p.seq === lastSeq);
       } catch {
         return false;
       }
@@ -197,6 +238,13 @@ export async function runDemo(io: DemoIo, opts: { keepWork?: boolean } = {}): Pr
     io.out(`aep timeline ${S} --dag`);
     const dag = await procs.run(['timeline', S, '--dag', ...ops]);
     for (const l of dag.out.split('\n')) if (l !== '') io.out(`  ${l}`);
+    if (consolePort !== undefined && !interrupted) {
+      for (const l of order.rest()) io.out(l);
+      io.out('');
+      io.out(`everything stays up for the console (http://127.0.0.1:${consolePort}/); Ctrl-C stops it`);
+      lingering = true;
+      await io.stop;
+    }
   } catch (err) {
     if (!(err instanceof Interrupted) && !interrupted) beat('the demo ran to the end', false, (err as Error).message);
   } finally {
@@ -205,7 +253,7 @@ export async function runDemo(io: DemoIo, opts: { keepWork?: boolean } = {}): Pr
     if (!opts.keepWork) rmSync(work, { recursive: true, force: true });
   }
   beats.sort((a, b) => rank(a.name) - rank(b.name));
-  return { beats, ...(interrupted ? { interrupted } : {}) };
+  return { beats, ...(interrupted ? { interrupted } : {}), ...(lingered ? { lingered } : {}) };
 }
 
 let abortWaits: () => string | undefined = () => undefined;

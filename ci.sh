@@ -70,6 +70,32 @@ wait_session() {
   ' "$1" "$2" "$3"
 }
 
+# The Node majors package.json claims ("engines"). When this machine's node is not one of them,
+# the lowest claimed major is provisioned from the npm registry (the "node" package: the binary
+# ships inside a registry package) into a cache folder and put first on PATH, so every stage,
+# npm included, runs on a Node the project supports. AEP_NODE_CACHE moves the cache.
+NODE_CACHE=${AEP_NODE_CACHE:-$HOME/.cache/aep-node}
+NODE_MAJORS=($(node -p 'require("./package.json").engines.node.match(/\^(\d+)/g).map((m) => m.slice(1)).join(" ")'))
+provision_node() {
+  local major=$1
+  if [ ! -x "$NODE_CACHE/$major/node_modules/node/bin/node" ]; then
+    mkdir -p "$NODE_CACHE/$major"
+    npm install --prefix "$NODE_CACHE/$major" --no-audit --no-fund --no-save "node@$major" >/dev/null
+  fi
+  echo "$NODE_CACHE/$major/node_modules/node/bin"
+}
+MACHINE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
+case " ${NODE_MAJORS[*]} " in
+  *" $MACHINE_MAJOR "*) ;;
+  *)
+    stage "node: this machine has $(node --version), outside the claimed majors (${NODE_MAJORS[*]}); provisioning Node ${NODE_MAJORS[0]} for every stage"
+    PATH="$(provision_node "${NODE_MAJORS[0]}"):$PATH"
+    export PATH
+    node --version
+    passed
+    ;;
+esac
+
 stage "install (npm install, as the README says)"
 npm install --no-audit --no-fund
 passed
@@ -112,22 +138,13 @@ stage "the project's own corpus (npm run conformance)"
 npm run conformance -- --json "$WORK/report-own.json"
 passed
 
-# The Node majors package.json claims ("engines"), each proven here. The main stages run on the
-# machine's node; every other claimed major gets a Node binary from the registry (the "node" npm
-# package) in a scratch folder and runs, on the same dist/, the core unit tests (impl/core, the
-# protocol library every verb stands on) and the project's corpus: a small share of the CI time.
-NODE_MAJORS=($(node -p 'require("./package.json").engines.node.match(/\^(\d+)/g).map((m) => m.slice(1)).join(" ")'))
-NODE_CACHE=${AEP_NODE_CACHE:-$HOME/.cache/aep-node}
+# Every other claimed major: the core unit tests (impl/core, the protocol library every verb
+# stands on) and the project's corpus, on the same dist/ (a small share of the CI time).
 HERE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
-case " ${NODE_MAJORS[*]} " in *" $HERE_MAJOR "*) ;; *) echo "note: this machine's node $(node --version) is outside the claimed majors (${NODE_MAJORS[*]}); the stages above ran on it anyway" ;; esac
 for major in "${NODE_MAJORS[@]}"; do
   [ "$major" = "$HERE_MAJOR" ] && continue
   stage "node $major: the core unit tests and the project's corpus on Node $major"
-  if [ ! -x "$NODE_CACHE/$major/node_modules/node/bin/node" ]; then
-    mkdir -p "$NODE_CACHE/$major"
-    npm install --prefix "$NODE_CACHE/$major" --no-audit --no-fund --no-save "node@$major" >/dev/null
-  fi
-  NODE_BIN="$NODE_CACHE/$major/node_modules/node/bin/node"
+  NODE_BIN="$(provision_node "$major")/node"
   "$NODE_BIN" --version
   "$NODE_BIN" node_modules/vitest/vitest.mjs run impl/core --coverage=false
   "$NODE_BIN" bin/aep.js conformance --json "$WORK/report-node$major.json"

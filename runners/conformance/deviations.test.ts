@@ -66,6 +66,7 @@ describe('the generated block is held against the READMEs on disk', () => {
       mkdirSync(join(root, 'reports'), { recursive: true });
       mkdirSync(join(root, 'docs'), { recursive: true });
       writeFileSync(join(root, ADAPTER_TABLE_FILE), readFileSync(join(real, ADAPTER_TABLE_FILE), 'utf8'));
+      writeFileSync(join(root, 'docs/environment.md'), readFileSync(join(real, 'docs/environment.md'), 'utf8'));
       const first = await staleFiles(root);
       expect(first.stale).toContain('impl/adapter-pi/README.md');
       for (const [rel, text] of Object.entries(first.files)) {

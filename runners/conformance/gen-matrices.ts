@@ -12,6 +12,7 @@ import { pathToFileURL } from 'node:url';
 import { packageRoot } from './corpus.js';
 import { DEVIATIONS_BEGIN, DEVIATIONS_END, dirOf, readmeWithDeviations, rowProblems } from './deviations.js';
 import { loadDescriptors } from './descriptors.js';
+import { PORTS_BEGIN, PORTS_END, environmentDoc } from './env-tables.js';
 import { ADAPTER_TABLE_FILE, generatedFiles } from './matrices.js';
 
 const readOrNull = (file: string) => {
@@ -36,6 +37,10 @@ export async function staleFiles(root: string = packageRoot()): Promise<{ stale:
     if (next === null) problems.push(`${rel} has no ${DEVIATIONS_BEGIN} ... ${DEVIATIONS_END} block; add the two markers where the table belongs`);
     else files[rel] = next;
   }
+  const envRel = 'docs/environment.md';
+  const env = environmentDoc(readOrNull(join(root, envRel)) ?? '');
+  if (env === null) problems.push(`${envRel} lacks the generated ports or variables markers (${PORTS_BEGIN} ... ${PORTS_END})`);
+  else files[envRel] = env;
   const stale = Object.entries(files).filter(([rel, text]) => {
     try {
       return readFileSync(join(root, rel), 'utf8') !== text;

@@ -84,7 +84,7 @@ describe('aep conformance --expected-failures', () => {
     const report = JSON.parse(bare.io.out);
     expect(report.checks.find((c: { name: string }) => c.name === 'mappings/heron')).toEqual({
       name: 'mappings/heron', status: 'skip', detail: 'skipped: mappings/heron.json has no adapter in this implementation',
-      family: 'mappings', adapter: 'heron', class: 'Emitter', spec: ['AEP-0002 Annex A'],
+      family: 'mappings', integration: 'core', class: 'Emitter', spec: ['AEP-0002 Annex A'],
     });
     expect(bare.code).toBe(1);
     expect(report.baseline.unexcusedSkips).toEqual(['mappings/heron']);
@@ -104,7 +104,7 @@ describe('aep conformance --case and --list', () => {
   });
 
   it('--case naming no check is a usage error pointing at --list', async () => {
-    await expect(run({ corpus: corpus(), case: ['attr-match/nope'] })).rejects.toThrow("no check named 'attr-match/nope'");
+    await expect(run({ corpus: corpus(), case: ['attr-match/nope'] })).rejects.toThrow("no check matches --case 'attr-match/nope'");
   });
 
   it('--list prints every family with its case names and runs no verdict', async () => {

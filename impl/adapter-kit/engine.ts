@@ -27,6 +27,7 @@ import { HeldRequests, REAL_TIMERS, type EngineTimers } from './held-requests.js
 import { guardHookInput, guardProblems } from './hook-input.js';
 import { SessionBook } from './sessions.js';
 import { SteeringDesk } from './steering-desk.js';
+import { CallCauses } from './call-causes.js';
 import type { AdapterDef, HookContext, HoldSpec, Posture } from './types.js';
 
 export type { EngineTimers } from './held-requests.js';
@@ -123,6 +124,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     ...(def.command ? { actuate: (cmd: Record<string, unknown>) => def.command!(cmd, ctx) } : {}),
   });
 
+  const causes = new CallCauses();
   const runOf = (spec: HoldSpec): string | undefined => spec.run ?? sessions.run(spec.session);
   const ctx: HookContext = {
     posture,
@@ -130,7 +132,13 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     now: clock,
     run: (session) => sessions.run(session),
     setRun: (session, id) => sessions.setRun(session, id),
-    emit: (session, mapped, extra) => emitter.emit(session, mapped, extra).event,
+    emit: (session, mapped, extra) => {
+      // A tool terminal without a cause names its request (call-causes.ts).
+      const cause = causes.causeFor(session, mapped, extra?.cause);
+      const event = emitter.emit(session, mapped, cause === undefined ? extra : { ...extra, cause }).event;
+      causes.note(event);
+      return event;
+    },
     hold: (spec) => held.hold(spec, runOf(spec)),
     open: (spec) => held.open(spec, runOf(spec)),
     pending: (session, key) => held.list(session, key),

@@ -80,7 +80,7 @@ describe.skipIf(!ready)('the example configurations, installed from the clone', 
   });
 
   it('puts aep on PATH under the prefix', () => {
-    const which = spawnSync('sh', ['-c', 'command -v aep'], { env, encoding: 'utf8' });
+    const which = spawnSync('/bin/sh', ['-c', 'command -v aep'], { env, encoding: 'utf8' });
     expect(which.status).toBe(0);
     expect(which.stdout.trim()).toBe(join(prefix, 'bin', 'aep'));
   });
@@ -91,7 +91,7 @@ describe.skipIf(!ready)('the example configurations, installed from the clone', 
     for (const command of list) {
       const [, , name, event] = command.split(/\s+/);
       const input = JSON.stringify({ hook_event_name: event, session_id: `install-${name}`, cwd: '/tmp', ...(name === 'codex' ? { turn_id: 't1' } : {}) });
-      const r = await run('sh', ['-c', command], { env, input });
+      const r = await run('/bin/sh', ['-c', command], { env, input });
       expect({ command, status: r.status, stderr: r.stderr }).toEqual({ command, status: 0, stderr: '' });
       expect(command).toMatch(/^aep hook (claude-code|codex) [A-Za-z]+$/);
     }
@@ -107,7 +107,7 @@ describe.skipIf(!ready)('the example configurations, installed from the clone', 
   });
 
   it('without the install, a bare aep is exit 127 (what a vendor sees when PATH lacks it)', () => {
-    const r = spawnSync('sh', ['-c', 'aep hook claude-code Stop'], { env: { PATH: dirname(process.execPath) }, input: '{}', encoding: 'utf8' });
+    const r = spawnSync('/bin/sh', ['-c', 'aep hook claude-code Stop'], { env: { PATH: dirname(process.execPath) }, input: '{}', encoding: 'utf8' });
     expect(r.status).toBe(127);
   });
 });

@@ -7,12 +7,12 @@
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { createServer } from 'node:net';
 import { join } from 'node:path';
 import { fetchReplay } from '../operator/stream.js';
 import type { RelayTarget } from '../operator/relay-opts.js';
 import { ALLOW_REPLY, healthz, postHook } from './hooks.js';
 import { Procs, type Proc } from './procs.js';
+import { freePort } from '../relay/fleet/local-nats.js';
 import { InOrder } from './beat-order.js';
 
 type Json = Record<string, unknown>;
@@ -49,19 +49,6 @@ const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 export interface DemoConsole {
   port: number;
   leadMs: number;
-}
-
-/** A free loopback port (bound, read, released): the console's origin must be known before the relay starts. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const srv = createServer();
-    srv.once('error', reject);
-    srv.listen(0, '127.0.0.1', () => {
-      const a = srv.address();
-      const port = typeof a === 'object' && a ? a.port : 0;
-      srv.close(() => resolve(port));
-    });
-  });
 }
 
 /**

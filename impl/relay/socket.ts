@@ -80,8 +80,9 @@ export class SocketSession implements Peer {
       this.send(errorFrame('internal', 'the relay failed on this frame; the connection stays open'));
     };
     try {
+      // A handler returns a promise only when it waits for the hub; every other returns nothing.
       const pending = this.#onMessage(data, isBinary);
-      return pending instanceof Promise ? pending.catch(failed) : undefined;
+      return pending === undefined ? undefined : pending.catch(failed);
     } catch (err) {
       failed(err);
       return undefined;

@@ -95,7 +95,7 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
   res.once('close', close);
   res.on('error', close);
   sub = hub.subscribe({ filter: request.filter, match: request.match, ceiling: request.ceiling, replay: request.replay, live: request.live, slowBytes }, writer);
-  // A subscription that ended before `subscribe` returned (its replay failed at once) is closed above already.
+  // A non-live replay that went out whole within `subscribe` already ended the stream (and its subscription).
   if (writer.closed) sub.close();
 }
 

@@ -1,7 +1,8 @@
 import { describe, expect, it } from 'vitest';
 import type { AepEvent } from '../core/event.js';
 import type { Received } from './buffer.js';
-import { Hub, type Sink } from './hub.js';
+import { compileFilter } from '../core/filter.js';
+import { Hub, type Subscription, type SubscriptionWriter } from './hub.js';
 
 let n = 0;
 function rec(session: string | undefined, seq?: number): Received {
@@ -11,19 +12,22 @@ function rec(session: string | undefined, seq?: number): Received {
   return { event, raw: JSON.stringify(event) };
 }
 
-/** A sink recording every call as `deliver:{id}` or `flush`. */
-function recorder(calls: string[], filter: Record<string, unknown> = {}, onDeliver?: (r: Received) => void): Sink {
-  return {
-    filter,
-    ceiling: undefined,
-    deliver(r) {
+/** A live subscription without replay whose writer records every live call as `deliver:{id}` or `flush`. */
+function recorder(hub: Hub, calls: string[], filter: Record<string, unknown> = {}, onDeliver?: (r: Received) => void, withFlush = true): Subscription {
+  const writer: SubscriptionWriter = {
+    bufferedBytes: () => 0,
+    exhausted: () => {},
+    replay: () => true,
+    replayEnd: () => true,
+    drained: async () => {},
+    live(r) {
       calls.push(`deliver:${r.event.id}`);
       onDeliver?.(r);
     },
-    flush() {
-      calls.push('flush');
-    },
+    ...(withFlush ? { flush: () => void calls.push('flush') } : {}),
+    end: (reason) => void calls.push(`end:${reason}`),
   };
+  return hub.subscribe({ filter, match: compileFilter(filter), ceiling: undefined, replay: { kind: 'none' }, live: true, slowBytes: 1024 }, writer);
 }
 
 describe('Hub.publishAll', () => {
@@ -31,8 +35,9 @@ describe('Hub.publishAll', () => {
     const hub = new Hub(10, 10);
     const calls: string[] = [];
     const onlyB: string[] = [];
-    hub.sinks.add(recorder(calls));
-    hub.sinks.add(recorder(onlyB, { session: 'b' }));
+    recorder(hub, calls);
+    recorder(hub, onlyB, { session: 'b' });
+    expect(hub.stats().subscribers).toBe(2);
     const a0 = rec('a', 0);
     const batch = [a0, rec('b', 0), a0, rec(undefined)]; // a duplicate, and an agent-scoped event (never buffered, still new)
     expect(hub.publishAll(batch)).toBe(3);
@@ -48,10 +53,10 @@ describe('Hub.publishAll', () => {
     const hub = new Hub(10, 10, (line) => lines.push(line));
     const good: string[] = [];
     const bad: string[] = [];
-    hub.sinks.add(recorder(bad, {}, () => {
+    recorder(hub, bad, {}, () => {
       throw new Error('boom');
-    }));
-    hub.sinks.add(recorder(good));
+    });
+    recorder(hub, good);
     const batch = [rec('a', 0), rec('a', 1)];
     expect(hub.publishAll(batch)).toBe(2);
     expect(good).toEqual([...batch.map((r) => `deliver:${r.event.id}`), 'flush']);
@@ -59,23 +64,23 @@ describe('Hub.publishAll', () => {
     expect(lines).toEqual(batch.map((r) => `delivery of ${JSON.stringify(r.event.id)} to one subscriber failed: boom`));
   });
 
-  it('stops delivering to a sink removed during the batch', () => {
+  it('stops delivering to a subscription closed during the batch, and does not flush it', () => {
     const hub = new Hub(10, 10);
     const calls: string[] = [];
-    const sink: Sink = recorder(calls, {}, () => hub.sinks.delete(sink));
-    hub.sinks.add(sink);
+    const sub: Subscription = recorder(hub, calls, {}, () => sub.close());
     const batch = [rec('a', 0), rec('a', 1)];
     hub.publishAll(batch);
-    expect(calls).toEqual([`deliver:${batch[0]!.event.id}`, 'flush']);
+    expect(calls).toEqual([`deliver:${batch[0]!.event.id}`]);
+    expect(hub.stats().subscribers).toBe(0);
   });
 
   it('writes straight through to a sink without flush', () => {
     const hub = new Hub(10, 10);
     const got: string[] = [];
-    hub.sinks.add({ filter: {}, ceiling: undefined, deliver: (r) => got.push(r.event.id) });
+    recorder(hub, got, {}, undefined, false);
     const batch = [rec('a', 0), rec('a', 1)];
     hub.publishAll(batch);
-    expect(got).toEqual(batch.map((r) => r.event.id));
+    expect(got).toEqual(batch.map((r) => `deliver:${r.event.id}`));
   });
 });
 
@@ -89,32 +94,35 @@ describe('Hub as the in-memory HubLike', () => {
     return { event, raw: JSON.stringify(event) };
   };
 
-  it('answers synchronously: ingest counts, claim allows, ownedElsewhere sees other local claimants', () => {
+  it('answers with data: ingest counts (stored before it returns), claim allows, ownedElsewhere sees other local claimants', async () => {
     const hub = new Hub(4, 4);
-    expect(hub.ingest([rec('s', 0), rec('s', 1)])).toBe(2);
-    expect(hub.stats()).toEqual({ sessions: 1, events: 2 });
+    const stored = hub.ingest([rec('s', 0), rec('s', 1)]);
+    expect(hub.stats()).toEqual({ sessions: 1, events: 2, subscribers: 0 });
+    expect(await stored).toEqual({ ok: true, fresh: 2 });
     const owner = peer(['s']);
     const other = peer([]);
-    hub.peers.add(owner);
-    hub.peers.add(other);
-    expect(hub.claim()).toBeUndefined();
-    expect(hub.ownedElsewhere(other, 's')).toBe(true);
-    expect(hub.ownedElsewhere(owner, 's')).toBe(false);
+    hub.attach(owner);
+    hub.attach(other);
+    expect(await hub.claim()).toEqual({ ok: true });
+    expect(await hub.ownedElsewhere(other, 's')).toEqual({ ok: true, elsewhere: true });
+    expect(await hub.ownedElsewhere(owner, 's')).toEqual({ ok: true, elsewhere: false });
+    expect(await hub.roster()).toEqual({ ok: true, entries: [{ session: 's' }] });
     hub.leave(owner);
-    expect(hub.ownedElsewhere(other, 's')).toBe(false);
+    expect(await hub.ownedElsewhere(other, 's')).toEqual({ ok: true, elsewhere: false });
+    expect(await hub.roster()).toEqual({ ok: true, entries: [] });
   });
 
-  it('dispatches a command to its one owner byte for byte, or refuses it with the routing code', () => {
+  it('dispatches a command to its one owner byte for byte, or refuses it with the routing code', async () => {
     const hub = new Hub(4, 4);
     const target = peer(['t'], ['control.cancel']);
-    hub.peers.add(target);
+    hub.attach(target);
     const cmd = command('t');
-    expect(hub.dispatch(cmd, false)).toMatchObject({ ok: false, code: 'unauthorized' });
+    expect(await hub.dispatch(cmd, false)).toMatchObject({ ok: false, code: 'unauthorized' });
     expect(target.sent).toEqual([]);
-    expect(hub.dispatch(cmd, true)).toEqual({ ok: true });
+    expect(await hub.dispatch(cmd, true)).toEqual({ ok: true });
     expect(target.sent).toEqual([cmd.raw]);
-    expect(hub.dispatch(command('nobody'), true)).toMatchObject({ ok: false, code: 'no-route' });
-    hub.peers.add(peer(['t'], ['control.cancel']));
-    expect(hub.dispatch(cmd, true)).toMatchObject({ ok: false, code: 'ambiguous' });
+    expect(await hub.dispatch(command('nobody'), true)).toMatchObject({ ok: false, code: 'no-route' });
+    hub.attach(peer(['t'], ['control.cancel']));
+    expect(await hub.dispatch(cmd, true)).toMatchObject({ ok: false, code: 'ambiguous' });
   });
 });

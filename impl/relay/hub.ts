@@ -1,59 +1,48 @@
 /**
  * The relay's shared state and its one fan-out path: the replay buffer, the live
- * subscriptions (SSE streams and WS subscriptions), and the live WS connections that may
- * own sessions. No sockets here: sinks and peers are interfaces the bindings implement.
+ * subscriptions (SSE streams and WS subscriptions, `subscription.ts`), and the live WS
+ * connections that may own sessions. No sockets here: subscriptions write through a
+ * `SubscriptionWriter` and peers are an interface the WebSocket binding implements.
+ * Nothing outside the hub touches its sets: subscriptions, peers and counts go through methods.
  */
 import { compileFilter, type FilterMatch } from '../core/filter.js';
-import type { CaptureLevel } from '../core/event.js';
 import { ReplayBuffer, type Received } from './buffer.js';
 import { routeCommand, type Claimant, type RefusalCode } from './control.js';
 import type { Position, ReplayRequest, ResumePoint } from './positions.js';
+import { Subscription, type ReplayPlan, type SubscribeSpec, type SubscriptionWriter } from './subscription.js';
 
-/** A live subscription. */
-export interface Sink {
-  readonly filter: Readonly<Record<string, unknown>>;
-  /**
-   * `filter` compiled once at subscribe time (`compileFilter`). Optional: the hub compiles
-   * `filter` once per sink when it is absent, never once per event.
-   */
-  readonly match?: FilterMatch;
-  readonly ceiling: CaptureLevel | undefined;
-  /**
-   * Called synchronously during fan-out, once per matching event, in arrival order. A sink
-   * with `flush` may hold what it is given until then; one without must send it here.
-   */
-  deliver(rec: Received): void;
-  /**
-   * Optional. Called once at the end of every fan-out (one `publish`, or one whole
-   * `publishAll` batch), after its last `deliver`, even when a `deliver` threw: the sink
-   * sends what it holds. Also called on sinks that got nothing or were removed meanwhile.
-   */
-  flush?(): void;
-}
+export type { ReplayPlan, SubscribeSpec, SubscriptionWriter } from './subscription.js';
+export type { Subscription } from './subscription.js';
+
+/** A roster entry (AEP-0003 §4.1): the session and its target's hello declarations. */
+export type RosterEntry = Readonly<Record<string, unknown>> & { readonly session: string };
 
 /** A live WS connection that may own sessions and receive routed commands. */
 export interface Peer extends Claimant {
   /** Sends one text frame to the connection. */
   send(text: string): void;
-  /** The roster entry (AEP-0003 §4.1) of this connection's claim on `session`, for a fleet-wide roster. */
-  rosterEntry?(session: string): Readonly<Record<string, unknown>> & { readonly session: string };
+  /** The roster entry (AEP-0003 §4.1) of this connection's claim on `session`; `{session}` alone when absent. */
+  rosterEntry?(session: string): RosterEntry;
 }
 
-/** What a subscription replays before it goes live. */
-export interface ReplayPlan {
-  /** One marker per requested session whose requested position predates the buffer. */
-  readonly exhausted: ReadonlyArray<{ readonly session: string; readonly earliest: Position }>;
-  /** Matching held events, in delivery order. */
-  readonly events: readonly Received[];
-  /**
-   * Requested positions of sessions the relay holds nothing of and never evicted (e.g. after a
-   * restart): the subscriber checks the first event it delivers of each (`GapWatch`).
-   */
-  readonly unanchored: readonly ResumePoint[];
+/** The outcome of any hub method that needs a fleet's NATS server while it is unreachable. */
+export interface Unreachable {
+  readonly ok: false;
+  readonly code: 'unavailable';
+  /** What could not be reached, for the error frame or 503 body (the caller adds what to do). */
+  readonly detail: string;
 }
 
+/** `ingest`: how many events of the batch were new (not duplicates). */
+export type Ingested = { readonly ok: true; readonly fresh: number } | Unreachable;
+/** `claim`: the connection may own the session, or why not (`unauthorized`, with the reason). */
+export type Claim = { readonly ok: true } | { readonly ok: false; readonly code: 'unauthorized'; readonly detail: string } | Unreachable;
+/** `ownedElsewhere`: whether a target other than the asking connection owns the session. */
+export type Ownership = { readonly ok: true; readonly elsewhere: boolean } | Unreachable;
 /** A command's routing outcome: delivered to its one target, or refused with an AEP-0004 §4.2 code. */
 export type Dispatch = { readonly ok: true } | { readonly ok: false; readonly code: RefusalCode; readonly detail: string };
+/** `roster`: every session a live target owns, this node's connections first. */
+export type Roster = { readonly ok: true; readonly entries: readonly RosterEntry[] } | Unreachable;
 
 /** What `/healthz` and discovery say about a fleet node. */
 export interface FleetStatus {
@@ -62,126 +51,176 @@ export interface FleetStatus {
   readonly nats: 'reachable' | 'unreachable';
 }
 
+/** Counts for `/healthz`. */
+export interface HubStats {
+  readonly sessions: number;
+  readonly events: number;
+  /** Live subscriptions on this node (SSE streams and WS subscriptions). */
+  readonly subscribers: number;
+}
+
 /**
  * The seam the HTTP, SSE and WebSocket code talks to. Two implementations: `Hub` (in memory,
- * one process, the default; every method answers synchronously) and `FleetHub` (fleet/,
- * NATS JetStream; the methods that touch NATS answer with a promise). Callers handle both
- * shapes (`await`, or `after` in socket.ts), so the in-memory path never waits a tick.
+ * one process, the default) and `FleetHub` (fleet/, NATS JetStream). One calling shape for
+ * both: every method that may need NATS answers with a promise of data, never a rejection for
+ * an unreachable NATS (`Unreachable`); a rejection means a defect. The in-memory hub does its
+ * work before it returns (storing and fan-out happen in the `ingest` call itself), so events
+ * are stored and fanned out in call order.
  */
 export interface HubLike {
-  /** Live subscriptions on this node. */
-  readonly sinks: Set<Sink>;
-  /** Live WS connections on this node. */
-  readonly peers: Set<Peer>;
   /** Set on a fleet node. */
   fleet?(): FleetStatus;
-  /** Counts for `/healthz`. */
-  stats(): { sessions: number; events: number };
-  plan(request: ReplayRequest, filter: Readonly<Record<string, unknown>> | FilterMatch): ReplayPlan;
+  stats(): HubStats;
+  /**
+   * Open a subscription: its replay plan is computed now, its markers and replay go to
+   * `writer`, and (when `spec.live`) it joins the fan-out in this same call. The transport
+   * calls `close()` on the result when it goes away.
+   */
+  subscribe(spec: SubscribeSpec, writer: SubscriptionWriter): Subscription;
   /**
    * Accept a batch of valid, non-refused events, in order: stored (deduped on `(source, id)`)
-   * and forwarded to every matching live sink, duplicates included (AEP-0003 §5). Returns how
-   * many were new. A fleet node resolves once JetStream acknowledged every event, and rejects
-   * with `Unavailable` when NATS cannot take them.
+   * and forwarded to every matching live subscription, duplicates included (AEP-0003 §5).
+   * Answers how many were new. A fleet node answers once JetStream acknowledged every event.
    */
-  ingest(recs: readonly Received[]): number | Promise<number>;
-  /** A sequenced event of `session` from `peer`, which does not claim it yet: undefined when `peer` may claim it, else why not. */
-  claim(peer: Peer, session: string): string | undefined | Promise<string | undefined>;
-  /** Whether a target other than `peer` owns `session` (an ack from `peer` would be forged). */
-  ownedElsewhere(peer: Peer, session: string): boolean | Promise<boolean>;
-  /** Route a command to the one target that owns its session and send it there (AEP-0004 §4). */
-  dispatch(command: Received, authenticated: boolean): Dispatch | Promise<Dispatch>;
+  ingest(recs: readonly Received[]): Promise<Ingested>;
+  /** A connection that completed its hello: it may claim sessions and receive commands. */
+  attach(peer: Peer): void;
   /** A connection closed: it owns nothing any more. */
   leave(peer: Peer): void;
-  /**
-   * Set on a fleet node: the roster entries of sessions that targets on OTHER nodes own (the
-   * node's own connections answer for themselves). Rejects with `Unavailable` when NATS is away.
-   */
-  roster?(): Promise<ReadonlyArray<Readonly<Record<string, unknown>> & { readonly session: string }>>;
+  /** A sequenced event of `session` from `peer`, which does not claim it yet: may `peer` claim it? */
+  claim(peer: Peer, session: string): Promise<Claim>;
+  /** Whether a target other than `peer` owns `session` (an ack from `peer` would be forged). */
+  ownedElsewhere(peer: Peer, session: string): Promise<Ownership>;
+  /** Route a command to the one target that owns its session and send it there (AEP-0004 §4). */
+  dispatch(command: Received, authenticated: boolean): Promise<Dispatch | Unreachable>;
+  /** The roster (AEP-0003 §4.1): this node's claims, and on a fleet node the other nodes' too. */
+  roster(): Promise<Roster>;
   /** Release what the hub holds outside this process (NATS connection, leases). */
   close(): Promise<void>;
 }
 
-/** Thrown (rejected) by a fleet hub when NATS cannot take or serve a request: HTTP 503. */
+/** Thrown inside a fleet hub when NATS cannot take or serve a request; its methods answer `Unreachable`. */
 export class Unavailable extends Error {
   override name = 'Unavailable';
 }
 
+/** `err` as the `Unreachable` outcome when it is an `Unavailable`; any other error is rethrown. */
+export function unreachable(err: unknown): Unreachable {
+  if (err instanceof Unavailable) return { ok: false, code: 'unavailable', detail: err.message };
+  throw err;
+}
+
+const CLAIMED: Claim = { ok: true };
+
 export class Hub implements HubLike {
   readonly buffer: ReplayBuffer;
-  readonly sinks = new Set<Sink>();
-  readonly peers = new Set<Peer>();
+  readonly #subs = new Set<Subscription>();
+  readonly #peers = new Set<Peer>();
 
-  /** @param log receives one line when a sink throws; the other sinks still get the event. */
+  /** @param log receives one line when a subscription throws; the others still get the event. */
   constructor(perSession: number, maxSessions: number, private readonly log: (line: string) => void = () => {}) {
     this.buffer = new ReplayBuffer(perSession, maxSessions);
   }
 
   /**
    * Accept one valid, non-refused event: buffer it (deduped on `(source, id)`) and forward it
-   * to every matching live sink, duplicates included (AEP-0003 §5). Returns whether it was new.
+   * to every matching live subscription, duplicates included (AEP-0003 §5). Returns whether it was new.
    */
   publish(rec: Received): boolean {
     return this.publishAll([rec]) === 1;
   }
 
-  ingest(recs: readonly Received[]): number {
-    return this.publishAll(recs);
+  async ingest(recs: readonly Received[]): Promise<Ingested> {
+    return { ok: true, fresh: this.publishAll(recs) };
   }
 
-  stats(): { sessions: number; events: number } {
-    return this.buffer.stats();
+  stats(): HubStats {
+    const { sessions, events } = this.buffer.stats();
+    return { sessions, events, subscribers: this.#subs.size };
   }
 
-  claim(): undefined {
-    return undefined;
+  subscribe(spec: SubscribeSpec, writer: SubscriptionWriter): Subscription {
+    const plan = this.plan(spec.replay, spec.match);
+    const sub = new Subscription(spec, plan, writer);
+    sub.start(plan, this.#subs);
+    return sub;
   }
 
-  ownedElsewhere(peer: Peer, session: string): boolean {
-    for (const p of this.peers) if (p !== peer && p.claims.has(session)) return true;
+  attach(peer: Peer): void {
+    this.#peers.add(peer);
+  }
+
+  leave(peer: Peer): void {
+    this.#peers.delete(peer);
+  }
+
+  async claim(): Promise<Claim> {
+    return CLAIMED;
+  }
+
+  async ownedElsewhere(peer: Peer, session: string): Promise<Ownership> {
+    return { ok: true, elsewhere: this.claimedElsewhere(peer, session) };
+  }
+
+  async dispatch(command: Received, authenticated: boolean): Promise<Dispatch> {
+    return this.route(command, authenticated);
+  }
+
+  async roster(): Promise<Roster> {
+    return { ok: true, entries: this.localRoster() };
+  }
+
+  async close(): Promise<void> {}
+
+  /** Whether a connection of this process other than `peer` claims `session`. */
+  claimedElsewhere(peer: Peer | undefined, session: string): boolean {
+    for (const p of this.#peers) if (p !== peer && p.claims.has(session)) return true;
     return false;
   }
 
-  dispatch(command: Received, authenticated: boolean): Dispatch {
-    const route = routeCommand(command.event, authenticated, this.peers);
+  /** Route `command` among this process's connections and send it to its target: `dispatch`, synchronously. */
+  route(command: Received, authenticated: boolean): Dispatch {
+    const route = routeCommand(command.event, authenticated, this.#peers);
     if (!route.ok) return route;
     route.target.send(command.raw);
     return { ok: true };
   }
 
-  leave(peer: Peer): void {
-    this.peers.delete(peer);
+  /** The roster entries of this process's connections, one per claimed session. */
+  localRoster(): RosterEntry[] {
+    const entries: RosterEntry[] = [];
+    for (const peer of this.#peers) for (const session of peer.claims) entries.push(peer.rosterEntry?.(session) ?? { session });
+    return entries;
   }
 
-  async close(): Promise<void> {}
-
   /**
-   * `publish` every event of a batch in order, then `flush` the sinks once, so a subscriber
-   * gets the batch in one write. Returns how many events were new (not duplicates).
+   * Store every event of a batch in order and forward each to the matching live subscriptions,
+   * then `flush` them once, so a subscriber gets the batch in one write. Returns how many events
+   * were new (not duplicates).
    */
   publishAll(recs: readonly Received[]): number {
-    // No sink can be added while the batch fans out (fan-out is synchronous and sinks are
-    // added by request handlers), so one snapshot serves the batch; removals are checked per event.
-    const sinks = [...this.sinks];
-    const matchers = sinks.map((sink) => this.#matcher(sink));
+    // No subscription can be added while the batch fans out (fan-out is synchronous and
+    // subscriptions are opened by request handlers), so one snapshot serves the batch;
+    // removals are checked per event.
+    const subs = [...this.#subs];
     let fresh = 0;
     try {
       for (const rec of recs) {
         if (this.buffer.admit(rec).buffered || typeof rec.event.session !== 'string') fresh++;
-        for (let i = 0; i < sinks.length; i++) {
-          const sink = sinks[i]!;
-          if (!this.sinks.has(sink)) continue;
+        for (let i = 0; i < subs.length; i++) {
+          const sub = subs[i]!;
+          if (sub.ended) continue;
           try {
-            if (matchers[i]!(rec.event)) sink.deliver(rec);
+            if (sub.match(rec.event)) sub.deliver(rec);
           } catch (err) {
             this.log(`delivery of ${JSON.stringify(rec.event.id)} to one subscriber failed: ${describe(err)}`);
           }
         }
       }
     } finally {
-      for (const sink of sinks) {
+      for (const sub of subs) {
         try {
-          sink.flush?.();
+          sub.flush();
         } catch (err) {
           this.log(`delivery to one subscriber failed: ${describe(err)}`);
         }
@@ -190,19 +229,9 @@ export class Hub implements HubLike {
     return fresh;
   }
 
-  readonly #compiled = new WeakMap<Sink, FilterMatch>();
-
-  /** The sink's compiled filter: its own `match`, else `filter` compiled once and kept. */
-  #matcher(sink: Sink): FilterMatch {
-    if (sink.match) return sink.match;
-    let m = this.#compiled.get(sink);
-    if (!m) this.#compiled.set(sink, (m = compileFilter(sink.filter)));
-    return m;
-  }
-
   /**
-   * Compute the replay for a new subscription. The caller writes the markers, then the
-   * events, then adds the sink, all in the same tick, so nothing falls between replay and live.
+   * Compute the replay for a new subscription (`subscribe` writes the markers, then joins the
+   * fan-out, then replays the events, all in the same tick, so nothing falls between replay and live).
    */
   plan(request: ReplayRequest, filter: Readonly<Record<string, unknown>> | FilterMatch): ReplayPlan {
     if (request.kind === 'none') return { exhausted: [], events: [], unanchored: [] };

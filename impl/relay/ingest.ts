@@ -14,7 +14,7 @@ import { parseBatch, type BodyKind } from './batch.js';
 import type { RelayConfig } from './config.js';
 import { VERSIONS } from './discovery.js';
 import { mediaType, readBody, refuseTooLarge, sendJson } from './http-util.js';
-import { Unavailable, type HubLike } from './hub.js';
+import type { HubLike } from './hub.js';
 
 const KINDS: Readonly<Record<string, BodyKind>> = { 'application/json': 'json', 'application/x-ndjson': 'ndjson' };
 
@@ -55,14 +55,7 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, co
   const verdict = parseBatch(body.text, kind, config.maxBatch);
   if (!verdict.ok) return sendJson(res, verdict.refusal.status, verdict.refusal.body);
   const accepted = verdict.events.length;
-  const fresh = hub.ingest(verdict.events);
-  // The in-memory hub answers at once; a fleet node answers once JetStream acknowledged every event.
-  if (typeof fresh === 'number') return sendJson(res, 202, { accepted, duplicates: accepted - fresh });
-  try {
-    const stored = await fresh;
-    sendJson(res, 202, { accepted, duplicates: accepted - stored });
-  } catch (err) {
-    if (!(err instanceof Unavailable)) throw err;
-    sendJson(res, 503, { error: 'unavailable', detail: `${err.message}; nothing of this request is acknowledged: send the whole batch again later (events already stored are dropped as duplicates by (source, id))` }, { 'retry-after': '1' });
-  }
+  const stored = await hub.ingest(verdict.events);
+  if (stored.ok) return sendJson(res, 202, { accepted, duplicates: accepted - stored.fresh });
+  sendJson(res, 503, { error: 'unavailable', detail: `${stored.detail}; nothing of this request is acknowledged: send the whole batch again later (events already stored are dropped as duplicates by (source, id))` }, { 'retry-after': '1' });
 }

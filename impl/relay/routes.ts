@@ -65,7 +65,7 @@ export async function route(req: IncomingMessage, res: ServerResponse, ctx: Rout
       if (refused) return sendJson(res, 200, { ok: true, ...fleet });
       const counts = ctx.hub.stats();
       const uptime = Math.floor((Date.now() - ctx.started) / 1000);
-      return sendJson(res, 200, { ok: true, sessions: counts.sessions, events: counts.events, subscribers: ctx.hub.sinks.size, connections: ctx.connections(), uptime_s: uptime, ...fleet });
+      return sendJson(res, 200, { ok: true, sessions: counts.sessions, events: counts.events, subscribers: counts.subscribers, connections: ctx.connections(), uptime_s: uptime, ...fleet });
     }
     case '/.well-known/aep':
       if (method !== 'GET') return methodNotAllowed(res, 'GET');

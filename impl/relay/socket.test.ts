@@ -233,3 +233,25 @@ describe('subscriptions', () => {
     await sleep(0);
   });
 });
+
+describe('frame order when the hub answers with promises', () => {
+  it('stores and fans out a burst of frames in the order sent, though a session\'s first event waits for its claim, and answers the roster and the pong after them', async () => {
+    const base = await start();
+    const watcher = await hello(base);
+    watcher.send({ type: 'subscribe', id: 'w', filter: { session: ['o-1', 'o-2', 'o-3'] } });
+    await watcher.waitFor((f) => f?.type === 'subscribed');
+    const emitter = await hello(base, { role: 'both' });
+    const order = [['o-1', 0], ['o-1', 1], ['o-2', 0], ['o-1', 2], ['o-3', 0], ['o-2', 1], ['o-3', 1]] as const;
+    const lines = order.map(([session, seq]) => JSON.stringify(makeEvent({ session, seq })));
+    // One synchronous burst: the frames reach the relay together; each session's first event claims it.
+    for (const l of lines.slice(0, 3)) emitter.sendRaw(l);
+    emitter.send({ type: 'roster', id: 'r' });
+    for (const l of lines.slice(3)) emitter.sendRaw(l);
+    emitter.send({ type: 'ping', t: 'end' });
+    await emitter.waitFor((f) => f?.type === 'pong');
+    await watcher.waitFor((_f, t) => t === lines.at(-1));
+    expect(watcher.frames.filter((f) => f.startsWith('{"aep"'))).toEqual(lines);
+    const replies = emitter.frames.filter((f) => /"type":"(roster|pong|error)"/.test(f));
+    expect(replies).toEqual(['{"type":"roster","id":"r","entries":[{"session":"o-1"},{"session":"o-2"}]}', '{"type":"pong","t":"end"}']);
+  });
+});

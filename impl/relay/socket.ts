@@ -17,11 +17,8 @@ import type { RelayConfig } from './config.js';
 import { isAck, isCommand } from './control.js';
 import { relayHello } from './discovery.js';
 import { acceptHello, declaredAccepts, errorFrame, frame, parseSubscribe, type Frame, type PeerHello } from './frames.js';
-import { Unavailable, type HubLike, type Peer, type Sink } from './hub.js';
-import type { Position } from './positions.js';
-import { renderAt } from './render.js';
-import { GapWatch } from './gap-watch.js';
-
+import type { HubLike, Peer, Unreachable } from './hub.js';
+import { SocketWriter, type SocketConnection, type SocketSubscription } from './socket-writer.js';
 
 /** What a connection needs from the relay around it. */
 export interface SocketContext {
@@ -42,45 +39,26 @@ export interface SocketContext {
   readonly slowBytes: number;
 }
 
-interface Subscription extends Sink {
-  readonly id: string | number | undefined;
-  /** Last delivered position per session, for the `closing` frame. */
-  readonly delivered: Map<string, Position>;
-  /** The late `replay-exhausted` judgement for sessions held nowhere. */
-  readonly gaps: GapWatch;
-  /** True until the replay and the live events that arrived meanwhile are sent. */
-  replaying: boolean;
-  /** Live events that arrived during the replay, in order, and their size in characters. */
-  readonly queue: Received[];
-  queued: number;
-  /** Set once the subscription is replaced, unsubscribed or closed: its replay stops. */
-  ended: boolean;
-}
-
-/** Apply `k` to `v` now when it is a value, after it resolves when it is a promise. */
-function after<T, R>(v: T | Promise<T>, k: (t: T) => R | Promise<R>): R | Promise<R> {
-  return v instanceof Promise ? v.then(k) : k(v);
-}
-
-/** While more than this many bytes wait unsent, a replay waits for them to go out. */
-const REPLAY_HIGH_WATER = 1024 * 1024;
-
 export class SocketSession implements Peer {
   #hello: PeerHello | undefined;
   readonly claims = new Set<string>();
-  readonly #subs = new Map<string, Subscription>();
+  readonly #subs = new Map<string, SocketSubscription>();
   #anonymous = 0;
   #closed = false;
   /**
-   * Frames are handled in order. On a fleet node a frame may wait for NATS: the frames after it
-   * wait in this chain (so a `pong` still means every earlier frame was processed). With the
-   * in-memory hub every frame is handled at once and the chain stays empty.
+   * Frames are handled in order. A frame that waits for the hub (a claim, a command's route, a
+   * roster) holds the frames after it in this chain, so a `pong` still means every earlier frame
+   * was processed. Events and pings need no wait and run at once while the chain is empty.
    */
   #chain: Promise<void> | undefined;
-  /** Events of this connection a fleet node is still storing (always empty in memory). */
+  /** Events of this connection the hub has not acknowledged yet (a fleet node waits for JetStream). */
   readonly #storing = new Set<Promise<void>>();
 
+  /** What this connection's subscription writers use. */
+  readonly #connection: SocketConnection;
+
   constructor(readonly ws: WebSocket, readonly ctx: SocketContext) {
+    this.#connection = { ws, send: (text) => this.send(text), shutdown: (reason, code) => this.shutdown(reason, code), log: (line) => ctx.log(line) };
     ws.on('message', (data, isBinary) => {
       if (this.#chain) return void (this.#chain = this.#chained(this.#chain.then(() => this.#handle(data, isBinary))));
       const pending = this.#handle(data, isBinary);
@@ -98,13 +76,13 @@ export class SocketSession implements Peer {
 
   #handle(data: RawData, isBinary: boolean): Promise<void> | undefined {
     const failed = (err: unknown): void => {
-      if (err instanceof Unavailable) return this.send(errorFrame('unavailable', `${err.message}; the frame was not processed: send it again later`));
       this.ctx.log(`frame handling failed: ${err instanceof Error ? err.message : String(err)}`);
       this.send(errorFrame('internal', 'the relay failed on this frame; the connection stays open'));
     };
     try {
+      // A handler returns a promise only when it waits for the hub; every other returns nothing.
       const pending = this.#onMessage(data, isBinary);
-      return pending instanceof Promise ? pending.catch(failed) : undefined;
+      return pending === undefined ? undefined : pending.catch(failed);
     } catch (err) {
       failed(err);
       return undefined;
@@ -125,7 +103,7 @@ export class SocketSession implements Peer {
     if (this.#closed) return;
     const delivered: Array<Record<string, unknown>> = [];
     for (const sub of this.#subs.values()) {
-      for (const [session, pos] of sub.delivered) delivered.push({ ...(sub.id === undefined ? {} : { sub: sub.id }), session, epoch: pos.epoch, seq: pos.seq });
+      for (const [session, pos] of sub.sub.delivered()) delivered.push({ ...(sub.id === undefined ? {} : { sub: sub.id }), session, epoch: pos.epoch, seq: pos.seq });
     }
     if (this.#hello) this.send(frame({ type: 'closing', reason, delivered }));
     this.#detach();
@@ -134,10 +112,7 @@ export class SocketSession implements Peer {
 
   #detach(): void {
     this.#closed = true;
-    for (const sub of this.#subs.values()) {
-      sub.ended = true;
-      this.ctx.hub.sinks.delete(sub);
-    }
+    for (const { sub } of this.#subs.values()) sub.close();
     this.#subs.clear();
     this.ctx.hub.leave(this);
   }
@@ -173,7 +148,7 @@ export class SocketSession implements Peer {
       const verdict = acceptHello(value);
       if (!verdict.ok) return this.#refuseFirst(verdict.error);
       this.#hello = verdict.hello;
-      this.ctx.hub.peers.add(this);
+      this.ctx.hub.attach(this);
       return this.send(frame(relayHello(this.ctx.config, verdict.hello.version, this.ctx.instance)));
     }
     if (!isPlainObject(value)) return this.send(errorFrame('invalid-frame', 'each text frame must carry one JSON object: an event or a frame'));
@@ -229,48 +204,54 @@ export class SocketSession implements Peer {
       // An ack answers a command routed to the session's owner (AEP-0004 §3): it never makes its
       // sender a claimant, and one from a connection other than the live claimant is a forgery.
       if (session !== undefined && !this.claims.has(session)) {
-        return after(this.ctx.hub.ownedElsewhere(this, session), (forged) => {
-          if (!forged) return this.#ingest(rec);
+        return this.ctx.hub.ownedElsewhere(this, session).then((owned) => {
+          if (!owned.ok) return this.#notProcessed(owned);
+          if (!owned.elsewhere) return this.#ingest(rec);
           this.ctx.log(`refused a ${event.type} for session ${JSON.stringify(session)} from a connection that does not own it`);
           return this.send(errorFrame('unauthorized', `session ${JSON.stringify(session)} is owned by another live connection; only its owner acknowledges commands routed to it (AEP-0004 §4)`, { cause: event.id }));
         });
       }
     } else if (sequenced && !this.claims.has(session!)) {
       // One owner per session (AEP-0001 §5.2): on a fleet node the claim is fleet-wide.
-      const claimed = this.ctx.hub.claim(this, session!);
-      const proceed = (refusal: string | undefined): void => {
-        if (refusal !== undefined) return this.send(errorFrame('unauthorized', refusal, { cause: event.id }));
+      return this.ctx.hub.claim(this, session!).then((claim) => {
+        if (!claim.ok) return claim.code === 'unavailable' ? this.#notStored(claim, event.id) : this.send(errorFrame(claim.code, claim.detail, { cause: event.id }));
         this.claims.add(session!);
         return this.#ingest(rec);
-      };
-      return claimed instanceof Promise ? claimed.then(proceed, (err: unknown) => this.#notStored(err, event.id)) : proceed(claimed);
+      });
     }
     return this.#ingest(rec);
   }
 
   #ingest(rec: Received): void {
-    const stored = this.ctx.hub.ingest([rec]);
-    if (!(stored instanceof Promise)) return;
-    // Publishes leave in frame order at once; later frames do not wait for the acks, a ping does.
-    const done: Promise<void> = stored.then(
-      () => void this.#storing.delete(done),
+    // Stored (and fanned out) in frame order: the hub takes the event in this call. Later frames
+    // do not wait for its acknowledgement; a ping does.
+    const done: Promise<void> = this.ctx.hub.ingest([rec]).then(
+      (stored) => {
+        this.#storing.delete(done);
+        if (!stored.ok) this.#notStored(stored, rec.event.id);
+      },
       (err: unknown) => {
         this.#storing.delete(done);
-        this.#notStored(err, rec.event.id);
+        this.ctx.log(`storing an event failed: ${err instanceof Error ? err.message : String(err)}`);
+        this.send(errorFrame('internal', `the relay failed to store event ${JSON.stringify(rec.event.id)}; send it again`, { cause: rec.event.id }));
       },
     );
     this.#storing.add(done);
   }
 
-  /** The error frame for an event a fleet node could not store (or claim for): send it again. */
-  #notStored(err: unknown, id: string): void {
-    if (err instanceof Unavailable) return this.send(errorFrame('unavailable', `${err.message}; event ${JSON.stringify(id)} was not stored: send it again later`, { cause: id }));
-    this.ctx.log(`storing an event failed: ${err instanceof Error ? err.message : String(err)}`);
-    this.send(errorFrame('internal', `the relay failed to store event ${JSON.stringify(id)}; send it again`, { cause: id }));
+  /** The error frame for an event the hub could not store (or claim for): send it again. */
+  #notStored(outage: Unreachable, id: string): void {
+    this.send(errorFrame('unavailable', `${outage.detail}; event ${JSON.stringify(id)} was not stored: send it again later`, { cause: id }));
   }
 
-  #command(rec: Received): void | Promise<void> {
-    return after(this.ctx.hub.dispatch(rec, this.ctx.authenticated), (route) => {
+  /** The error frame for a frame the hub could not process: send it again. */
+  #notProcessed(outage: Unreachable): void {
+    this.send(errorFrame('unavailable', `${outage.detail}; the frame was not processed: send it again later`));
+  }
+
+  #command(rec: Received): Promise<void> {
+    return this.ctx.hub.dispatch(rec, this.ctx.authenticated).then((route) => {
+      if (route.ok === false && route.code === 'unavailable') return this.#notProcessed(route);
       if (!route.ok) {
         this.ctx.log(`refused ${rec.event.type} ${JSON.stringify(rec.event.id)} for session ${JSON.stringify(rec.event.session ?? null)}: ${route.code}`);
         return this.send(errorFrame(route.code, route.detail, { cause: rec.event.id }));
@@ -289,95 +270,25 @@ export class SocketSession implements Peer {
     // replacing is the reading that never refuses a well-formed request).
     const replaced = this.#subs.get(key);
     if (replaced) {
-      replaced.ended = true;
+      replaced.sub.close();
       this.#subs.delete(key);
-      this.ctx.hub.sinks.delete(replaced);
     }
     if (this.#subs.size >= this.ctx.config.maxSubscriptions) {
       return this.send(errorFrame('limit-exceeded', `this connection already holds ${this.#subs.size} subscriptions; the limit is ${this.ctx.config.maxSubscriptions} (AEP_MAX_SUBS)`, { id }));
     }
-    const plan = this.ctx.hub.plan(replay, match);
-    const sub: Subscription = {
-      id,
-      filter,
-      match,
-      ceiling,
-      delivered: new Map(),
-      gaps: new GapWatch(plan.unanchored),
-      replaying: true,
-      queue: [],
-      queued: 0,
-      ended: false,
-      deliver: (rec) => this.#deliverLive(sub, rec),
-    };
     this.send(frame(id === undefined ? { type: 'subscribed' } : { type: 'subscribed', id }));
-    for (const m of plan.exhausted) this.send(this.#exhaustedFrame(sub, m.session, m.earliest));
-    // Live from now on (queued behind the replay), so nothing falls between replay and live.
-    this.#subs.set(key, sub);
-    this.ctx.hub.sinks.add(sub);
-    this.#replay(sub, plan.events).catch((err: unknown) => {
-      this.ctx.log(`replay failed: ${err instanceof Error ? err.message : String(err)}`);
-      this.shutdown('internal', 1011);
-    });
-  }
-
-  #exhaustedFrame(sub: Subscription, session: string, earliest: Position): string {
-    return frame({ type: 'replay-exhausted', ...(sub.id === undefined ? {} : { sub: sub.id }), session, earliest: { epoch: earliest.epoch, seq: earliest.seq } });
-  }
-
-  /**
-   * Send the replay, then what arrived meanwhile, with backpressure: while more than
-   * `REPLAY_HIGH_WATER` bytes wait unsent, the next frame is awaited until it went out. A
-   * replay of any size is delivered whole, or the connection ends with a stated reason.
-   */
-  async #replay(sub: Subscription, events: readonly Received[]): Promise<void> {
-    const high = Math.min(REPLAY_HIGH_WATER, this.ctx.slowBytes);
-    let i = 0;
-    for (;;) {
-      if (this.#closed || sub.ended) return;
-      let rec: Received | undefined;
-      if (i < events.length) rec = events[i++];
-      else {
-        rec = sub.queue.shift();
-        if (rec) sub.queued -= rec.raw.length;
-      }
-      if (!rec) break;
-      if (this.ws.bufferedAmount > high) await new Promise<void>((resolve) => this.#write(sub, rec, () => resolve()));
-      else this.#write(sub, rec);
-    }
-    sub.replaying = false;
-  }
-
-  #deliverLive(sub: Subscription, rec: Received): void {
-    if (this.#closed) return;
-    if (sub.replaying) {
-      sub.queue.push(rec);
-      sub.queued += rec.raw.length;
-      if (sub.queued > this.ctx.slowBytes) this.shutdown('slow-consumer', 1013);
-      return;
-    }
-    // Over the bound the consumer is told why (a `closing` frame with its positions) and
-    // dropped, never silently skipped (AEP-0003 §8.4).
-    if (this.ws.bufferedAmount > this.ctx.slowBytes) return this.shutdown('slow-consumer', 1013);
-    this.#write(sub, rec);
-  }
-
-  #write(sub: Subscription, rec: Received, sent?: () => void): void {
-    if (this.#closed || this.ws.readyState !== this.ws.OPEN) return sent?.();
-    const gap = sub.gaps.check(rec);
-    if (gap && typeof rec.event.session === 'string') this.ws.send(this.#exhaustedFrame(sub, rec.event.session, gap));
-    this.ws.send(renderAt(rec, sub.ceiling), sent && (() => sent()));
-    const { session, seq } = rec.event;
-    if (typeof session === 'string' && typeof seq === 'number') sub.delivered.set(session, { epoch: rec.event.epoch ?? 0, seq });
+    // Markers, replay and live delivery (queued behind the replay) start here, in that order.
+    const writer = new SocketWriter(this.#connection, id, ceiling, this.ctx.slowBytes);
+    const sub = this.ctx.hub.subscribe({ filter, match, ceiling, replay, live: true, slowBytes: this.ctx.slowBytes, positions: true }, writer);
+    this.#subs.set(key, { id, sub });
   }
 
   #unsubscribe(f: Frame): void {
     const key = JSON.stringify(f.id);
     const sub = this.#subs.get(key);
     if (sub) {
-      sub.ended = true;
+      sub.sub.close();
       this.#subs.delete(key);
-      this.ctx.hub.sinks.delete(sub);
     }
     this.send(frame({ type: 'unsubscribed', id: f.id }));
   }
@@ -394,27 +305,16 @@ export class SocketSession implements Peer {
     return entry;
   }
 
-  #roster(f: Frame): void {
+  #roster(f: Frame): void | Promise<void> {
     if (f.id === undefined) return this.send(errorFrame('invalid-frame', 'a roster request needs an id (AEP-0003 §4.1)'));
     if (this.#hello?.role === 'emitter') {
       return this.send(errorFrame('unauthorized', 'roster requests are honored on consumer and both connections only (AEP-0003 §4.1)', { id: f.id }));
     }
-    const entries: Array<Record<string, unknown>> = [];
-    for (const peer of this.ctx.hub.peers) {
-      if (!(peer instanceof SocketSession) || !peer.#hello) continue;
-      for (const session of peer.claims) entries.push(peer.rosterEntry(session));
-    }
-    const remote = this.ctx.hub.roster?.();
-    if (remote === undefined) return this.send(frame({ type: 'roster', id: f.id, entries }));
-    // A fleet node answers for the fleet: the sessions other nodes' targets own, from their leases.
-    const local = new Set(entries.map((e) => e.session));
-    remote.then(
-      (others) => {
-        for (const e of others) if (!local.has(e.session)) entries.push(e);
-        this.send(frame({ type: 'roster', id: f.id, entries }));
-      },
-      (err: unknown) => this.send(errorFrame('unavailable', `the fleet's roster cannot be read while NATS is unreachable (${err instanceof Error ? err.message : String(err)}); ask again`, { id: f.id })),
-    );
+    // A fleet node answers for the fleet: its own connections, then the sessions other nodes' targets own.
+    return this.ctx.hub.roster().then((roster) => {
+      if (!roster.ok) return this.send(errorFrame('unavailable', `the fleet's roster cannot be read while NATS is unreachable (${roster.detail}); ask again`, { id: f.id }));
+      this.send(frame({ type: 'roster', id: f.id, entries: roster.entries }));
+    });
   }
 
 }

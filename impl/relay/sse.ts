@@ -1,10 +1,12 @@
 /**
  * `GET /stream` (AEP-0003 §3.3): one SSE subscription per request. The request is judged
  * before any header is sent; then exhaustion markers, the replay, and live delivery follow
- * in that order, with a `: ping` comment every `heartbeatMs`.
+ * in that order, with a `: ping` comment every `heartbeatMs`. The sequence, the queue behind
+ * the replay and the slow-consumer rule are the hub's `Subscription` (subscription.ts); this
+ * file is its SSE writer: the bytes, the chunking, the heartbeat and the goodbyes.
  *
  * Live messages of one fan-out (a whole `POST /events` batch) are held and written as one
- * chunk when the hub flushes the sink; the bytes of each message are unchanged.
+ * chunk when the hub flushes the subscription; the bytes of each message are unchanged.
  *
  * Replay (AEP-0003 §5) is streamed in chunks of about `REPLAY_CHUNK` characters, each written
  * after the previous one drained, so a replay of any size goes out; live events that arrive
@@ -17,15 +19,17 @@
  * resumes exactly from its `Last-Event-ID`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { CaptureLevel } from '../core/event.js';
 import type { Received } from './buffer.js';
 import type { RelayConfig } from './config.js';
 import { corsFor, sendJson } from './http-util.js';
-import type { HubLike, Sink } from './hub.js';
+import type { HubLike } from './hub.js';
+import type { Position } from './positions.js';
 import { renderAt } from './render.js';
-import { GapWatch } from './gap-watch.js';
 import { joinShared, messageBytes } from './sse-bytes.js';
 import { SSE_PING, SSE_REPLAY_COMPLETE, SSE_SHUTTING_DOWN, SSE_SLOW_CONSUMER, sseEvent, sseExhausted } from './sse-format.js';
 import { parseStreamQuery, type StreamRequest } from './stream-query.js';
+import type { EndReason, ExhaustedMarker, Subscription, SubscriptionWriter } from './subscription.js';
 
 /** Default unsent bytes above which a consumer counts as slow. */
 export const SLOW_BYTES = 8 * 1024 * 1024;
@@ -71,121 +75,111 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
   res.flushHeaders();
   req.socket.setNoDelay(true);
 
-  let closed = false;
-  /** True until the replay and everything that arrived meanwhile are written. */
-  let replaying = true;
-  /** Live events that arrived during the replay, in order, and their size. */
-  const queue: Received[] = [];
-  let queued = 0;
-  /** Messages of the current fan-out (shared bytes, `sse-bytes.ts`), written as one chunk by `flush`. */
-  let held: Buffer[] = [];
-  let heldBytes = 0;
-  const plan = hub.plan(request.replay, request.match);
-  const gaps = new GapWatch(plan.unanchored);
-  const message = (rec: Received): string => {
-    const gap = gaps.check(rec);
-    return `${gap && typeof rec.event.session === 'string' ? sseExhausted(rec.event.session, gap) : ''}${sseEvent(rec.event, renderAt(rec, request.ceiling))}`;
-  };
-  /** A live message: the shared bytes, unless a gap marker must precede it on this stream. */
-  const liveMessage = (rec: Received): Buffer => {
-    const gap = gaps.check(rec);
-    if (gap && typeof rec.event.session === 'string') return Buffer.from(sseExhausted(rec.event.session, gap) + sseEvent(rec.event, renderAt(rec, request.ceiling)), 'utf8');
-    return messageBytes(rec, request.ceiling);
-  };
-  const flush = (): void => {
-    if (held.length === 0) return;
-    const parts = held;
-    held = [];
-    heldBytes = 0;
-    if (!closed) res.write(joinShared(parts));
-  };
-  const sink: Sink = {
-    filter: request.filter,
-    match: request.match,
-    ceiling: request.ceiling,
-    deliver(rec: Received) {
-      if (closed) return;
-      if (replaying) {
-        queue.push(rec);
-        queued += rec.raw.length;
-        if (queued > slowBytes) slowClose();
-        return;
-      }
-      // What would be queued had every held message been written already. Over the bound the
-      // consumer is told why and dropped, never silently skipped (AEP-0003 §8.4).
-      if (res.writableLength + heldBytes > slowBytes) return slowClose();
-      const bytes = liveMessage(rec);
-      held.push(bytes);
-      heldBytes += bytes.length;
-    },
-    flush,
-  };
+  const writer = new SseWriter(res, request.ceiling, () => close());
   const heartbeat = setInterval(() => res.write(SSE_PING), config.heartbeatMs);
   heartbeat.unref();
   const unregister = streams.add(() => {
-    if (closed) return;
+    if (writer.closed) return;
     res.write(SSE_SHUTTING_DOWN);
     close();
   });
+  let sub: Subscription | undefined;
   function close(): void {
-    if (closed) return;
-    closed = true;
+    if (writer.closed) return;
+    writer.closed = true;
     clearInterval(heartbeat);
-    hub.sinks.delete(sink);
+    sub?.close();
     unregister();
     res.end();
   }
-  /** The stated end for a consumer too slow to keep up: it resumes from its Last-Event-ID. */
-  function slowClose(): void {
-    if (closed) return;
-    flush();
-    res.write(SSE_SLOW_CONSUMER);
-    close();
+  res.once('close', close);
+  res.on('error', close);
+  sub = hub.subscribe({ filter: request.filter, match: request.match, ceiling: request.ceiling, replay: request.replay, live: request.live, slowBytes }, writer);
+  // A non-live replay that went out whole within `subscribe` already ended the stream (and its subscription).
+  if (writer.closed) sub.close();
+}
+
+/**
+ * SSE bytes for one subscription (AEP-0003 §3.3). Replay text is gathered into chunks of about
+ * `REPLAY_CHUNK` characters, each written as one string, the next once it drained. Live messages
+ * of one fan-out are the shared bytes of `sse-bytes.ts`, held and written as one chunk on `flush`.
+ */
+class SseWriter implements SubscriptionWriter {
+  /** Set once the stream is closing: nothing more is written. */
+  closed = false;
+  /** Replay text not written yet. */
+  #chunk = '';
+  /** Messages of the current fan-out, written as one chunk by `flush`, and their size. */
+  #held: Buffer[] = [];
+  #heldBytes = 0;
+
+  constructor(
+    private readonly res: ServerResponse,
+    private readonly ceiling: CaptureLevel | undefined,
+    private readonly close: () => void,
+  ) {}
+
+  bufferedBytes(): number {
+    return this.res.writableLength + this.#heldBytes;
+  }
+
+  exhausted(markers: readonly ExhaustedMarker[]): void {
+    let text = '';
+    for (const m of markers) text += sseExhausted(m.session, m.earliest);
+    if (text !== '') this.res.write(text);
+  }
+
+  replay(rec: Received, gap: Position | undefined): boolean {
+    this.#chunk += `${gap && typeof rec.event.session === 'string' ? sseExhausted(rec.event.session, gap) : ''}${sseEvent(rec.event, renderAt(rec, this.ceiling))}`;
+    return this.#chunk.length >= REPLAY_CHUNK ? this.replayEnd() : true;
+  }
+
+  replayEnd(): boolean {
+    if (this.#chunk === '' || this.closed) return true;
+    const ok = this.res.write(this.#chunk);
+    this.#chunk = '';
+    return ok;
+  }
+
+  drained(): Promise<void> {
+    return drained(this.res);
+  }
+
+  live(rec: Received, gap: Position | undefined): void {
+    // The shared bytes, unless a gap marker must precede the message on this stream.
+    const bytes =
+      gap && typeof rec.event.session === 'string'
+        ? Buffer.from(sseExhausted(rec.event.session, gap) + sseEvent(rec.event, renderAt(rec, this.ceiling)), 'utf8')
+        : messageBytes(rec, this.ceiling);
+    this.#held.push(bytes);
+    this.#heldBytes += bytes.length;
+  }
+
+  flush(): void {
+    if (this.#held.length === 0) return;
+    const parts = this.#held;
+    this.#held = [];
+    this.#heldBytes = 0;
+    if (!this.closed) this.res.write(joinShared(parts));
+  }
+
+  end(reason: EndReason): void {
+    if (this.closed) return;
+    if (reason === 'replay-complete') {
+      this.res.write(SSE_REPLAY_COMPLETE);
+      return this.close();
+    }
+    if (reason === 'failed') return this.close();
+    // The stated end for a consumer too slow to keep up: it resumes from its Last-Event-ID.
+    this.flush();
+    this.res.write(SSE_SLOW_CONSUMER);
+    this.close();
     // A stalled reader never drains what is queued: cut it off shortly after.
+    const res = this.res;
     const timer = setTimeout(() => res.destroy(), 2_000);
     timer.unref();
     res.once('close', () => clearTimeout(timer));
   }
-  res.once('close', close);
-  res.on('error', close);
-
-  let text = '';
-  for (const m of plan.exhausted) text += sseExhausted(m.session, m.earliest);
-  if (text !== '') res.write(text);
-  if (request.live) hub.sinks.add(sink);
-  // Written in bounded chunks, each after the previous drained: a replay of any size streams.
-  void (async () => {
-    let chunk = '';
-    const write = async (): Promise<void> => {
-      if (chunk === '' || closed) return;
-      const ok = res.write(chunk);
-      chunk = '';
-      if (!ok) await drained(res);
-    };
-    for (const rec of plan.events) {
-      if (closed) return;
-      chunk += message(rec);
-      if (chunk.length >= REPLAY_CHUNK) await write();
-    }
-    // Whatever arrived meanwhile follows, until nothing is left after the last write: only then
-    // does delivery go live (no await between the empty check and the switch).
-    for (;;) {
-      while (queue.length > 0 && !closed) {
-        const rec = queue.shift()!;
-        queued -= rec.raw.length;
-        chunk += message(rec);
-        if (chunk.length >= REPLAY_CHUNK) await write();
-      }
-      await write();
-      if (queue.length === 0 || closed) break;
-    }
-    replaying = false;
-    if (closed) return;
-    if (!request.live) {
-      res.write(SSE_REPLAY_COMPLETE);
-      close();
-    }
-  })().catch(() => close());
 }
 
 /** Resolves once `res` drained or closed. */

@@ -21,9 +21,7 @@ import { connect, headers, type MsgHdrs, type NatsConnection, type Subscription 
 import type { AepEvent } from '../../core/event.js';
 import type { Received } from '../buffer.js';
 import { routeCommand } from '../control.js';
-import { Hub, Unavailable, type Dispatch, type FleetStatus, type HubLike, type Peer, type ReplayPlan, type Sink } from '../hub.js';
-import type { ReplayRequest } from '../positions.js';
-import type { FilterMatch } from '../../core/filter.js';
+import { Hub, Unavailable, unreachable, type Claim, type Dispatch, type FleetStatus, type HubLike, type HubStats, type Ingested, type Ownership, type Peer, type Roster, type Subscription as HubSubscription, type SubscribeSpec, type SubscriptionWriter, type Unreachable } from '../hub.js';
 import type { FleetConfig } from './config.js';
 import { fleetNames, messageId, type FleetNames } from './names.js';
 import type { RosterEntry } from './ownership.js';
@@ -78,8 +76,6 @@ interface Deferred {
 
 export class FleetHub implements HubLike {
   readonly #local: Hub;
-  readonly sinks: Set<Sink>;
-  readonly peers: Set<Peer>;
   readonly #fleet: FleetConfig;
   readonly #log: (line: string) => void;
   #reachable = true;
@@ -104,8 +100,6 @@ export class FleetHub implements HubLike {
     opts: FleetHubOptions,
   ) {
     this.#local = new Hub(opts.buffer, opts.maxSessions, opts.log);
-    this.sinks = this.#local.sinks;
-    this.peers = this.#local.peers;
     this.#fleet = opts.fleet;
     this.#log = opts.log;
   }
@@ -120,7 +114,7 @@ export class FleetHub implements HubLike {
           const raw = msg.string();
           let verdict: Dispatch;
           try {
-            verdict = this.#local.dispatch({ event: JSON.parse(raw) as AepEvent, raw }, true);
+            verdict = this.#local.route({ event: JSON.parse(raw) as AepEvent, raw }, true);
           } catch (err) {
             verdict = { ok: false, code: 'no-route', detail: `node ${this.#fleet.node} could not route the command: ${describe(err)}` };
           }
@@ -244,15 +238,28 @@ export class FleetHub implements HubLike {
     return { node: this.#fleet.node, stream: this.#fleet.stream, nats: this.#reachable && !this.nc.isClosed() ? 'reachable' : 'unreachable' };
   }
 
-  stats(): { sessions: number; events: number } {
+  stats(): HubStats {
     return this.#local.stats();
   }
 
-  plan(request: ReplayRequest, filter: Readonly<Record<string, unknown>> | FilterMatch): ReplayPlan {
-    return this.#local.plan(request, filter);
+  subscribe(spec: SubscribeSpec, writer: SubscriptionWriter): HubSubscription {
+    return this.#local.subscribe(spec, writer);
   }
 
-  async ingest(recs: readonly Received[]): Promise<number> {
+  attach(peer: Peer): void {
+    this.#local.attach(peer);
+  }
+
+  async ingest(recs: readonly Received[]): Promise<Ingested> {
+    try {
+      return { ok: true, fresh: await this.#store(recs) };
+    } catch (err) {
+      return unreachable(err);
+    }
+  }
+
+  /** Publish the batch and wait for its acks and for this node to apply it: how many were new. Throws `Unavailable`. */
+  async #store(recs: readonly Received[]): Promise<number> {
     if (!this.#reachable || this.nc.isClosed()) throw this.#unavailable();
     let fresh = 0;
     let stored = 0; // highest stream sequence acknowledged for this batch
@@ -298,30 +305,47 @@ export class FleetHub implements HubLike {
     return fresh;
   }
 
-  claim(peer: Peer, session: string): string | undefined | Promise<string | undefined> {
+  async claim(peer: Peer, session: string): Promise<Claim> {
     // Another connection of this node claims it already: the node holds the lease, and the
     // single relay's rules apply between the two (a command to the session is `ambiguous`).
-    for (const p of this.peers) if (p !== peer && p.claims.has(session)) return undefined;
-    if (!this.#reachable) return Promise.reject(this.#unavailable());
-    return this.leases.claim(session, peer.rosterEntry?.(session)).then((owner) =>
-      owner === undefined
-        ? undefined
-        : `session ${JSON.stringify(session)} is owned by a live target on fleet node ${JSON.stringify(owner)}; one target owns a session fleet-wide (AEP-0001 §5.2, AEP-0004 §4.5): emit into it on that target's connection, or wait until that lease lapses (AEP_NATS_LEASE_MS=${this.#fleet.leaseMs} after its last renewal)`,
-    );
+    if (this.#local.claimedElsewhere(peer, session)) return { ok: true };
+    if (!this.#reachable) return unreachable(this.#unavailable());
+    let owner: string | undefined;
+    try {
+      owner = await this.leases.claim(session, peer.rosterEntry?.(session));
+    } catch (err) {
+      return this.#outage(err);
+    }
+    if (owner === undefined) return { ok: true };
+    return { ok: false, code: 'unauthorized', detail: `session ${JSON.stringify(session)} is owned by a live target on fleet node ${JSON.stringify(owner)}; one target owns a session fleet-wide (AEP-0001 §5.2, AEP-0004 §4.5): emit into it on that target's connection, or wait until that lease lapses (AEP_NATS_LEASE_MS=${this.#fleet.leaseMs} after its last renewal)` };
   }
 
-  ownedElsewhere(peer: Peer, session: string): boolean | Promise<boolean> {
-    if (this.#local.ownedElsewhere(peer, session)) return true;
-    if (!this.#reachable) throw this.#unavailable();
-    return this.leases.owner(session).then((owner) => owner !== undefined && owner !== this.#fleet.node);
+  async ownedElsewhere(peer: Peer, session: string): Promise<Ownership> {
+    if (this.#local.claimedElsewhere(peer, session)) return { ok: true, elsewhere: true };
+    if (!this.#reachable) return unreachable(this.#unavailable());
+    try {
+      const owner = await this.leases.owner(session);
+      return { ok: true, elsewhere: owner !== undefined && owner !== this.#fleet.node };
+    } catch (err) {
+      return this.#outage(err);
+    }
   }
 
-  dispatch(command: Received, authenticated: boolean): Dispatch | Promise<Dispatch> {
+  async dispatch(command: Received, authenticated: boolean): Promise<Dispatch | Unreachable> {
     const session = command.event.session;
-    if (!authenticated || typeof session !== 'string') return this.#local.dispatch(command, authenticated);
-    for (const p of this.peers) if (p.claims.has(session)) return this.#local.dispatch(command, authenticated);
-    if (!this.#reachable) throw this.#unavailable();
-    return this.#dispatchRemote(command, session);
+    if (!authenticated || typeof session !== 'string') return this.#local.route(command, authenticated);
+    if (this.#local.claimedElsewhere(undefined, session)) return this.#local.route(command, authenticated);
+    if (!this.#reachable) return unreachable(this.#unavailable());
+    try {
+      return await this.#dispatchRemote(command, session);
+    } catch (err) {
+      return this.#outage(err);
+    }
+  }
+
+  /** A NATS request (a lease read or write) that failed: the caller answers `unavailable`. */
+  #outage(err: unknown): Unreachable {
+    return { ok: false, code: 'unavailable', detail: err instanceof Unavailable ? err.message : `the fleet's NATS server (${this.#fleet.url}) did not answer (${describe(err)})` };
   }
 
   async #dispatchRemote(command: Received, session: string): Promise<Dispatch> {
@@ -336,16 +360,25 @@ export class FleetHub implements HubLike {
   }
 
   leave(peer: Peer): void {
-    this.peers.delete(peer);
+    this.#local.leave(peer);
     for (const session of peer.claims) {
-      if (![...this.peers].some((p) => p.claims.has(session))) this.leases.release(session);
+      if (!this.#local.claimedElsewhere(undefined, session)) this.leases.release(session);
     }
   }
 
-  /** The roster entries of sessions other nodes' targets own (this node's own come from its connections). */
-  async roster(): Promise<RosterEntry[]> {
-    if (!this.#reachable) throw this.#unavailable();
-    return this.leases.entries();
+  /** This node's own connections' entries, then those of sessions other nodes' targets own (from their leases). */
+  async roster(): Promise<Roster> {
+    const entries = this.#local.localRoster();
+    if (!this.#reachable) return unreachable(this.#unavailable());
+    let others: RosterEntry[];
+    try {
+      others = await this.leases.entries();
+    } catch (err) {
+      return this.#outage(err);
+    }
+    const local = new Set(entries.map((e) => e.session));
+    for (const e of others) if (!local.has(e.session)) entries.push(e);
+    return { ok: true, entries };
   }
 
   async close(): Promise<void> {

@@ -28,6 +28,16 @@ describe('jsonlLines', () => {
       ]);
     }
   });
+
+  it('gives each line its byte offset in the source, so a reader can find it again', async () => {
+    const text = Buffer.from(`a\r\nbb\n\n${'x'.repeat(50)}\nlast`);
+    for (const size of [1, 3, 7, 1000]) {
+      const got = [];
+      for await (const l of jsonlLines(split(text, size), 10)) got.push(l.offset);
+      expect(got).toEqual([0, 3, 6, 7, 58]);
+      expect(text.subarray(58).toString()).toBe('last');
+    }
+  });
 });
 
 describe('validateChunks', () => {

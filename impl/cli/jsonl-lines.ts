@@ -12,6 +12,8 @@ export interface RawJsonlLine {
   bytes: Buffer | null;
   /** Its length in bytes, without a trailing `\r`. */
   size: number;
+  /** The byte offset of its first byte in the source. */
+  offset: number;
 }
 
 export async function* jsonlLines(source: AsyncIterable<Buffer | string | Uint8Array>, maxLine: number = MAX_LINE_BYTES): AsyncGenerator<RawJsonlLine> {
@@ -20,9 +22,11 @@ export async function* jsonlLines(source: AsyncIterable<Buffer | string | Uint8A
   let over = false;
   let last = -1;
   let line = 0;
+  let offset = 0;
   const take = (): RawJsonlLine => {
     const length = last === 0x0d ? size - 1 : size;
-    const result: RawJsonlLine = { line: ++line, bytes: over || length > maxLine ? null : Buffer.concat(parts, size), size: length };
+    const result: RawJsonlLine = { line: ++line, bytes: over || length > maxLine ? null : Buffer.concat(parts, size), size: length, offset };
+    offset += size + 1;
     parts = [];
     size = 0;
     over = false;

@@ -1,13 +1,19 @@
 /** `aep replay <capture.jsonl> [--speed N] [--max-gap MS] [--dry-run]`: a capture re-emitted as new sessions. */
-import { readFile } from 'node:fs/promises';
-import { hostname } from 'node:os';
-import { resolve } from 'node:path';
-import { EXIT, UsageError } from './io.js';
+import { createWriteStream } from 'node:fs';
+import { mkdtemp, open, rm, type FileHandle } from 'node:fs/promises';
+import { hostname, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
+import { pipeline } from 'node:stream/promises';
+import { MAX_LINE_BYTES } from '../core/stream.js';
+import { EXIT, UsageError, type CliIo } from './io.js';
+import { jsonlLines } from './jsonl-lines.js';
+import { LineAt } from './line-at.js';
+import { openInput } from './open-input.js';
 import { count } from '../operator/plural.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
 import { monotonicUlid } from '../core/ulid.js';
-import { planReplay } from '../operator/replay-plan.js';
+import { ReplayIndex, type ReplayOptions } from '../operator/replay-plan.js';
 import { RELAY_FLAGS, RELAY_HELP, authHeaders, describeNetError, refused, unreachable, target } from '../operator/relay-opts.js';
 
 const HELP = `usage: aep replay <capture.jsonl> [--speed N] [--max-gap MS] [--dry-run] [flags]
@@ -21,6 +27,11 @@ rides the extension attributes aepreplayof (recorded session), aepreplayid (reco
 aepreplaytime (recorded time); source is aep://<host>/aep-replay. Commands (control.* other than
 the two acks) are skipped: a replay never drives a live target. Sessions interleave by recorded
 time; the pacing follows the recorded gaps.
+
+The capture is read line by line, twice, never whole (standard input is first copied to a
+temporary file): memory holds about 200 bytes per event (its place in the file, its recorded
+order keys, its recorded and new id) and one event at a time, whatever the events' size. A line
+over 1 MiB counts as unusable.
 
 flags:
   --speed N      divide the recorded gaps by N (default 1; e.g. 10 = ten times faster)
@@ -46,69 +57,148 @@ export const verb: Verb = {
     const maxGap = values['max-gap'] === undefined ? undefined : Number(values['max-gap']);
     if (maxGap !== undefined && (!Number.isInteger(maxGap) || maxGap < 0)) throw new UsageError(`--max-gap must be an integer number of ms >= 0, got '${String(values['max-gap'])}'`);
     const file = positionals[0]!;
-    let text: string;
-    try {
-      text = file === '-' ? (await io.readStdin()).toString('utf8') : await readFile(resolve(io.cwd, file), 'utf8');
-    } catch (err) {
-      io.stderr(`aep replay: cannot read ${file}: ${fsReason(err)}\n`);
-      return EXIT.usage;
-    }
-    const parsed: unknown[] = [];
-    for (const line of text.split('\n')) {
-      if (line.trim() === '') continue;
-      try {
-        parsed.push(JSON.parse(line));
-      } catch {
-        parsed.push(undefined);
-      }
-    }
     const ulid = monotonicUlid();
     const now = Date.now();
-    const plan = planReplay(parsed, { newId: () => ulid(), now, epoch: Math.floor(now / 1000), source: `aep://${hostname()}/aep-replay`, speed, ...(maxGap === undefined ? {} : { maxGapMs: maxGap }) });
-    const total = plan.events.reduce((s, p) => s + p.delayMs, 0);
-    const summary = { groups: plan.groups, events: plan.events.length, skippedCommands: plan.skippedCommands, duplicates: plan.duplicates, unusable: plan.unusable, durationMs: total };
-    const describe = (): string =>
-      `${plan.groups.map((g) => `  ${g.session || '(no session)'} → ${g.replay || '(no session)'}: ${count(g.events, 'event')}`).join('\n')}\n` +
-      `${count(plan.events.length, 'event')} in ${count(plan.groups.length, 'session')}, ${count(plan.skippedCommands, 'command')} skipped, ${count(plan.duplicates, 'duplicate')} coalesced, ${count(plan.unusable, 'unusable line')}; about ${(total / 1000).toFixed(1)} s\n`;
-    if (plan.events.length === 0) {
-      // Nothing to send is a failure, dry run or not: a CI job must not think it replayed.
-      const why = plan.unusable > 0 || plan.skippedCommands > 0 ? ` (${count(plan.unusable, 'unusable line')}, ${count(plan.skippedCommands, 'command')} skipped)` : parsed.length === 0 ? ' (the file is empty)' : '';
-      if (values.json) io.stdout(`${JSON.stringify({ ...summary, error: 'no replayable events' })}\n`);
-      io.stderr(`aep replay: ${file} holds no replayable events${why}; give it a capture of AEP events (one JSON event per line, e.g. written by 'aep sink'), and check it with 'aep validate ${file}'\n`);
-      return EXIT.failed;
+    const o: ReplayOptions = { newId: () => ulid(), now, epoch: Math.floor(now / 1000), source: `aep://${hostname()}/aep-replay`, speed, ...(maxGap === undefined ? {} : { maxGapMs: maxGap }) };
+    const input = await openCapture(file, io);
+    if (!input.ok) {
+      io.stderr(`aep replay: cannot read ${file}: ${fsReason(input.error)}\n`);
+      return EXIT.usage;
     }
-    if (values['dry-run']) {
-      io.stdout(values.json ? `${JSON.stringify({ ...summary, plan: plan.events })}\n` : `dry run, nothing sent:\n${describe()}`);
-      return EXIT.ok;
+    try {
+      return await replayFrom(input.handle, file, o, values, io);
+    } catch (err) {
+      // A read that fails half-way (the disk, a file cut short under us): the same refusal as an unreadable file.
+      io.stderr(`aep replay: cannot read ${file}: ${fsReason(err)}\n`);
+      return EXIT.usage;
+    } finally {
+      await input.close();
     }
-    const t = target(values, io.env);
-    if (!values.json) io.stderr(`aep replay: sending to ${t.relay}:\n${describe()}`);
-    let sent = 0;
-    for (const p of plan.events) {
-      if (p.delayMs > 0) {
-        const stopped = await Promise.race([new Promise<false>((r) => setTimeout(() => r(false), p.delayMs)), io.stopSignal.then(() => true)]);
-        if (stopped) {
-          io.stderr(`aep replay: interrupted after ${sent} of ${count(plan.events.length, 'event')}\n`);
-          return EXIT.failed;
-        }
-      }
-      let res: Response;
-      try {
-        res = await fetch(`${t.relay}/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'aep-version': '0.1', ...authHeaders(t) }, body: JSON.stringify(p.event) });
-      } catch (err) {
-        io.stderr(`aep replay: ${unreachable(t, describeNetError(err))} (after ${count(sent, 'event')})\n`);
-        return EXIT.failed;
-      }
-      if (res.status !== 202) {
-        const body = (await res.text()).slice(0, 300);
-        io.stderr(`aep replay: ${refused(t, res.status, 'POST /events')}${res.status === 400 ? `: ${body}` : ''} (after ${count(sent, 'event')})\n`);
-        return EXIT.failed;
-      }
-      sent++;
-      if (!values.json && sent % 100 === 0) io.stderr(`aep replay: ${sent}/${plan.events.length}\n`);
-    }
-    if (values.json) io.stdout(`${JSON.stringify(summary)}\n`);
-    else io.stdout(`replayed ${count(sent, 'event')} as ${plan.groups.map((g) => g.replay).filter(Boolean).join(', ')}\n`);
-    return EXIT.ok;
   },
 };
+
+type Values = Parameters<Verb['run']>[0]['values'];
+
+/** The capture as a file handle: FILE itself, or standard input copied to a temporary file (removed by `close`). */
+async function openCapture(file: string, io: CliIo): Promise<{ ok: true; handle: FileHandle; close: () => Promise<void> } | { ok: false; error: unknown }> {
+  let path = resolve(io.cwd, file);
+  let dir: string | undefined;
+  try {
+    if (file === '-') {
+      const opened = await openInput('-', io);
+      if (!opened.ok) return opened;
+      dir = await mkdtemp(join(tmpdir(), 'aep-replay-'));
+      path = join(dir, 'stdin.jsonl');
+      await pipeline(opened.chunks, createWriteStream(path));
+    }
+    const handle = await open(path, 'r');
+    if ((await handle.stat()).isDirectory()) {
+      await handle.close();
+      return { ok: false, error: Object.assign(new Error(`${file} is a directory`), { code: 'EISDIR' }) };
+    }
+    return { ok: true, handle, close: async () => {
+      await handle.close();
+      if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    } };
+  } catch (error) {
+    if (dir !== undefined) await rm(dir, { recursive: true, force: true });
+    return { ok: false, error };
+  }
+}
+
+/** Both passes: the index (first read), then each planned event re-read by its offset, rewritten, printed or sent. */
+async function replayFrom(handle: FileHandle, file: string, o: ReplayOptions, values: Values, io: CliIo): Promise<number> {
+  const index = new ReplayIndex();
+  const chunks = (async function* () {
+    const buf = Buffer.allocUnsafe(64 * 1024);
+    for (let at = 0; ; ) {
+      const { bytesRead } = await handle.read(buf, 0, buf.length, at);
+      if (bytesRead === 0) return;
+      at += bytesRead;
+      yield buf.subarray(0, bytesRead);
+    }
+  })();
+  for await (const raw of jsonlLines(chunks, MAX_LINE_BYTES)) {
+    if (raw.bytes === null) {
+      index.add(undefined, -1);
+      continue;
+    }
+    const line = raw.bytes.toString('utf8');
+    if (line.trim() === '') continue;
+    let v: unknown;
+    try {
+      v = JSON.parse(line);
+    } catch {
+      v = undefined;
+    }
+    index.add(v, raw.offset);
+  }
+  const { steps, groups } = index.plan(o);
+  const reader = new LineAt(handle, MAX_LINE_BYTES);
+  /** The replayed copy of step `i`'s event (its line re-read: it parsed in the first pass). */
+  const event = async (i: number): Promise<Record<string, unknown>> => {
+    const s = steps[i]!;
+    return index.rewrite(s.kept, JSON.parse((await reader.line(s.ref)).toString('utf8')) as Record<string, unknown>, o);
+  };
+  const plan = { events: steps, groups, skippedCommands: index.skippedCommands, duplicates: index.duplicates, unusable: index.unusable };
+  const total = steps.reduce((s, p) => s + p.delayMs, 0);
+  const summary = { groups: plan.groups, events: plan.events.length, skippedCommands: plan.skippedCommands, duplicates: plan.duplicates, unusable: plan.unusable, durationMs: total };
+  const describe = (): string =>
+    `${plan.groups.map((g) => `  ${g.session || '(no session)'} → ${g.replay || '(no session)'}: ${count(g.events, 'event')}`).join('\n')}\n` +
+    `${count(plan.events.length, 'event')} in ${count(plan.groups.length, 'session')}, ${count(plan.skippedCommands, 'command')} skipped, ${count(plan.duplicates, 'duplicate')} coalesced, ${count(plan.unusable, 'unusable line')}; about ${(total / 1000).toFixed(1)} s\n`;
+  if (plan.events.length === 0) {
+    // Nothing to send is a failure, dry run or not: a CI job must not think it replayed.
+    const why = plan.unusable > 0 || plan.skippedCommands > 0 ? ` (${count(plan.unusable, 'unusable line')}, ${count(plan.skippedCommands, 'command')} skipped)` : index.lines === 0 ? ' (the file is empty)' : '';
+    if (values.json) io.stdout(`${JSON.stringify({ ...summary, error: 'no replayable events' })}\n`);
+    io.stderr(`aep replay: ${file} holds no replayable events${why}; give it a capture of AEP events (one JSON event per line, e.g. written by 'aep sink'), and check it with 'aep validate ${file}'\n`);
+    return EXIT.failed;
+  }
+  if (values['dry-run']) {
+    if (!values.json) {
+      io.stdout(`dry run, nothing sent:\n${describe()}`);
+      return EXIT.ok;
+    }
+    // {...summary, plan: [{delayMs, event}, ...]} written an event at a time, in ~64 KiB writes.
+    let out = `${JSON.stringify({ ...summary, plan: [] }).slice(0, -2)}`;
+    for (let i = 0; i < steps.length; i++) {
+      out += `${i === 0 ? '' : ','}${JSON.stringify({ delayMs: steps[i]!.delayMs, event: await event(i) })}`;
+      if (out.length >= 64 * 1024) {
+        io.stdout(out);
+        out = '';
+        await io.drained?.();
+      }
+    }
+    io.stdout(`${out}]}\n`);
+    return EXIT.ok;
+  }
+  const t = target(values, io.env);
+  if (!values.json) io.stderr(`aep replay: sending to ${t.relay}:\n${describe()}`);
+  let sent = 0;
+  for (let i = 0; i < steps.length; i++) {
+    const p = steps[i]!;
+    if (p.delayMs > 0) {
+      const stopped = await Promise.race([new Promise<false>((r) => setTimeout(() => r(false), p.delayMs)), io.stopSignal.then(() => true)]);
+      if (stopped) {
+        io.stderr(`aep replay: interrupted after ${sent} of ${count(plan.events.length, 'event')}\n`);
+        return EXIT.failed;
+      }
+    }
+    let res: Response;
+    try {
+      res = await fetch(`${t.relay}/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'aep-version': '0.1', ...authHeaders(t) }, body: JSON.stringify(await event(i)) });
+    } catch (err) {
+      io.stderr(`aep replay: ${unreachable(t, describeNetError(err))} (after ${count(sent, 'event')})\n`);
+      return EXIT.failed;
+    }
+    if (res.status !== 202) {
+      const body = (await res.text()).slice(0, 300);
+      io.stderr(`aep replay: ${refused(t, res.status, 'POST /events')}${res.status === 400 ? `: ${body}` : ''} (after ${count(sent, 'event')})\n`);
+      return EXIT.failed;
+    }
+    sent++;
+    if (!values.json && sent % 100 === 0) io.stderr(`aep replay: ${sent}/${plan.events.length}\n`);
+  }
+  if (values.json) io.stdout(`${JSON.stringify(summary)}\n`);
+  else io.stdout(`replayed ${count(sent, 'event')} as ${plan.groups.map((g) => g.replay).filter(Boolean).join(', ')}\n`);
+  return EXIT.ok;
+}

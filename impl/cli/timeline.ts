@@ -1,7 +1,8 @@
 /** `aep timeline <session> [--dag] [--file F]`: one session's history, flat or as its causal tree. */
-import { readFile } from 'node:fs/promises';
-import { resolve } from 'node:path';
+import { MAX_LINE_BYTES } from '../core/stream.js';
 import { EXIT, UsageError } from './io.js';
+import { jsonlLines } from './jsonl-lines.js';
+import { openInput } from './open-input.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
 import { formatEvent } from '../operator/format.js';
@@ -20,6 +21,10 @@ which carry no seq, are placed by time). The events come from --file F (a JSONL 
 skipped; with one session in the file <session> may be omitted) or else from the relay in
 replay-only mode (GET /stream?from=all&live=0 filtered to the session): what the relay still
 buffers, nothing live.
+
+A file is read line by line, never whole: memory holds the events of the one session printed
+(with --json also their lines as read) and the name of each distinct session in the file, not
+the file. A line over 1 MiB is skipped like a line that is not JSON.
 
 --dag draws the causal tree from each event's cause link: an event whose cause is absent or not
 in the set is a root, everything else hangs under the event it names.
@@ -47,34 +52,19 @@ export const verb: Verb = {
     let events: Json[];
     let raws = new Map<Json, string>();
     if (typeof values.file === 'string') {
-      let bytes: Buffer;
-      try {
-        bytes = values.file === '-' ? await io.readStdin() : await readFile(resolve(io.cwd, values.file));
-      } catch (err) {
-        io.stderr(`aep timeline: cannot read ${values.file}: ${fsReason(err)}\n`);
+      const read = await readSession(values.file, session, values.json === true, io);
+      if (!read.ok) {
+        io.stderr(`aep timeline: cannot read ${values.file}: ${fsReason(read.error)}\n`);
         return EXIT.failed;
       }
-      const all: Json[] = [];
-      let bad = 0;
-      for (const line of bytes.toString('utf8').split('\n')) {
-        if (line.trim() === '') continue;
-        try {
-          const v: unknown = JSON.parse(line);
-          if (typeof v === 'object' && v !== null && !Array.isArray(v)) {
-            all.push(v as Json);
-            raws.set(v as Json, line);
-          } else bad++;
-        } catch {
-          bad++;
-        }
-      }
+      const { bad, sessions } = read;
       if (bad > 0) io.stderr(`aep timeline: skipped ${count(bad, 'line')} of ${values.file} that ${bad === 1 ? 'is not a JSON object' : 'are not JSON objects'} (check it with 'aep validate ${values.file}')\n`);
       if (session === undefined) {
-        const sessions = [...new Set(all.map((e) => e.session).filter((s): s is string => typeof s === 'string'))];
         if (sessions.length !== 1) throw new UsageError(`name the <session>: ${values.file} holds ${count(sessions.length, 'session')}${sessions.length ? ` (${sessions.slice(0, 5).join(', ')}${sessions.length > 5 ? ', …' : ''})` : ''}`);
         session = sessions[0]!;
       }
-      events = all.filter((e) => e.session === session);
+      events = read.events;
+      raws = read.raws;
     } else {
       if (session === undefined) throw new UsageError('missing <session> (or give --file F)');
       const t = target(values, io.env);
@@ -97,3 +87,58 @@ export const verb: Verb = {
     return EXIT.ok;
   },
 };
+
+/** What {@link readSession} found: the session's events (and their lines, when asked), every session named, the unusable lines. */
+type SessionRead =
+  | { ok: true; events: Json[]; raws: Map<Json, string>; sessions: string[]; bad: number }
+  | { ok: false; error: unknown };
+
+/**
+ * One session's events from a JSONL file (or `-`), read line by line: only the events of `session`
+ * are kept (when it is undefined, those of the first session named, and none once a second one
+ * appears: the caller then refuses), plus each distinct session name, in order of appearance.
+ */
+async function readSession(file: string, session: string | undefined, keepLines: boolean, io: Parameters<Verb['run']>[1]): Promise<SessionRead> {
+  const opened = await openInput(file, io);
+  if (!opened.ok) return opened;
+  const events: Json[] = [];
+  const raws = new Map<Json, string>();
+  const sessions = new Set<string>();
+  let bad = 0;
+  try {
+    for await (const raw of jsonlLines(opened.chunks, MAX_LINE_BYTES)) {
+      if (raw.bytes === null) {
+        bad++;
+        continue;
+      }
+      const line = raw.bytes.toString('utf8');
+      if (line.trim() === '') continue;
+      let v: unknown;
+      try {
+        v = JSON.parse(line);
+      } catch {
+        bad++;
+        continue;
+      }
+      if (typeof v !== 'object' || v === null || Array.isArray(v)) {
+        bad++;
+        continue;
+      }
+      const e = v as Json;
+      if (typeof e.session === 'string' && !sessions.has(e.session)) {
+        sessions.add(e.session);
+        if (session === undefined && sessions.size === 2) {
+          events.length = 0; // two sessions and none named: the caller refuses, so keep nothing more
+          raws.clear();
+        }
+      }
+      if (session === undefined ? typeof e.session !== 'string' || sessions.size !== 1 : e.session !== session) continue;
+      events.push(e);
+      if (keepLines) raws.set(e, line);
+    }
+  } catch (error) {
+    return { ok: false, error };
+  }
+  // Without a session named, the events are that of the only session, or none are used.
+  return { ok: true, events: session === undefined && sessions.size !== 1 ? [] : events, raws, sessions: [...sessions], bad };
+}

@@ -8,7 +8,7 @@ import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
 import { atLine, issue, renderIssue, type Issue } from '../core/issue.js';
 import { violation } from '../core/rules.js';
-import { MAX_LINE_BYTES, parseJsonl, streamChecker, validateStream } from '../core/stream.js';
+import { MAX_LINE_BYTES, MAX_REMEMBERED_KEYS, parseJsonl, streamChecker, validateStream } from '../core/stream.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import { jsonlLines } from './jsonl-lines.js';
 import { readChunks } from './read-chunks.js';
@@ -26,9 +26,13 @@ whole (ids, (epoch, seq) order, terminal exclusivity, ack decisions, form answer
 
 Every problem is one line on stdout:
   line N: <json path> [<rule id>, <spec section>] <what is wrong and how to fix it>
-followed by a summary line. An empty stream is invalid. The input is read line by line, so
-memory stays bounded by the 1 MiB line limit on any input (an endless pipe, /dev/zero); the
-lines are printed as they are found.
+followed by a summary line. An empty stream is invalid. The input is read line by line and
+the lines are printed as they are found. Memory stays bounded on any input (an endless pipe,
+/dev/zero): one line (at most 1 MiB) plus the stream rules' window of the last ${MAX_REMEMBERED_KEYS}
+keys ((source, id) pairs, sessions, terminals, acks, attention requests). Within that window
+every rule is exact; past it the oldest keys are forgotten: a repeat of a forgotten id is
+checked as a new event (a late redelivery then fails the seq order rule, whose message says
+so), and a forgotten terminal or ack no longer conflicts with a later one.
 
 flags:
   --json   print only {"ok", "events", "issues": [{rule, section, path, message, line}]}
@@ -139,7 +143,7 @@ async function* collecting(source: AsyncIterable<Buffer | string | Uint8Array>, 
 /**
  * Validate a stream chunk by chunk: each issue goes to `onIssue` as soon as its line is read (in
  * line order, as {@link validateJsonl} orders them). Resolves with the counts. Memory: one line
- * plus the per-session state of the stream rules.
+ * plus the stream rules' window of remembered keys (MAX_REMEMBERED_KEYS, see streamChecker).
  */
 export async function validateChunks(source: AsyncIterable<Buffer | string | Uint8Array>, onIssue: (issue: Issue) => void): Promise<{ events: number; issues: number }> {
   const checker = streamChecker();

@@ -15,6 +15,7 @@ import { captureRank, isPlainObject, type CaptureLevel } from './event.js';
 import { freeTextKeys, validateFormValues } from './forms.js';
 import { atLine, childPath, type Issue } from './issue.js';
 import { MAX_DEPTH, jsonTextProblem } from './json-shape.js';
+import { KeyWindow, type Forgettable } from './key-window.js';
 import { violation } from './rules.js';
 
 /** Longest JSONL line parsed, in UTF-8 bytes (1 MiB). A longer line gets `stream.line.size` and is skipped. */
@@ -156,6 +157,7 @@ interface SessionState {
 
 /** What a checker holds per source. */
 interface SourceState {
+  readonly name: string;
   /** id -> digest mode: the digest; value mode: the first value, or its Form once computed. */
   readonly ids: Map<string, unknown>;
   readonly sessions: Map<string, SessionState>;
@@ -195,8 +197,26 @@ function canonical(v: unknown): string | undefined {
  */
 export type SeenMemory = 'digest' | 'value';
 
+/**
+ * The most keys a checker remembers at once (default of {@link StreamCheckerOptions.window}): one
+ * per `(source, id)` seen, one per session, run terminal, tool terminal, attention request and
+ * terminal, and ack decision. Past it the oldest key is forgotten, so the cross-event rules see
+ * the last 131,072 keys of the stream (more than 13 times the relay's default per-session replay
+ * buffer of 10,000 Events), and a checker's memory stays bounded on any input.
+ */
+export const MAX_REMEMBERED_KEYS = 131_072;
+
 export interface StreamCheckerOptions {
   readonly remember?: SeenMemory;
+  /**
+   * The most keys remembered at once (default {@link MAX_REMEMBERED_KEYS}). Within it every rule
+   * is exact. Past it the oldest keys are forgotten: a repeat of a forgotten `(source, id)` is
+   * checked as a new Event (a collision with it goes unseen; a late redelivery of a sequenced
+   * Event is reported by the order rules, whose message then says the checker has forgotten
+   * keys), a forgotten terminal or ack no longer conflicts with a later one, and an attention
+   * request forgotten while open is not reported at `session.ended`.
+   */
+  readonly window?: number;
 }
 
 /** An Event that cannot be serialized canonically: never the same as anything, itself included. */
@@ -218,10 +238,10 @@ function digestOf(v: unknown): string | typeof UNSERIALIZABLE {
  * Every issue carries the `line` of the Event it is about. May be called any time; keeps no state
  * between calls.
  */
-export function validateStream(events: readonly unknown[] | readonly StreamEntry[]): Issue[] {
+export function validateStream(events: readonly unknown[] | readonly StreamEntry[], options: { readonly window?: number } = {}): Issue[] {
   const issues: Issue[] = [];
   // The values are held by `events` for the whole call: remembering them costs nothing.
-  const checker = streamChecker({ remember: 'value' });
+  const checker = streamChecker({ remember: 'value', ...options });
   for (let index = 0; index < events.length; index++) {
     const item: unknown = events[index];
     const found = checker.check(isEntry(item) ? item : { line: index + 1, value: item });
@@ -233,7 +253,9 @@ export function validateStream(events: readonly unknown[] | readonly StreamEntry
 /**
  * The incremental form of {@link validateStream}: feed Events one at a time, in stream order; each
  * call returns that Event's issues. Holds the per-session state and, per `(source, id)` seen, what
- * `remember` says (by default a fixed-size digest, never the Event).
+ * `remember` says (by default a fixed-size digest, never the Event), for at most `window` keys
+ * (see {@link StreamCheckerOptions.window}). Memory: that many keys, each with a digest or a
+ * position, plus the data of each remembered attention request (its form fields).
  */
 export interface StreamChecker {
   check(entry: StreamEntry): Issue[];
@@ -245,6 +267,11 @@ export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker
   const sources = new Map<string, SourceState>();
   // Requests by bare session name then id: the session view a foreign respond command resolves in (AEP-0001 §7 rule 4).
   const views = new Map<string, Map<string, Request>>();
+  // Every key put in any of the maps above (or a session's) takes a slot; the oldest is forgotten past the window.
+  const window = new KeyWindow<SourceState | SessionState>(options.window ?? MAX_REMEMBERED_KEYS, (map: Forgettable, key, owner) => {
+    if ('open' in owner) owner.open.delete(key); // a forgotten request is no longer open either
+    else if (owner.ids.size === 0 && owner.sessions.size === 0 && sources.get(owner.name) === owner) sources.delete(owner.name);
+  });
   /** Where `crossCheck` puts an Event's issues (emptied after each Event): no array per Event. */
   const scratch: Issue[] = [];
   /** Whether `value` repeats `first`, the Event remembered under `id` in `ids` (same canonical JSON). */
@@ -269,7 +296,7 @@ export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker
 
     // (source, id) is the identity of an Event (AEP-0001 §7 rule 4): a repeat is redelivery or a fault.
     let ofSource = sources.get(source);
-    if (ofSource === undefined) sources.set(source, (ofSource = { ids: new Map(), sessions: new Map() }));
+    if (ofSource === undefined) sources.set(source, (ofSource = { name: source, ids: new Map(), sessions: new Map() }));
     const ids = ofSource.ids;
     const first = ids.get(id);
     if (first !== undefined) {
@@ -279,18 +306,23 @@ export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker
       return issues;
     }
     ids.set(id, byValue ? value : digestOf(value));
+    window.remember(ids, id, ofSource);
 
     const session = str(value.session);
     if (session === undefined) return issues;
     let state = ofSource.sessions.get(session);
     if (state === undefined) {
       let view = views.get(session);
-      if (view === undefined) views.set(session, (view = new Map()));
+      if (view === undefined) {
+        views.set(session, (view = new Map()));
+        window.remember(views, session);
+      }
       state = { requests: new Map(), open: new Set(), attentionTerminals: new Map(), runTerminals: new Map(), toolTerminals: new Map(), acks: new Map(), view };
       ofSource.sessions.set(session, state);
+      window.remember(ofSource.sessions, session, ofSource);
     }
     scratch.length = 0;
-    crossCheck(value, line, state, state.view, scratch);
+    crossCheck(value, line, state, state.view, scratch, window);
     if (scratch.length > 0) for (const i of atLine(scratch, line)) issues.push(i);
     return issues;
   };
@@ -298,7 +330,7 @@ export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker
 }
 
 /** The cross-event rules for one Event; its issues (without a line) are pushed to `issues`. */
-function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState, view: Map<string, Request>, issues: Issue[]): void {
+function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState, view: Map<string, Request>, issues: Issue[], window: KeyWindow<SourceState | SessionState>): void {
   const type = typeof ev.type === 'string' ? ev.type : '';
   const data = isPlainObject(ev.data) ? ev.data : undefined;
 
@@ -308,9 +340,9 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState,
   if (seq !== undefined && epoch !== undefined) {
     const last = st.position;
     if (last !== undefined && epoch < last.epoch) {
-      issues.push(violation('stream.epoch.order', '$.epoch', `epoch ${epoch} comes after epoch ${last.epoch} (line ${last.line}) in this session; an emitter never reuses an earlier epoch`));
+      issues.push(violation('stream.epoch.order', '$.epoch', `epoch ${epoch} comes after epoch ${last.epoch} (line ${last.line}) in this session; an emitter never reuses an earlier epoch${forgetting(window)}`));
     } else if (last !== undefined && epoch === last.epoch && seq <= last.seq) {
-      issues.push(violation('stream.seq.order', '$.seq', `seq ${seq} is not above seq ${last.seq} (line ${last.line}) in epoch ${epoch}; within an epoch seq strictly increases (a restarted counter takes a new epoch)`));
+      issues.push(violation('stream.seq.order', '$.seq', `seq ${seq} is not above seq ${last.seq} (line ${last.line}) in epoch ${epoch}; within an epoch seq strictly increases (a restarted counter takes a new epoch)${forgetting(window)}`));
     } else if (last === undefined) {
       st.position = { epoch, seq, line };
     } else {
@@ -324,10 +356,10 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState,
   const subject = str(ev.subject);
   if (RUN_TERMINALS.has(type)) {
     const run = str(ev.run);
-    if (run !== undefined) once(st.runTerminals, run, line, issues, 'stream.run.terminal', (at) => `run "${run}" already reached its terminal at line ${at}; run.finished, run.failed and run.cancelled are exclusive and unrepeatable`);
+    if (run !== undefined) once(window, st, st.runTerminals, run, line, issues, 'stream.run.terminal', (at) => `run "${run}" already reached its terminal at line ${at}; run.finished, run.failed and run.cancelled are exclusive and unrepeatable`);
   } else if (TOOL_TERMINALS.has(type)) {
     const tool = data !== undefined && isPlainObject(data.tool) ? str(data.tool.call_id) : undefined;
-    if (tool !== undefined) once(st.toolTerminals, `${str(ev.run) ?? ''}\u0000${tool}`, line, issues, 'stream.tool.terminal', (at) => `tool call "${tool}" already reached its terminal at line ${at}; tool.completed, tool.failed and tool.denied are exclusive`);
+    if (tool !== undefined) once(window, st, st.toolTerminals, `${str(ev.run) ?? ''}\u0000${tool}`, line, issues, 'stream.tool.terminal', (at) => `tool call "${tool}" already reached its terminal at line ${at}; tool.completed, tool.failed and tool.denied are exclusive`);
   } else if (type === 'session.ended') {
     if (st.ended !== undefined) {
       issues.push(violation('stream.session.terminal', '$', `this session already ended at line ${st.ended}; a second distinct session.ended is not allowed`));
@@ -340,14 +372,18 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState,
     st.open.clear();
   } else if (type === 'attention.requested') {
     st.requests.set(id, { line, data });
-    if (!view.has(id)) view.set(id, { line, data });
+    window.remember(st.requests, id, st);
+    if (!view.has(id)) {
+      view.set(id, { line, data });
+      window.remember(view, id);
+    }
     st.open.add(id);
   } else if (ATTENTION_TERMINALS.has(type) && subject !== undefined) {
-    once(st.attentionTerminals, subject, line, issues, 'stream.attention.terminal', (at) => `attention request "${subject}" already reached its terminal at line ${at}; attention.resolved and attention.timeout are exclusive`);
+    once(window, st, st.attentionTerminals, subject, line, issues, 'stream.attention.terminal', (at) => `attention request "${subject}" already reached its terminal at line ${at}; attention.resolved and attention.timeout are exclusive`);
     st.open.delete(subject);
   } else if (ACKS.has(type)) {
     const cause = str(ev.cause);
-    if (cause !== undefined) once(st.acks, cause, line, issues, 'stream.ack.duplicate', (at) => `command "${cause}" was already acknowledged at line ${at}; a target makes one ack decision per command, and answers a redelivery by re-emitting that same ack byte-identically`);
+    if (cause !== undefined) once(window, st, st.acks, cause, line, issues, 'stream.ack.duplicate', (at) => `command "${cause}" was already acknowledged at line ${at}; a target makes one ack decision per command, and answers a redelivery by re-emitting that same ack byte-identically`);
   } else if (type === 'attention.answered' && subject !== undefined) {
     issues.push(...checkAnswer(ev, data, st.requests.get(subject)));
   } else if (type === 'control.attention.respond' && subject !== undefined) {
@@ -358,11 +394,22 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState,
   }
 }
 
+/**
+ * What an order violation adds once the checker has forgotten keys: the Event may be a legal
+ * redelivery of one older than the window, which can no longer be compared.
+ */
+function forgetting(window: { readonly forgotten: number; readonly capacity: number }): string {
+  if (window.forgotten === 0) return '';
+  return `. Note: this stream outgrew the validator's window of ${window.capacity} remembered keys ((source, id) pairs, sessions, terminals), so if this Event repeats one from before that window it is a legal redelivery that can no longer be compared; to tell, validate this session's lines on their own (e.g. filter the file by "session")`;
+}
+
 /** Record the first Event for `key`; a second, different one is a violation naming the first's line. */
-function once(map: Map<string, number>, key: string, line: number, issues: Issue[], rule: 'stream.run.terminal' | 'stream.tool.terminal' | 'stream.attention.terminal' | 'stream.ack.duplicate', message: (firstLine: number) => string): void {
+function once(window: KeyWindow<SourceState | SessionState>, st: SessionState, map: Map<string, number>, key: string, line: number, issues: Issue[], rule: 'stream.run.terminal' | 'stream.tool.terminal' | 'stream.attention.terminal' | 'stream.ack.duplicate', message: (firstLine: number) => string): void {
   const first = map.get(key);
-  if (first === undefined) map.set(key, line);
-  else issues.push(violation(rule, '$', message(first)));
+  if (first === undefined) {
+    map.set(key, line);
+    window.remember(map, key, st);
+  } else issues.push(violation(rule, '$', message(first)));
 }
 
 /** AEP-0006: `answer.values` against the request's fields, and its type-dependent capture gating. */

@@ -66,9 +66,10 @@ function killGroup(child: ChildProcess | undefined): Promise<void> {
 /**
  * Start three servers named `n1`..`n3`; resolves once each accepts client connections, which is
  * before the cluster has elected a JetStream meta leader: a fleet started right after is started
- * "together with" the cluster, as an orchestrator starts it.
+ * "together with" the cluster, as an orchestrator starts it. `launch` starts only the first few
+ * (the others with `restart()`): a cluster still forming, with no quorum yet.
  */
-export async function startCluster(): Promise<NatsCluster> {
+export async function startCluster(opts: { launch?: number } = {}): Promise<NatsCluster> {
   const binary = natsServerBinary();
   if (!binary) throw new Error(NATS_MISSING);
   const root = mkdtempSync(join(tmpdir(), 'aep-cluster-'));
@@ -111,13 +112,12 @@ export async function startCluster(): Promise<NatsCluster> {
         await launch();
       },
       log: () => log,
-      // launch is called below
-      ...{ launch },
+      launch,
     } as ClusterServer & { launch(): Promise<void> };
   });
   const all = servers as Array<ClusterServer & { launch(): Promise<void> }>;
   try {
-    await Promise.all(all.map((s) => s.launch()));
+    await Promise.all(all.slice(0, opts.launch ?? 3).map((s) => s.launch()));
   } catch (err) {
     await Promise.all(servers.map((s) => s.kill9()));
     rmSync(root, { recursive: true, force: true });

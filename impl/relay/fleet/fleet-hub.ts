@@ -241,6 +241,17 @@ export class FleetHub implements HubLike {
     }
   }
 
+  /**
+   * A lease read or write: when the bucket does not answer (a partition the client has not
+   * noticed yet, a bucket without a leader right after a server died), the caller gets
+   * `Unavailable` (send it again later), never a failure of its own frame.
+   */
+  #lease<T>(call: Promise<T>): Promise<T> {
+    return call.catch((err: unknown) => {
+      throw err instanceof Unavailable ? err : new Unavailable(`the fleet's ownership bucket on NATS (${this.#fleet.url}) did not answer (${describe(err)}), so this node cannot tell who owns the session`);
+    });
+  }
+
   #unavailable(): Unavailable {
     return new Unavailable(`the fleet's NATS server (${this.#fleet.url}) is unreachable, so this node cannot store events`);
   }
@@ -308,7 +319,7 @@ export class FleetHub implements HubLike {
     // single relay's rules apply between the two (a command to the session is `ambiguous`).
     for (const p of this.peers) if (p !== peer && p.claims.has(session)) return undefined;
     if (!this.#reachable) return Promise.reject(this.#unavailable());
-    return this.leases.claim(session, peer.rosterEntry?.(session)).then((owner) =>
+    return this.#lease(this.leases.claim(session, peer.rosterEntry?.(session))).then((owner) =>
       owner === undefined
         ? undefined
         : `session ${JSON.stringify(session)} is owned by a live target on fleet node ${JSON.stringify(owner)}; one target owns a session fleet-wide (AEP-0001 §5.2, AEP-0004 §4.5): emit into it on that target's connection, or wait until that lease lapses (AEP_NATS_LEASE_MS=${this.#fleet.leaseMs} after its last renewal)`,
@@ -318,7 +329,7 @@ export class FleetHub implements HubLike {
   ownedElsewhere(peer: Peer, session: string): boolean | Promise<boolean> {
     if (this.#local.ownedElsewhere(peer, session)) return true;
     if (!this.#reachable) throw this.#unavailable();
-    return this.leases.owner(session).then((owner) => owner !== undefined && owner !== this.#fleet.node);
+    return this.#lease(this.leases.owner(session)).then((owner) => owner !== undefined && owner !== this.#fleet.node);
   }
 
   dispatch(command: Received, authenticated: boolean): Dispatch | Promise<Dispatch> {
@@ -330,7 +341,7 @@ export class FleetHub implements HubLike {
   }
 
   async #dispatchRemote(command: Received, session: string): Promise<Dispatch> {
-    const owner = await this.leases.owner(session);
+    const owner = await this.#lease(this.leases.owner(session));
     if (owner === undefined || owner === this.#fleet.node) return routeCommand(command.event, true, []) as Dispatch;
     try {
       const reply = await this.nc.request(this.names.controlSubject(owner), command.raw, { timeout: ROUTE_TIMEOUT_MS });
@@ -350,7 +361,7 @@ export class FleetHub implements HubLike {
   /** The roster entries of sessions other nodes' targets own (this node's own come from its connections). */
   async roster(): Promise<RosterEntry[]> {
     if (!this.#reachable) throw this.#unavailable();
-    return this.leases.entries();
+    return this.#lease(this.leases.entries());
   }
 
   async close(): Promise<void> {

@@ -85,7 +85,8 @@ export async function startCluster(opts: { launch?: number } = {}): Promise<Nats
         `server_name: ${name}`,
         `listen: 127.0.0.1:${p.client}`,
         `jetstream { store_dir: ${JSON.stringify(join(root, name))} }`,
-        `cluster { name: aep-test, listen: 127.0.0.1:${p.route}, routes: [${routes.join(', ')}] }`,
+        // no_advertise: clients keep to the URLs they were given (a node behind test proxies must not learn the servers' own addresses).
+        `cluster { name: aep-test, listen: 127.0.0.1:${p.route}, no_advertise: true, routes: [${routes.join(', ')}] }`,
         '',
       ].join('\n'),
     );

@@ -229,9 +229,16 @@ export async function partitionNode(h: ClusterHarness, opts: { mode: 'pause' | '
   const log = newPostLog();
   await postAll(a!.url, events.slice(0, third), log);
 
+  const claimant = await h.ws(c.url, { role: 'emitter' }, {});
   const health = async (): Promise<string> => ((await (await fetch(`${c.url}/healthz`)).json()) as { fleet: { nats: string } }).fleet.nats;
   const cutAt = Date.now();
   for (const p of h.proxies) (opts.mode === 'pause' ? p.pause() : p.drop());
+  // A claim made while cut off (before the client noticed, too) is refused as unavailable: its
+  // event is not stored, the connection does not become the owner, and it may send it again.
+  const claim = makeEvent({ id: 'claim-while-cut', session: 'part-claim', seq: 0 });
+  claimant.send(JSON.stringify(claim));
+  const refusal = JSON.parse(await claimant.waitFor((f) => f?.type === 'error', 20_000)) as { code: string; cause?: string };
+  expect(refusal).toMatchObject({ code: 'unavailable', cause: 'claim-while-cut' });
   // While cut off: c refuses (503 with Retry-After), never acknowledges; a keeps ingesting.
   const onC = events.slice(third, 2 * third);
   let refused = 0;
@@ -255,6 +262,11 @@ export async function partitionNode(h: ClusterHarness, opts: { mode: 'pause' | '
   for (let i = 0; i < 100 && (await health()) !== 'reachable'; i++) await sleep(100);
   expect(await health()).toBe('reachable');
   expect(new Set(log.acknowledged).size).toBe(opts.events);
+  // Healed: the same claim is taken now.
+  const from = claimant.frames.length;
+  claimant.send(JSON.stringify({ ...claim, id: 'claim-after-heal' }));
+  await sleep(1_000);
+  expect(claimant.frames.slice(from).filter((f) => f.includes('"type":"error"'))).toEqual([]);
   await expectEveryoneSawAll(subs, log, 30_000);
   await expectStored(h, [a!, b!, c], log);
   return { mode: opts.mode, heldMs: opts.holdMs, refusedWhileCut: refused, unreachableAfterMs };

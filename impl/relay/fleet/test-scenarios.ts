@@ -89,14 +89,14 @@ export interface KillFigures {
 }
 
 /**
- * (a) Nodes started together with the cluster (only `n1` up at first: no quorum, no leader; the
- * other two a second later), `events` posted to node a in batches of 10, and `kills` SIGKILLs of
+ * (a) Nodes started together with the cluster (only `n1` up at first: no quorum, no leader, so
+ * their setup requests time out; the other two 8 s later, longer than one JetStream request waits (5 s)), `events` posted to node a in batches of 10, and `kills` SIGKILLs of
  * the server that hosts the most consumers, evenly spaced (a killed server is restarted before
  * the next kill, so two of three stay up). Every 503 carries Retry-After and the client retries it.
  */
 export async function killServersUnderLoad(h: ClusterHarness, opts: { events: number; kills: number }): Promise<KillFigures> {
   const cluster = await h.start({ launch: 1 });
-  const late = sleep(1_000).then(() => Promise.all(cluster.servers.slice(1).map((s) => s.restart())));
+  const late = sleep(8_000).then(() => Promise.all(cluster.servers.slice(1).map((s) => s.restart())));
   const [a, b, c] = await Promise.all(['a', 'b', 'c'].map((name) => h.node(name)));
   await late;
   const subs = await Promise.all([a!, b!, c!].map((n) => h.sse(`${n.url}/stream`)));

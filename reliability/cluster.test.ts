@@ -8,7 +8,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { NATS_MISSING, natsServerBinary } from '../impl/relay/fleet/local-nats.js';
-import { ClusterHarness, killNodeWithCommandInFlight, killServersUnderLoad, partitionNode } from '../impl/relay/fleet/test-scenarios.js';
+import { ClusterHarness, killNodeWithCommandInFlight, killServersUnderLoad, partitionNode } from '../impl/relay/fleet/test-utils/scenarios.js';
 import { CI, figures } from './test-utils/scale.js';
 
 const present = natsServerBinary() !== undefined;

@@ -1,12 +1,12 @@
 /**
  * The fleet against a failing broker (issue 25), bounded: three relay nodes on a real
- * three-server NATS cluster (R3), one run of each scenario (test-scenarios.ts) with small counts.
+ * three-server NATS cluster (R3), one run of each scenario (test-utils/scenarios.ts) with small counts.
  * Not part of `npm test`: ci.sh runs it as its own stage (AEP_CLUSTER_TESTS=1); the full version,
  * with more events, several kills and longer partitions, is reliability/cluster.test.ts.
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import { NATS_MISSING, natsServerBinary } from './local-nats.js';
-import { ClusterHarness, killNodeWithCommandInFlight, killServersUnderLoad, partitionNode } from './test-scenarios.js';
+import { ClusterHarness, killNodeWithCommandInFlight, killServersUnderLoad, partitionNode } from './test-utils/scenarios.js';
 
 const present = natsServerBinary() !== undefined;
 const enabled = process.env.AEP_CLUSTER_TESTS === '1';

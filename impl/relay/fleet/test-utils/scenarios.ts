@@ -2,16 +2,16 @@
  * Test-only: the three cluster scenarios of issue 25, shared by the bounded CI file
  * (impl/relay/fleet/cluster.test.ts) and the full reliability run (reliability/cluster.test.ts),
  * which differ only in their counts. Real processes only: three `nats-server`s in a cluster
- * (test-cluster.ts), relay nodes from `bin/aep.js` (R3), TCP proxies for partitions.
+ * (cluster.ts), relay nodes from `bin/aep.js` (R3), TCP proxies for partitions.
  * Every scenario counts at the consumers: loss 0, duplicates 0; and every event a node
  * acknowledged is in the stream (a replay on each node holds it, once).
  */
 import { expect } from 'vitest';
-import { fleetStream, spawnNode, type ChildNode } from '../test-utils/fleet-nodes.js';
-import { helloWs, makeEvent, openSse, post, sleep, type SseReader, type WsClient } from '../testing.js';
-import { busiestServer, startCluster, type ClusterServer, type NatsCluster } from './test-cluster.js';
-import { account, extraCopies, idsOf, loadEvent, newPostLog, postAll, type PostLog } from './test-load.js';
-import { startProxy, type TcpProxy } from './test-proxy.js';
+import { fleetStream, spawnNode, type ChildNode } from '../../test-utils/fleet-nodes.js';
+import { helloWs, makeEvent, openSse, post, sleep, type SseReader, type WsClient } from '../../testing.js';
+import { busiestServer, startCluster, type ClusterServer, type NatsCluster } from './cluster.js';
+import { account, extraCopies, idsOf, loadEvent, newPostLog, postAll, type PostLog } from './load.js';
+import { startProxy, type TcpProxy } from './proxy.js';
 
 /** Everything one scenario started; `cleanup` stops all of it (afterEach). */
 export class ClusterHarness {

@@ -1,7 +1,7 @@
 /** The partition proxy itself: pass, pause (held, then delivered on heal), delay, drop. */
 import { createServer, connect, type Server, type Socket } from 'node:net';
 import { afterEach, expect, it } from 'vitest';
-import { startProxy, type TcpProxy } from './test-proxy.js';
+import { startProxy, type TcpProxy } from './proxy.js';
 
 let echo: Server | undefined;
 let proxy: TcpProxy | undefined;

@@ -11,7 +11,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
-import { freePort, NATS_MISSING, natsServerBinary } from './local-nats.js';
+import { freePort, NATS_MISSING, natsServerBinary } from '../local-nats.js';
 
 export interface ClusterServer {
   readonly name: string;

@@ -205,6 +205,10 @@ done
 for _ in 1 2 3 4 5 6 7; do stop_last; done
 passed
 
+stage "the fleet on a three-server NATS cluster (bounded): a server killed under load, a relay node killed with a command in flight, a partition healed; loss 0, duplicates 0 at the consumers (the full run is npm run test:reliability)"
+AEP_CLUSTER_TESTS=1 npx vitest run impl/relay/fleet/cluster.test.ts
+passed
+
 stage "live: each adapter daemon (and the SSE bridges' opt-in gate), attached to a tokened relay, as a control-capable target"
 TOKEN="ci-$RANDOM$RANDOM"
 AEP_TOKEN=$TOKEN start_bg relay-adapters 'listening on' $AEP relay --port 0

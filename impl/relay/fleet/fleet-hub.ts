@@ -6,7 +6,8 @@
  *   (and this node applied them, so a replay right after the 202 holds them). The stream keeps
  *   one copy: a pair this node already holds, or repeated in the batch, is not published; a
  *   pair JetStream drops as a duplicate within its window is counted a duplicate.
- * - Every node reads the whole stream with an ordered consumer into its own in-memory `Hub`
+ * - Every node reads the whole stream (stream-reader.ts: an ordered consumer, recreated from the
+ *   last applied sequence when the server it lives on dies) into its own in-memory `Hub`
  *   (replay buffer + fan-out), so SSE, WebSocket, filters, ceilings and resume are the single
  *   relay's code, fed in stream order.
  * - Live-only copies (a redelivered duplicate, AEP-0003 §5; an agent-scoped event, never
@@ -16,7 +17,7 @@
  *   is sent to `aep.{stream}.ctl.{node}`, which routes it to its local target and replies
  *   with the routing outcome. Acks are events: they reach consumers through the stream.
  */
-import { DeliverPolicy, jetstream, jetstreamManager, type ConsumerMessages, type JetStreamClient, type PubAck } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager, type JetStreamClient, type JsMsg, type PubAck } from '@nats-io/jetstream';
 import { connect, headers, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { AepEvent } from '../../core/event.js';
 import type { Received } from '../buffer.js';
@@ -26,7 +27,8 @@ import type { FleetConfig } from './config.js';
 import { fleetNames, messageId, type FleetNames } from './names.js';
 import type { RosterEntry } from './ownership.js';
 import { Leases } from './ownership.js';
-import { ensureStream, ownershipBucket, streamConfig } from './stream.js';
+import { ensureStream, ownershipBucket, streamConfig, untilReady } from './stream.js';
+import { StreamReader } from './stream-reader.js';
 
 export interface FleetHubOptions {
   readonly fleet: FleetConfig;
@@ -36,6 +38,8 @@ export interface FleetHubOptions {
   readonly log: (line: string) => void;
 }
 
+/** How often the client pings its server; two unanswered pings and it counts the server lost (a partition, not only a closed socket). */
+const PING_INTERVAL_MS = 2_000;
 /** How long a publish waits for its JetStream ack, and a routed command for its reply. */
 const PUBLISH_TIMEOUT_MS = 5_000;
 const ROUTE_TIMEOUT_MS = 3_000;
@@ -46,22 +50,28 @@ const OVER = 'Aep-Over-Declared';
 const AFTER = 'Aep-After';
 const ORIGIN = 'Aep-Node';
 
+/**
+ * How long setup (stream, bucket, first consumer) keeps retrying while the cluster is not ready:
+ * a fleet started together with its NATS cluster asks before the cluster has elected a leader.
+ */
+const SETUP_RETRY_MS = 60_000;
+
 /** Connect to NATS, set up the stream and bucket, read the stream up to its end, then serve. */
 export async function startFleetHub(opts: FleetHubOptions): Promise<FleetHub> {
   const { fleet, log } = opts;
   let nc: NatsConnection;
   try {
-    nc = await connect({ servers: fleet.url.split(',').map((s) => s.trim()), name: `aep-relay ${fleet.node}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: 5_000, timeout: 5_000 });
+    nc = await connect({ servers: fleet.url.split(',').map((s) => s.trim()), name: `aep-relay ${fleet.node}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: PING_INTERVAL_MS, maxPingOut: 2, timeout: 5_000 });
   } catch (err) {
     throw new Error(`cannot reach NATS at ${fleet.url} (AEP_NATS_URL / --nats): ${describe(err)}; start nats-server -js, or unset AEP_NATS_URL for a single relay`);
   }
   try {
     const names = fleetNames(fleet.stream);
-    const jsm = await jetstreamManager(nc);
-    const last = await ensureStream(jsm, streamConfig(fleet, names, opts.buffer, opts.maxSessions), log);
-    const kv = await ownershipBucket(nc, fleet, names);
+    const deadline = Date.now() + SETUP_RETRY_MS;
+    const last = await untilReady('stream', deadline, log, async () => ensureStream(await jetstreamManager(nc), streamConfig(fleet, names, opts.buffer, opts.maxSessions), log));
+    const kv = await untilReady('ownership bucket', deadline, log, () => ownershipBucket(nc, fleet, names));
     const hub = new FleetHub(nc, jetstream(nc), names, new Leases(kv, fleet.node, fleet.leaseMs, log), opts);
-    await hub.start(last);
+    await hub.start(last, deadline);
     return hub;
   } catch (err) {
     await nc.close().catch(() => {});
@@ -89,7 +99,7 @@ export class FleetHub implements HubLike {
   /** Live-only copies waiting for the stream position they follow. */
   #deferred: Deferred[] = [];
   #waiters: Array<{ seq: number; resolve: () => void }> = [];
-  #messages: ConsumerMessages | undefined;
+  #reader: StreamReader | undefined;
   #subs: Subscription[] = [];
 
   constructor(
@@ -104,8 +114,8 @@ export class FleetHub implements HubLike {
     this.#log = opts.log;
   }
 
-  /** Subscribe to the live and control subjects, start the consumer, and wait until `last` is applied. */
-  async start(last: number): Promise<void> {
+  /** Subscribe to the live and control subjects, start the stream reader, and wait until `last` is applied. */
+  async start(last: number, deadline = Date.now() + SETUP_RETRY_MS): Promise<void> {
     void this.#watchStatus();
     this.#subs.push(this.nc.subscribe(this.names.live, { callback: (_err, msg) => this.#onLive(msg.headers, msg.string()) }));
     this.#subs.push(
@@ -122,31 +132,26 @@ export class FleetHub implements HubLike {
         },
       }),
     );
-    const consumer = await this.js.consumers.get(this.#fleet.stream, { deliver_policy: DeliverPolicy.All });
-    this.#messages = await consumer.consume();
-    void this.#consume(this.#messages);
+    const reader = new StreamReader({ js: this.js, stream: this.#fleet.stream, deliver: (m) => this.#consume(m), connected: () => this.#reachable && !this.nc.isClosed(), log: this.#log });
+    await untilReady('stream consumer', deadline, this.#log, () => reader.start());
+    this.#reader = reader;
     await this.#caughtUp(last, 60_000);
   }
 
-  async #consume(messages: ConsumerMessages): Promise<void> {
+  /** One stream message, in stream order (the reader delivers each sequence once). */
+  #consume(m: JsMsg): void {
+    const raw = m.string();
+    let event: AepEvent;
     try {
-      for await (const m of messages) {
-        const raw = m.string();
-        let event: AepEvent;
-        try {
-          event = JSON.parse(raw) as AepEvent;
-        } catch {
-          this.#log(`stream message ${m.seq} is not an event; skipped`);
-          continue;
-        }
-        this.#batch.push(m.headers?.get(OVER) === '1' ? { event, raw, overDeclared: true } : { event, raw });
-        this.#batchSeq = m.seq;
-        this.#releaseDeferred(m.seq);
-        this.#schedule();
-      }
-    } catch (err) {
-      if (!this.#closing) this.#log(`stream consumer stopped: ${describe(err)}`);
+      event = JSON.parse(raw) as AepEvent;
+    } catch {
+      this.#log(`stream message ${m.seq} is not an event; skipped`);
+      return;
     }
+    this.#batch.push(m.headers?.get(OVER) === '1' ? { event, raw, overDeclared: true } : { event, raw });
+    this.#batchSeq = m.seq;
+    this.#releaseDeferred(m.seq);
+    this.#schedule();
   }
 
   #schedule(): void {
@@ -228,6 +233,17 @@ export class FleetHub implements HubLike {
         this.#log(`NATS reachable again at ${s.server}: ingest resumes`);
       }
     }
+  }
+
+  /**
+   * A lease read or write: when the bucket does not answer (a partition the client has not
+   * noticed yet, a bucket without a leader right after a server died), the caller gets
+   * `Unavailable` (send it again later), never a failure of its own frame.
+   */
+  #lease<T>(call: Promise<T>): Promise<T> {
+    return call.catch((err: unknown) => {
+      throw err instanceof Unavailable ? err : new Unavailable(`the fleet's ownership bucket on NATS (${this.#fleet.url}) did not answer (${describe(err)}), so this node cannot tell who owns the session`);
+    });
   }
 
   #unavailable(): Unavailable {
@@ -312,7 +328,7 @@ export class FleetHub implements HubLike {
     if (!this.#reachable) return unreachable(this.#unavailable());
     let owner: string | undefined;
     try {
-      owner = await this.leases.claim(session, peer.rosterEntry?.(session));
+      owner = await this.#lease(this.leases.claim(session, peer.rosterEntry?.(session)));
     } catch (err) {
       return this.#outage(err);
     }
@@ -324,7 +340,7 @@ export class FleetHub implements HubLike {
     if (this.#local.claimedElsewhere(peer, session)) return { ok: true, elsewhere: true };
     if (!this.#reachable) return unreachable(this.#unavailable());
     try {
-      const owner = await this.leases.owner(session);
+      const owner = await this.#lease(this.leases.owner(session));
       return { ok: true, elsewhere: owner !== undefined && owner !== this.#fleet.node };
     } catch (err) {
       return this.#outage(err);
@@ -349,7 +365,7 @@ export class FleetHub implements HubLike {
   }
 
   async #dispatchRemote(command: Received, session: string): Promise<Dispatch> {
-    const owner = await this.leases.owner(session);
+    const owner = await this.#lease(this.leases.owner(session));
     if (owner === undefined || owner === this.#fleet.node) return routeCommand(command.event, true, []) as Dispatch;
     try {
       const reply = await this.nc.request(this.names.controlSubject(owner), command.raw, { timeout: ROUTE_TIMEOUT_MS });
@@ -372,7 +388,7 @@ export class FleetHub implements HubLike {
     if (!this.#reachable) return unreachable(this.#unavailable());
     let others: RosterEntry[];
     try {
-      others = await this.leases.entries();
+      others = await this.#lease(this.leases.entries());
     } catch (err) {
       return this.#outage(err);
     }
@@ -389,7 +405,7 @@ export class FleetHub implements HubLike {
     if (this.#reachable) await this.leases.releaseAll();
     else this.leases.stop();
     for (const sub of this.#subs) sub.unsubscribe();
-    await this.#messages?.close().catch(() => {});
+    await this.#reader?.close();
     await this.nc.drain().catch(() => this.nc.close());
   }
 }

@@ -58,3 +58,34 @@ function isNotFound(err: unknown): boolean {
 export function ownershipBucket(nc: NatsConnection, fleet: FleetConfig, names: FleetNames): Promise<KV> {
   return new Kvm(nc).create(names.bucket, { ttl: fleet.leaseMs, history: 1, replicas: fleet.replicas });
 }
+
+/**
+ * Errors of a JetStream cluster that is not ready yet (no meta leader elected, fewer peers up
+ * than the replicas asked, a leader election under way): the request times out, finds no
+ * responder, or is refused as temporarily unavailable. Anything else is a real setup error.
+ */
+export function isNotReady(err: unknown): boolean {
+  if (!(err instanceof Error)) return false;
+  if (/timeout/i.test(err.name)) return true;
+  return /timeout|timed out|no responders|temporarily unavailable|insufficient resources|no suitable peers|leader|not current|jetstream not (enabled|ready)|503/i.test(err.message);
+}
+
+/**
+ * Run `attempt` until it succeeds, retrying while the cluster is not ready (`isNotReady`), until
+ * `deadline` (then the last error is thrown). Logs the first wait and then one line every 5 s.
+ */
+export async function untilReady<T>(what: string, deadline: number, log: (line: string) => void, attempt: () => Promise<T>): Promise<T> {
+  let logged = 0;
+  for (let n = 0; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isNotReady(err) || Date.now() >= deadline) throw err;
+      if (Date.now() - logged >= 5_000) {
+        log(`the NATS cluster is not ready for the ${what} yet (${err instanceof Error ? err.message : String(err)}); retrying until it is`);
+        logged = Date.now();
+      }
+      await new Promise((r) => setTimeout(r, Math.min(1_000, 100 * 2 ** Math.min(n, 4))));
+    }
+  }
+}

@@ -2,7 +2,7 @@
  * The per-session replay buffer (AEP-0003 §5). Pure data structure, no I/O.
  *
  * Bytes first: a held event is its received JSON text plus the index routing needs (session,
- * id, source, type, position, arrival order, the over-declared mark). No parsed object is kept
+ * id, source, position, arrival order, the over-declared mark). No parsed object is kept
  * per held event; `Held.event` re-parses the text on demand (the text was validated at
  * admission, so it parses to the same value), and the last `MATERIALIZED` parses are memoized
  * so a replay that reads an event several times (filter, framing, rendering) parses it once.
@@ -68,46 +68,57 @@ export function isSuccessor(pos: Position, next: Position): boolean {
 /** How many held events keep their parsed form at once (the most recently parsed ones). */
 export const MATERIALIZED = 8192;
 
-/** The held events whose parsed form is memoized, oldest first in ring order. */
-const ring: Array<HeldEvent | undefined> = new Array<HeldEvent | undefined>(MATERIALIZED);
-let ringAt = 0;
+/**
+ * The memoized parses: at most `MATERIALIZED`, the oldest dropped first (Map order is insertion
+ * order). Kept beside the held events rather than in a field of each, which every held event would pay for.
+ */
+const parsed = new Map<HeldEvent, AepEvent>();
 
 /**
  * A held event: the received text and its index, never the parsed object (except while it is
  * one of the last `MATERIALIZED` parsed). Implements `Held`, so it goes wherever a `Received` goes.
+ * It is its own sort key: `epoch` and `seq` are its position (its attach point when seq-less).
  */
-class HeldEvent implements Held {
+class HeldEvent implements Held, Position {
   declare readonly overDeclared?: boolean;
-  #event: AepEvent | undefined = undefined;
+  /** The arrival counter, negated for a seq-less event (one field for `ord` and `positioned`). */
+  readonly #order: number;
 
   constructor(
     readonly raw: string,
-    /** The session, the event's `id`, `source` and `type`: the index the buffer and routing read without parsing. */
+    /** The session and the event's `id`: the index the buffer reads without parsing (the `source` is in the session's keys). */
     readonly session: string,
     readonly id: string,
-    readonly source: string,
-    readonly type: string,
-    readonly pos: Position,
-    readonly positioned: boolean,
-    readonly ord: number,
-  ) {}
+    readonly epoch: number,
+    readonly seq: number,
+    positioned: boolean,
+    ord: number,
+  ) {
+    this.#order = positioned ? ord : -ord;
+  }
+
+  /** The event's own `(epoch, seq)`, or its attach point when `positioned` is false (a new object per read). */
+  get pos(): Position {
+    return { epoch: this.epoch, seq: this.seq };
+  }
+
+  get positioned(): boolean {
+    return this.#order > 0;
+  }
+
+  get ord(): number {
+    return this.#order > 0 ? this.#order : -this.#order;
+  }
 
   /** The event, parsed from `raw` on demand; the last `MATERIALIZED` parses are kept. */
   get event(): AepEvent {
-    let event = this.#event;
+    let event = parsed.get(this);
     if (event === undefined) {
       event = JSON.parse(this.raw) as AepEvent;
-      this.#event = event;
-      ring[ringAt]?.forget();
-      ring[ringAt] = this;
-      ringAt = (ringAt + 1) % MATERIALIZED;
+      if (parsed.size >= MATERIALIZED) parsed.delete(parsed.keys().next().value!);
+      parsed.set(this, event);
     }
     return event;
-  }
-
-  /** Drop the memoized parse (the ring moved past this event). */
-  forget(): void {
-    this.#event = undefined;
   }
 }
 
@@ -129,7 +140,7 @@ interface SessionState {
 
 const BEFORE_ALL: Position = Object.freeze({ epoch: -1, seq: -1 });
 
-const posOf = (h: HeldEvent): Position => h.pos;
+const posOf = (h: HeldEvent): Position => h;
 
 // The held `(source, id)` pairs of a session, keyed by id (one hash per lookup): the source,
 // or a set of sources once two sources share an id.
@@ -148,24 +159,17 @@ function hold(keys: HeldKeys, source: string, id: string, sources: string | Set<
   else sources.add(source);
 }
 
-function release(keys: HeldKeys, source: string, id: string): void {
-  const sources = keys.get(id);
-  if (sources === source) keys.delete(id);
+/**
+ * Forget an evicted event's pair. A lone source for its id is its own (every held pair is in
+ * `keys`), so only an id shared by several sources needs the event's `source`, read from its text.
+ */
+function release(keys: HeldKeys, gone: HeldEvent): void {
+  const sources = keys.get(gone.id);
+  if (typeof sources === 'string') keys.delete(gone.id);
   else if (typeof sources === 'object') {
-    sources.delete(source);
-    if (sources.size === 0) keys.delete(id);
+    sources.delete(gone.event.source);
+    if (sources.size === 0) keys.delete(gone.id);
   }
-}
-
-/** Event types seen, so held events share one string per type (bounded: past it, no sharing). */
-const TYPES = new Map<string, string>();
-const MAX_TYPES = 4096;
-
-function internType(type: string): string {
-  const known = TYPES.get(type);
-  if (known !== undefined) return known;
-  if (TYPES.size < MAX_TYPES) TYPES.set(type, type);
-  return type;
 }
 
 export class ReplayBuffer {
@@ -223,7 +227,7 @@ export class ReplayBuffer {
     const positioned = typeof seq === 'number';
     const pos: Position = positioned ? { epoch: event.epoch ?? 0, seq } : (state.highWater ?? BEFORE_ALL);
     const source = event.source === state.lastSource ? state.lastSource : (state.lastSource = event.source);
-    const held = new HeldEvent(rec.raw, state.name, event.id, source, internType(event.type), pos, positioned, ++this.#ord);
+    const held = new HeldEvent(rec.raw, state.name, event.id, pos.epoch, pos.seq, positioned, ++this.#ord);
     if (rec.overDeclared !== undefined) (held as { overDeclared?: boolean }).overDeclared = rec.overDeclared;
     if (positioned && (!state.highWater || comparePositions(pos, state.highWater) > 0)) state.highWater = pos;
     // A down-levelled copy made for live delivery is the held event's too (made once per event and ceiling).
@@ -234,8 +238,8 @@ export class ReplayBuffer {
     hold(state.keys, source, held.id, sources);
     while (state.events.length > this.perSession) {
       const gone = state.events.shift()!;
-      release(state.keys, gone.source, gone.id);
-      if (!state.evictedHigh || comparePositions(gone.pos, state.evictedHigh) > 0) state.evictedHigh = gone.pos;
+      release(state.keys, gone);
+      if (!state.evictedHigh || comparePositions(gone, state.evictedHigh) > 0) state.evictedHigh = gone.pos;
     }
     return { buffered: true, held };
   }
@@ -268,7 +272,7 @@ export class ReplayBuffer {
     if (state.evictedHigh && comparePositions(point, state.evictedHigh) <= 0) return { events, exhausted: first };
     let earliest: HeldEvent | undefined;
     for (let i = 0; i < state.events.length && !earliest; i++) if (state.events.at(i)!.positioned) earliest = state.events.at(i);
-    if (earliest && comparePositions(point, earliest.pos) < 0 && !isSuccessor(point, earliest.pos)) return { events, exhausted: earliest.pos };
+    if (earliest && comparePositions(point, earliest) < 0 && !isSuccessor(point, earliest)) return { events, exhausted: earliest.pos };
     return { events };
   }
 

@@ -12,7 +12,7 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AepEvent } from '../core/event.js';
-import { ReplayBuffer, type Held, type Received, type Replay } from './buffer.js';
+import { MATERIALIZED, ReplayBuffer, type Held, type Received, type Replay } from './buffer.js';
 import { ReferenceReplayBuffer } from './buffer-reference.js';
 import type { ResumePoint } from './positions.js';
 
@@ -117,6 +117,22 @@ describe('ReplayBuffer (bytes first) against the reference buffer', () => {
     );
   });
 
+  it('keeps at most MATERIALIZED parses: a whole default session (10 000 events) fits', () => {
+    expect(MATERIALIZED).toBeGreaterThanOrEqual(10_000);
+    const ours = new ReplayBuffer(MATERIALIZED + 1, 1);
+    const held: Held[] = [];
+    for (let seq = 0; seq <= MATERIALIZED; seq++) {
+      const event = { aep: '0.1', id: `m${seq}`, type: 'progress.status', time: 't', source: 'src', agent: 'a', session: 'm', seq, epoch: 0 } as AepEvent;
+      held.push(ours.admit({ event, raw: JSON.stringify(event) }).held!);
+    }
+    const first = held[0]!.event;
+    for (const h of held.slice(1, MATERIALIZED)) void h.event;
+    expect(held[0]!.event).toBe(first);
+    void held[MATERIALIZED]!.event; // one more than the memo holds: the oldest parse goes
+    expect(held[0]!.event).not.toBe(first);
+    expect(held[0]!.event).toEqual(first);
+  });
+
   it('holds no parsed event: a held record re-parses its own text', () => {
     const ours = new ReplayBuffer(4, 2);
     const event = { aep: '0.1', id: 'x1', type: 'progress.status', time: 't', source: 'src', agent: 'a', session: 's', seq: 1, epoch: 0 } as AepEvent;
@@ -127,5 +143,7 @@ describe('ReplayBuffer (bytes first) against the reference buffer', () => {
     expect(held!.event).not.toBe(event);
     expect(held!.event).toEqual(event);
     expect(held!.raw).toBe(raw);
+    // A replay reads an event several times (filter, framing, rendering): one parse serves them.
+    expect(held!.event).toBe(held!.event);
   });
 });

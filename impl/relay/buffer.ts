@@ -65,8 +65,12 @@ export function isSuccessor(pos: Position, next: Position): boolean {
   return next.epoch === pos.epoch && next.seq === pos.seq + 1;
 }
 
-/** How many held events keep their parsed form at once (the most recently parsed ones). */
-export const MATERIALIZED = 8192;
+/**
+ * How many held events keep their parsed form at once (the most recently parsed ones): more than
+ * one session at the default `AEP_BUFFER` (10 000), so a replay that filters a whole session and
+ * then frames it parses each event once. About 1 KiB per kept parse of a ~600 B event.
+ */
+export const MATERIALIZED = 16_384;
 
 /**
  * The memoized parses: at most `MATERIALIZED`, the oldest dropped first (Map order is insertion

@@ -22,16 +22,11 @@
  */
 import type { AepEvent } from '../core/event.js';
 import { comparePositions, type Position, type ResumePoint } from './positions.js';
-import { shareRendering } from './render.js';
+import type { Received } from './received.js';
+import { shareRendering } from './render-link.js';
 import { SortedDeque } from './sorted-deque.js';
 
-/** An accepted event: the parsed envelope and its JSON text as received, on one line. */
-export interface Received {
-  readonly event: AepEvent;
-  readonly raw: string;
-  /** Set when the content exceeds the declared `capture`: fan-out then treats it as `full`. */
-  readonly overDeclared?: boolean;
-}
+export type { Received } from './received.js';
 
 /** An event as held by the buffer. */
 export interface Held extends Received {

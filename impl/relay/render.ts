@@ -9,21 +9,10 @@
  */
 import { downlevel } from '../core/capture.js';
 import { CAPTURE_ORDER, type CaptureLevel } from '../core/event.js';
-import type { Received } from './buffer.js';
+import type { Received } from './received.js';
+import { renderKey } from './render-link.js';
 
 const cache = new WeakMap<Received, Map<CaptureLevel, string>>();
-
-/** Where a live record points at the held record of the same event (non-enumerable, invisible to copies). */
-const SHARED = Symbol('render-shared');
-
-/**
- * Make `from` render through `to`'s cache: `to` is the buffer's record of the same event. The
- * link goes from the short-lived record to the held one, never back, so it keeps nothing alive.
- */
-export function shareRendering(from: Received, to: Received): void {
-  // Already linked (the same record admitted again, e.g. after an eviction): the same event renders the same.
-  if (Object.isExtensible(from) && !Object.hasOwn(from, SHARED)) Object.defineProperty(from, SHARED, { value: to, enumerable: false, writable: false, configurable: false });
-}
 
 /** Whether `value` names a capture level. */
 export function isCaptureLevel(value: unknown): value is CaptureLevel {
@@ -38,7 +27,7 @@ export function isCaptureLevel(value: unknown): value is CaptureLevel {
  */
 export function renderAt(rec: Received, ceiling: CaptureLevel | undefined): string {
   if (ceiling === undefined || ceiling === 'full') return rec.raw;
-  const key = (rec as { [SHARED]?: Received })[SHARED] ?? rec;
+  const key = renderKey(rec);
   let perCeiling = cache.get(key);
   if (!perCeiling) cache.set(key, (perCeiling = new Map()));
   let text = perCeiling.get(ceiling);

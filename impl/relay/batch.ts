@@ -4,7 +4,8 @@
  * naming the first failing line and rule.
  */
 import { issue, renderIssue, type Issue } from '../core/issue.js';
-import { MAX_DEPTH, jsonTextProblem, type JsonTextProblem } from '../core/json-shape.js';
+import { MAX_DEPTH, type JsonTextProblem } from '../core/json-shape.js';
+import { scanJson } from '../core/json-scan.js';
 import { violation } from '../core/rules.js';
 import { admitEvent } from './admission.js';
 import type { Received } from './buffer.js';
@@ -28,8 +29,14 @@ const SECTION = 'AEP-0003 §3.2';
  * cannot carry a line break).
  */
 export function oneLine(text: string, value: unknown): string {
-  const trimmed = text.trim();
+  // An object's text that starts with `{` and ends with `}` has nothing to trim (the usual case: no copy).
+  const trimmed = text.charCodeAt(0) === 0x7b && text.charCodeAt(text.length - 1) === 0x7d ? text : text.trim();
   return trimmed.includes('\n') || trimmed.includes('\r') ? JSON.stringify(value) : trimmed;
+}
+
+/** Whether an NDJSON line is blank (skipped): a line starting with `{` never is, without scanning it. */
+function isBlank(line: string): boolean {
+  return line.charCodeAt(0) !== 0x7b && line.trim() === '';
 }
 
 function invalid(issues: readonly Issue[], line: number): Refusal {
@@ -46,17 +53,15 @@ export function shapeIssue(problem: JsonTextProblem): Issue {
 
 /** Parse and validate one JSON text as an event; `line` is its 1-based line in the body. */
 export function parseEventText(text: string, line: number): { ok: true; rec: Received } | { ok: false; refusal: Refusal } {
-  let value: unknown;
-  try {
-    value = JSON.parse(text);
-  } catch (err) {
-    const why = err instanceof Error ? err.message : String(err);
-    return { ok: false, refusal: invalid([issue('binding.json', SECTION, '$', `not JSON (${why}); send one event as a JSON object`)], line) };
+  // The grammar, and the text itself: a member named twice means different things to different
+  // parsers, and nesting past MAX_DEPTH is refused before any walk sees it (core/json-scan.ts).
+  const scan = scanJson(text, MAX_DEPTH);
+  if (!scan.ok) {
+    const problem = scan.problem;
+    if (problem.kind === 'syntax') return { ok: false, refusal: invalid([issue('binding.json', SECTION, '$', `not JSON (${problem.message}); send one event as a JSON object`)], line) };
+    return { ok: false, refusal: invalid([shapeIssue(problem)], line) };
   }
-  // The text itself: a member named twice means different things to different parsers, and
-  // nesting past MAX_DEPTH is refused before any walk sees it.
-  const shape = jsonTextProblem(text, value, MAX_DEPTH);
-  if (shape !== null) return { ok: false, refusal: invalid([shapeIssue(shape)], line) };
+  const value = scan.value;
   const admitted = admitEvent(value, oneLine(text, value));
   if (!admitted.ok) return { ok: false, refusal: invalid(admitted.issues, line) };
   const event = admitted.rec.event;
@@ -88,14 +93,14 @@ export function parseBatch(text: string, kind: BodyKind, maxBatch: number): Batc
   }
   const lines = body.split('\n');
   let count = 0;
-  for (let i = 0; i < lines.length; i++) if (lines[i]!.trim() !== '') count++;
+  for (let i = 0; i < lines.length; i++) if (!isBlank(lines[i]!)) count++;
   if (count > maxBatch) {
     return { ok: false, refusal: { status: 413, body: { error: 'too-many-events', detail: `the batch carries ${count} events; this relay takes at most ${maxBatch} per request (AEP_MAX_BATCH); nothing was ingested` } } };
   }
   const events: Received[] = [];
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
-    if (line.trim() === '') continue;
+    if (isBlank(line)) continue;
     const one = parseEventText(line, i + 1);
     if (!one.ok) return one;
     events.push(one.rec);

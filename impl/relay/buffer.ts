@@ -1,6 +1,14 @@
 /**
  * The per-session replay buffer (AEP-0003 §5). Pure data structure, no I/O.
  *
+ * Bytes first: a held event is its received JSON text plus the index routing needs (session,
+ * id, source, position, arrival order, the over-declared mark). No parsed object is kept
+ * per held event; `Held.event` re-parses the text on demand (the text was validated at
+ * admission, so it parses to the same value), and the last `MATERIALIZED` parses are memoized
+ * so a replay that reads an event several times (filter, framing, rendering) parses it once.
+ * `buffer-reference.ts` is the buffer as it was (parsed objects held), kept for the property
+ * test that runs both side by side.
+ *
  * - Admission dedupes on `(source, id)` (AEP-0001 §7.4); fan-out does not (the caller
  *   forwards duplicates live, so a retried command's re-ack can cross the hop).
  * - Each session is ordered by `(epoch, seq)`, ties broken by arrival, and bounded to
@@ -14,15 +22,11 @@
  */
 import type { AepEvent } from '../core/event.js';
 import { comparePositions, type Position, type ResumePoint } from './positions.js';
+import type { Received } from './received.js';
+import { shareRendering } from './render-link.js';
 import { SortedDeque } from './sorted-deque.js';
 
-/** An accepted event: the parsed envelope and its JSON text as received, on one line. */
-export interface Received {
-  readonly event: AepEvent;
-  readonly raw: string;
-  /** Set when the content exceeds the declared `capture`: fan-out then treats it as `full`. */
-  readonly overDeclared?: boolean;
-}
+export type { Received } from './received.js';
 
 /** An event as held by the buffer. */
 export interface Held extends Received {
@@ -56,40 +60,114 @@ export function isSuccessor(pos: Position, next: Position): boolean {
   return next.epoch === pos.epoch && next.seq === pos.seq + 1;
 }
 
+/**
+ * How many held events keep their parsed form at once (the most recently parsed ones): more than
+ * one session at the default `AEP_BUFFER` (10 000), so a replay that filters a whole session and
+ * then frames it parses each event once. About 1 KiB per kept parse of a ~600 B event.
+ */
+export const MATERIALIZED = 16_384;
+
+/**
+ * The memoized parses: at most `MATERIALIZED`, the oldest dropped first (Map order is insertion
+ * order). Kept beside the held events rather than in a field of each, which every held event would pay for.
+ */
+const parsed = new Map<HeldEvent, AepEvent>();
+
+/**
+ * A held event: the received text and its index, never the parsed object (except while it is
+ * one of the last `MATERIALIZED` parsed). Implements `Held`, so it goes wherever a `Received` goes.
+ * It is its own sort key: `epoch` and `seq` are its position (its attach point when seq-less).
+ */
+class HeldEvent implements Held, Position {
+  declare readonly overDeclared?: boolean;
+  /** The arrival counter, negated for a seq-less event (one field for `ord` and `positioned`). */
+  readonly #order: number;
+
+  constructor(
+    readonly raw: string,
+    /** The session and the event's `id`: the index the buffer reads without parsing (the `source` is in the session's keys). */
+    readonly session: string,
+    readonly id: string,
+    readonly epoch: number,
+    readonly seq: number,
+    positioned: boolean,
+    ord: number,
+  ) {
+    this.#order = positioned ? ord : -ord;
+  }
+
+  /** The event's own `(epoch, seq)`, or its attach point when `positioned` is false (a new object per read). */
+  get pos(): Position {
+    return { epoch: this.epoch, seq: this.seq };
+  }
+
+  get positioned(): boolean {
+    return this.#order > 0;
+  }
+
+  get ord(): number {
+    return this.#order > 0 ? this.#order : -this.#order;
+  }
+
+  /** The event, parsed from `raw` on demand; the last `MATERIALIZED` parses are kept. */
+  get event(): AepEvent {
+    let event = parsed.get(this);
+    if (event === undefined) {
+      event = JSON.parse(this.raw) as AepEvent;
+      if (parsed.size >= MATERIALIZED) parsed.delete(parsed.keys().next().value!);
+      parsed.set(this, event);
+    }
+    return event;
+  }
+}
+
+/** Whether `rec` is an event held by a `ReplayBuffer` (its parsed form is not kept). */
+export function isHeldRecord(rec: Received): boolean {
+  return rec instanceof HeldEvent;
+}
+
 interface SessionState {
-  readonly events: SortedDeque<Held, Position>;
+  /** The session name every held event of the session shares (one string, not one per event). */
+  readonly name: string;
+  readonly events: SortedDeque<HeldEvent, Position>;
   readonly keys: HeldKeys;
   highWater: Position | undefined;
   evictedHigh: Position | undefined;
+  /** The source of the last event admitted, so a run from one source shares one string. */
+  lastSource: string;
 }
 
 const BEFORE_ALL: Position = Object.freeze({ epoch: -1, seq: -1 });
 
-const posOf = (h: Held): Position => h.pos;
+const posOf = (h: HeldEvent): Position => h;
 
 // The held `(source, id)` pairs of a session, keyed by id (one hash per lookup): the source,
 // or a set of sources once two sources share an id.
 type HeldKeys = Map<string, string | Set<string>>;
 
-/** Whether `keys` holds the event's `(source, id)`. */
-function holds(keys: HeldKeys, e: AepEvent): boolean {
-  const sources = keys.get(e.id);
-  return sources === e.source || (typeof sources === 'object' && sources.has(e.source));
+/** Whether `keys` holds the pair `(source, id)`. */
+function holds(keys: HeldKeys, source: string, id: string): boolean {
+  const sources = keys.get(id);
+  return sources === source || (typeof sources === 'object' && sources.has(source));
 }
 
-/** Record a pair found absent; `sources` is what `keys` holds for `e.id` (looked up by the caller). */
-function hold(keys: HeldKeys, e: AepEvent, sources: string | Set<string> | undefined): void {
-  if (sources === undefined) keys.set(e.id, e.source);
-  else if (typeof sources === 'string') keys.set(e.id, new Set([sources, e.source]));
-  else sources.add(e.source);
+/** Record a pair found absent; `sources` is what `keys` holds for `id` (looked up by the caller). */
+function hold(keys: HeldKeys, source: string, id: string, sources: string | Set<string> | undefined): void {
+  if (sources === undefined) keys.set(id, source);
+  else if (typeof sources === 'string') keys.set(id, new Set([sources, source]));
+  else sources.add(source);
 }
 
-function release(keys: HeldKeys, e: AepEvent): void {
-  const sources = keys.get(e.id);
-  if (sources === e.source) keys.delete(e.id);
+/**
+ * Forget an evicted event's pair. A lone source for its id is its own (every held pair is in
+ * `keys`), so only an id shared by several sources needs the event's `source`, read from its text.
+ */
+function release(keys: HeldKeys, gone: HeldEvent): void {
+  const sources = keys.get(gone.id);
+  if (typeof sources === 'string') keys.delete(gone.id);
   else if (typeof sources === 'object') {
-    sources.delete(e.source);
-    if (sources.size === 0) keys.delete(e.id);
+    sources.delete(gone.event.source);
+    if (sources.size === 0) keys.delete(gone.id);
   }
 }
 
@@ -115,14 +193,16 @@ export class ReplayBuffer {
   /**
    * Offer an event for buffering. Returns `buffered: false` for agent-scoped events and for
    * a `(source, id)` already held in its session. Call once per accepted event, in arrival order.
+   * The buffer keeps `rec.raw` and the index, not `rec.event`.
    */
   admit(rec: Received): { buffered: boolean; held?: Held } {
-    const session = rec.event.session;
+    const event = rec.event;
+    const session = event.session;
     if (typeof session !== 'string') return { buffered: false };
     let state = this.#sessions.get(session);
     // The sources already holding this id in the session: one lookup serves the dedupe and the record below.
-    const sources = state?.keys.get(rec.event.id);
-    if (sources === rec.event.source || (typeof sources === 'object' && sources.has(rec.event.source))) return { buffered: false };
+    const sources = state?.keys.get(event.id);
+    if (sources === event.source || (typeof sources === 'object' && sources.has(event.source))) return { buffered: false };
     if (!state) {
       if (this.#sessions.size >= this.maxSessions) {
         const oldest = this.#sessions.entries().next().value;
@@ -134,7 +214,7 @@ export class ReplayBuffer {
       // A session evicted earlier comes back knowing what it lost.
       const lost = this.#evicted.get(session);
       if (lost) this.#evicted.delete(session);
-      state = { events: new SortedDeque(posOf, comparePositions), keys: new Map(), highWater: undefined, evictedHigh: lost };
+      state = { name: session, events: new SortedDeque(posOf, comparePositions), keys: new Map(), highWater: undefined, evictedHigh: lost, lastSource: event.source };
       this.#sessions.set(session, state);
     } else if (session !== this.#newest) {
       this.#sessions.delete(session); // re-inserted last: Map order is recency order
@@ -142,22 +222,23 @@ export class ReplayBuffer {
     }
     this.#newest = session;
 
-    const seq = rec.event.seq;
+    const seq = event.seq;
     const positioned = typeof seq === 'number';
-    const pos: Position = positioned ? { epoch: rec.event.epoch ?? 0, seq } : (state.highWater ?? BEFORE_ALL);
-    const ord = ++this.#ord;
-    // Spelled out rather than spread: a spread here costs more than all the rest of admit.
-    const held: Held =
-      rec.overDeclared === undefined ? { event: rec.event, raw: rec.raw, session, pos, positioned, ord } : { event: rec.event, raw: rec.raw, overDeclared: rec.overDeclared, session, pos, positioned, ord };
+    const pos: Position = positioned ? { epoch: event.epoch ?? 0, seq } : (state.highWater ?? BEFORE_ALL);
+    const source = event.source === state.lastSource ? state.lastSource : (state.lastSource = event.source);
+    const held = new HeldEvent(rec.raw, state.name, event.id, pos.epoch, pos.seq, positioned, ++this.#ord);
+    if (rec.overDeclared !== undefined) (held as { overDeclared?: boolean }).overDeclared = rec.overDeclared;
     if (positioned && (!state.highWater || comparePositions(pos, state.highWater) > 0)) state.highWater = pos;
+    // A down-levelled copy made for live delivery is the held event's too (made once per event and ceiling).
+    shareRendering(rec, held);
 
     // Equal positions keep arrival order: the deque inserts after every equal key.
     state.events.insert(held);
-    hold(state.keys, rec.event, sources);
+    hold(state.keys, source, held.id, sources);
     while (state.events.length > this.perSession) {
       const gone = state.events.shift()!;
-      release(state.keys, gone.event);
-      if (!state.evictedHigh || comparePositions(gone.pos, state.evictedHigh) > 0) state.evictedHigh = gone.pos;
+      release(state.keys, gone);
+      if (!state.evictedHigh || comparePositions(gone, state.evictedHigh) > 0) state.evictedHigh = gone.pos;
     }
     return { buffered: true, held };
   }
@@ -188,9 +269,9 @@ export class ReplayBuffer {
     const events = state.events.after(point);
     const first = state.events.first()!.pos;
     if (state.evictedHigh && comparePositions(point, state.evictedHigh) <= 0) return { events, exhausted: first };
-    let earliest: Held | undefined;
+    let earliest: HeldEvent | undefined;
     for (let i = 0; i < state.events.length && !earliest; i++) if (state.events.at(i)!.positioned) earliest = state.events.at(i);
-    if (earliest && comparePositions(point, earliest.pos) < 0 && !isSuccessor(point, earliest.pos)) return { events, exhausted: earliest.pos };
+    if (earliest && comparePositions(point, earliest) < 0 && !isSuccessor(point, earliest)) return { events, exhausted: earliest.pos };
     return { events };
   }
 
@@ -202,7 +283,7 @@ export class ReplayBuffer {
   /** Whether the event's `(source, id)` is held in its session (a new admit would be a duplicate). */
   has(event: AepEvent): boolean {
     const state = typeof event.session === 'string' ? this.#sessions.get(event.session) : undefined;
-    return state !== undefined && holds(state.keys, event);
+    return state !== undefined && holds(state.keys, event.source, event.id);
   }
 
   /** Counts for `/healthz`. */

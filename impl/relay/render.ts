@@ -1,11 +1,16 @@
 /**
  * What one subscriber receives for one event: the bytes as received, or the event
  * down-leveled to the subscription's capture ceiling (AEP-0003 §6.4) and re-serialized.
- * Pure; results are cached per (event, ceiling) so fan-out down-levels each event once.
+ * Pure; results are cached per (event, ceiling) so each event is down-leveled once per ceiling.
+ *
+ * "Per event", not per record: the live record a batch fans out and the record the buffer holds
+ * for the same event share one cache (`shareRendering`, called by the buffer at admission), so a
+ * replay at a ceiling reuses the text live delivery made, and the reverse.
  */
 import { downlevel } from '../core/capture.js';
 import { CAPTURE_ORDER, type CaptureLevel } from '../core/event.js';
-import type { Received } from './buffer.js';
+import type { Received } from './received.js';
+import { renderKey } from './render-link.js';
 
 const cache = new WeakMap<Received, Map<CaptureLevel, string>>();
 
@@ -22,12 +27,14 @@ export function isCaptureLevel(value: unknown): value is CaptureLevel {
  */
 export function renderAt(rec: Received, ceiling: CaptureLevel | undefined): string {
   if (ceiling === undefined || ceiling === 'full') return rec.raw;
-  let perCeiling = cache.get(rec);
-  if (!perCeiling) cache.set(rec, (perCeiling = new Map()));
+  const key = renderKey(rec);
+  let perCeiling = cache.get(key);
+  if (!perCeiling) cache.set(key, (perCeiling = new Map()));
   let text = perCeiling.get(ceiling);
   if (text === undefined) {
-    const lowered = JSON.stringify(downlevel(rec.overDeclared ? { ...rec.event, capture: 'full' } : rec.event, ceiling));
-    text = lowered === JSON.stringify(rec.event) ? rec.raw : lowered;
+    const event = rec.event;
+    const lowered = JSON.stringify(downlevel(rec.overDeclared ? { ...event, capture: 'full' } : event, ceiling));
+    text = lowered === JSON.stringify(event) ? rec.raw : lowered;
     perCeiling.set(ceiling, text);
   }
   return text;

@@ -4,9 +4,11 @@
  * each (event, capture ceiling) message is encoded once, and a stream's batch is joined once per
  * distinct sequence of messages, so streams with the same filter and ceiling share one buffer.
  * The bytes are exactly `sseEvent(event, renderAt(rec, ceiling))` in UTF-8. Pure apart from caches.
+ * Records held by the replay buffer are encoded on each call and never memoized: the buffer keeps
+ * each event's text once, not its text and its bytes.
  */
 import type { CaptureLevel } from '../core/event.js';
-import type { Received } from './buffer.js';
+import { isHeldRecord, type Received } from './buffer.js';
 import { renderAt } from './render.js';
 import { sseEvent } from './sse-format.js';
 
@@ -40,6 +42,8 @@ export function messageBytes(rec: Received, ceiling: CaptureLevel | undefined): 
     if (hit !== undefined) return hit;
   }
   const bytes = Buffer.from(sseEvent(rec.event, renderAt(rec, ceiling)), 'utf8');
+  // A record the buffer holds lives as long as the buffer: its bytes are not kept beside its text.
+  if (isHeldRecord(rec)) return bytes;
   if (memo !== undefined) (memo.more ??= new Map()).set(key, bytes);
   else if (Object.isExtensible(rec)) Object.defineProperty(rec, MEMO, { value: { key, bytes } satisfies Memo, enumerable: false, writable: false, configurable: false });
   else frozen.set(rec, { key, bytes });

@@ -11,7 +11,7 @@ export default defineConfig({
       // The core's unit tests.
       'impl/core/**/*.test.ts',
       // Report totals and certification.
-      'runners/conformance/{certify,report}.test.ts',
+      'runners/conformance/{certify,report,report-totals}.test.ts',
       'runners/conformance/*.mutants.test.ts',
       // The kit's held loop, commands, gates, attention desk and observed cards.
       'impl/adapter-kit/{held-loop,commands,gate,observed-cards}.test.ts',
@@ -30,5 +30,8 @@ export default defineConfig({
       'impl/core/hostile.test.ts',
     ],
     testTimeout: 20_000,
+    // One worker reused across files and runs: a mutant run re-imports nothing (Stryker switches
+    // mutants through a global, not by reloading modules).
+    isolate: false,
   },
 });

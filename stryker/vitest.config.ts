@@ -30,8 +30,5 @@ export default defineConfig({
       'impl/core/hostile.test.ts',
     ],
     testTimeout: 20_000,
-    // One worker reused across files and runs: a mutant run re-imports nothing (Stryker switches
-    // mutants through a global, not by reloading modules).
-    isolate: false,
   },
 });

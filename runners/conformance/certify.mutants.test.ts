@@ -93,6 +93,50 @@ describe('a certification page', () => {
   });
 });
 
+describe('a whole certification page, byte for byte', () => {
+  it('every heading, blank line and table header in its place; a bare line feed in a cell is a space', () => {
+    const report = reportOf([{ name: 'golden/acme', status: 'pass', family: 'golden', integration: 'acme', detail: 'a\nb' }]);
+    const hello: PostureHello[] = [{ posture: 'default', env: {}, off: ['x'], on: ['x'], source: 'daemon' }];
+    expect(certificationPage(descriptor({ forms: ['Elicit'] }), hello, report)).toBe(
+      [
+        '# Certification: Acme Agent (`acme`, adapter)',
+        '',
+        '**conforms: 1/1 pass**.',
+        '',
+        '- classes claimed: Emitter, Control-capable',
+        '- vendor surface: command hooks v2',
+        '- identity: session session_id; run turn',
+        '- verification: **captured**: real payloads',
+        '- port: 8399; example configuration: `examples/acme.json`, `examples/acme2.json`',
+        '',
+        '## hello `control.accepts` per posture',
+        '',
+        '| posture | variables | steering off | with `AEP_INSTRUCT=1` | source |',
+        '|---|---|---|---|---|',
+        '| default | (none) | `x` | `x` | the adapter definition (what the daemon says) |',
+        '',
+        '## Forms and steering',
+        '',
+        '- form loop: Elicit',
+        '- steering boundary: none',
+        '',
+        '## Deviations from the design record',
+        '',
+        'None: every name this integration emits is the one its design record gives.',
+        '',
+        '## Fixtures and scenarios',
+        '',
+        '### golden (1/1 pass)',
+        '',
+        '| case | status | detail |',
+        '|---|---|---|',
+        '| golden/acme | pass | a b |',
+        '',
+      ].join('\n'),
+    );
+  });
+});
+
 describe('the certification index', () => {
   it('one row per integration with its counts, linking its page', () => {
     const report = reportOf([

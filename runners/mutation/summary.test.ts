@@ -47,6 +47,19 @@ describe('mutation score per module', () => {
     expect(rows.map((r) => [r.module, r.score])).toEqual([['impl/core/digest.ts', 100], ['impl/core/filter.ts', 80]]);
   });
 
+  it('a re-run of some lines of an unchanged module updates only those mutants; a changed source replaces the module', () => {
+    const first: MutationReport = { files: { 'a.ts': { source: 'v1', mutants: [m('Survived', 1), m('Survived', 2), m('Killed', 3)] } } };
+    const part: MutationReport = { files: { 'a.ts': { source: 'v1', mutants: [m('Killed', 2), m('Killed', 9)] } } };
+    expect(mergeReports([first, part]).files['a.ts']!.mutants.map((x) => [x.location.start.line, x.status])).toEqual([
+      [1, 'Survived'], [2, 'Killed'], [3, 'Killed'], [9, 'Killed'],
+    ]);
+    const changed: MutationReport = { files: { 'a.ts': { source: 'v2', mutants: [m('Killed', 2)] } } };
+    expect(mergeReports([first, changed]).files['a.ts']!.mutants).toHaveLength(1);
+    // A different replacement on the same spot is another mutant.
+    const other: MutationReport = { files: { 'a.ts': { source: 'v1', mutants: [m('Killed', 1, 'ConditionalExpression', 'false')] } } };
+    expect(mergeReports([first, other]).files['a.ts']!.mutants).toHaveLength(4);
+  });
+
   it('lists the survivors and the uncovered mutants by module and line', () => {
     expect(renderSurvivors(report)).toBe(
       'impl/core/digest.ts:4:3 NoCoverage StringLiteral -> ""\nimpl/core/filter.ts:12:3 Survived ConditionalExpression -> true\n',

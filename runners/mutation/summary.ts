@@ -17,9 +17,15 @@ export interface ReportMutant {
   location: { start: { line: number; column: number } };
 }
 
+/** One mutated module of a report: its mutants and (as Stryker writes it) its source text. */
+export interface ReportFile {
+  source?: string;
+  mutants: ReportMutant[];
+}
+
 /** The parts of a Stryker JSON report read here. */
 export interface MutationReport {
-  files: Record<string, { mutants: ReportMutant[] }>;
+  files: Record<string, ReportFile>;
 }
 
 export interface ModuleScore {
@@ -66,13 +72,29 @@ export function readReport(value: unknown, source: string): MutationReport | Rep
   return value as MutationReport;
 }
 
+const mutantKey = (m: ReportMutant) => `${m.location.start.line}:${m.location.start.column}:${m.mutatorName}:${m.replacement ?? ''}`;
+
 /**
- * Merge reports: a module found in a later report replaces the same module of an earlier one,
- * so separate `--mutate` runs (and a re-run of one module) combine into one table.
+ * Merge reports, so separate `--mutate` runs combine into one table. A module found in a later
+ * report replaces the same module of an earlier one, except when both runs saw the same source
+ * text: then the later run's mutants replace only the same mutants of the earlier one (a re-run
+ * of some lines, `--mutate file.ts:55-76`, updates those lines' results and keeps the rest).
  */
 export function mergeReports(reports: readonly MutationReport[]): MutationReport {
   const files: MutationReport['files'] = {};
-  for (const r of reports) for (const [name, file] of Object.entries(r.files)) files[name] = file;
+  for (const r of reports) {
+    for (const [name, file] of Object.entries(r.files)) {
+      const earlier = files[name];
+      if (earlier === undefined || earlier.source === undefined || earlier.source !== file.source) {
+        files[name] = file;
+        continue;
+      }
+      const later = new Map(file.mutants.map((m) => [mutantKey(m), m]));
+      const kept = earlier.mutants.map((m) => later.get(mutantKey(m)) ?? m);
+      const known = new Set(earlier.mutants.map(mutantKey));
+      files[name] = { source: file.source, mutants: [...kept, ...file.mutants.filter((m) => !known.has(mutantKey(m)))] };
+    }
+  }
   return { files };
 }
 

@@ -15,7 +15,7 @@ const descriptor = (over: Partial<Descriptor> = {}): Descriptor => ({
 const reportOf = (checks: ReportCheck[], run = false): ConformanceReport => ({
   format: 'aep-conformance-report', formatVersion: 1, aep: '0.1', tool: 'run-ts', target: null,
   startedAt: 'x', finishedAt: 'y', checks, summary: { pass: 0, fail: 0, skip: 0, total: 0 }, ok: true,
-  ...(run ? { run: { corpus: 'conformance', revision: 'sha256:ab', tool: { name: 'aep', version: '0.1.0' }, node: 'v22' } } : {}),
+  ...(run ? { run: { corpus: 'conformance', revision: 'sha256:ab', tool: { name: 'aep', version: '0.1.0' }, node: 'v22', target: null, families: [] } } : {}),
 });
 
 const hellos: PostureHello[] = [

@@ -48,12 +48,13 @@ describe('filter refusals, word for word', () => {
       ['filter.glob', 'AEP-0003 §6.1', '$.session', 'filter key "session" has the pattern "s*"; patterns are allowed only on "type", use exact values here'],
     ]);
     const malformed = (p: string) => `type pattern "${p}" is malformed; write a prefix followed by ".*" (e.g. "attention.*"), and omit the key to match every type`;
-    expect(only({ type: ['a.*', '*', 'a*', '.*', 'a.*.*', 'x.*y'] })).toEqual([
+    expect(only({ type: ['a.*', '*', 'a*', '.*', 'a.*.*', 'x.*y', '*x.*'] })).toEqual([
       ['filter.type-pattern', 'AEP-0003 §6.1', '$.type[1]', malformed('*')],
       ['filter.type-pattern', 'AEP-0003 §6.1', '$.type[2]', malformed('a*')],
       ['filter.type-pattern', 'AEP-0003 §6.1', '$.type[3]', malformed('.*')],
       ['filter.type-pattern', 'AEP-0003 §6.1', '$.type[4]', malformed('a.*.*')],
       ['filter.type-pattern', 'AEP-0003 §6.1', '$.type[5]', malformed('x.*y')],
+      ['filter.type-pattern', 'AEP-0003 §6.1', '$.type[6]', malformed('*x.*')],
     ]);
   });
 

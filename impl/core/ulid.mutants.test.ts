@@ -35,6 +35,12 @@ describe('ulid edges', () => {
     expect(monotonicUlid(() => new Uint8Array(10).fill(1))(0)).toBe(ulid(0, () => new Uint8Array(10).fill(1)));
   });
 
+  it('monotonic: the carry reaches the first random byte before it overflows', () => {
+    const next = monotonicUlid(() => Uint8Array.from([0, 255, 255, 255, 255, 255, 255, 255, 255, 255]));
+    next(1);
+    expect(next(1)).toBe(ulid(1, () => Uint8Array.from([1, 0, 0, 0, 0, 0, 0, 0, 0, 0])));
+  });
+
   it('reads back every timestamp digit', () => {
     expect(ulidTime('7ZZZZZZZZZ0000000000000000')).toBe(2 ** 48 - 1);
     expect(ulidTime('00000000010000000000000000')).toBe(1);

@@ -247,9 +247,9 @@ describe('renew', () => {
     expect(log).toEqual([]);
   });
 
-  it('NATS unreachable: the lease is kept and tried again next round', async () => {
+  it('NATS unreachable: the lease is kept (nothing logged, no re-claim) and tried again next round', async () => {
     const kv = new FakeKv();
-    const { l } = leases(kv);
+    const { l, log } = leases(kv);
     await l.claim('s1');
     const rev = kv.map.get(K)!.revision;
     kv.fail.update = () => new Error('TIMEOUT');
@@ -257,6 +257,8 @@ describe('renew', () => {
     delete kv.fail.update;
     await l.renew();
     expect(kv.calls.filter((c) => c.startsWith('update')).at(-1)).toBe(`update ${K} {"node":"A"} @${rev}`);
+    expect(kv.calls.filter((c) => c.startsWith('create'))).toHaveLength(1);
+    expect(log).toEqual([]);
     expect(await l.owner('s1')).toBe('A');
   });
 

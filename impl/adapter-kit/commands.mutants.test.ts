@@ -226,6 +226,19 @@ describe('adapter-actuated commands', () => {
     expect(k.resent).toHaveLength(1);
   });
 
+  it('two different commands in flight at once are each actuated and acked', async () => {
+    const finish: ((o: CommandOutcome) => void)[] = [];
+    const k = setup({ actuate: () => new Promise<CommandOutcome>((res) => finish.push(res)) });
+    const a = cmd('control.cancel', {});
+    const b = cmd('control.cancel', {});
+    k.deliver(a);
+    k.deliver(b);
+    expect(finish).toHaveLength(2);
+    for (const f of finish) f({ ok: true });
+    await flush();
+    expect(k.acks().map((e) => e.cause)).toEqual([a.id, b.id]);
+  });
+
   it('a command the adapter leaves to the kit is handled by the kit', () => {
     const k = setup({ actuate: () => undefined });
     k.deliver(cmd(INSTRUCT, { text: 'hi' }));

@@ -56,6 +56,10 @@ describe('gatedDef', () => {
 });
 
 describe('gateDecision', () => {
+  it('a deny without guidance blocks with the canned reason the vendor shows', () => {
+    expect(gateDecision({ kind: 'option', option: 'deny', via: 'control' })).toEqual({ kind: 'deny', reason: 'Denied by the operator via the AEP permission gate' });
+  });
+
   it('a form answer over control decides nothing', () => {
     expect(gateDecision({ kind: 'values', values: {}, via: 'control' })).toEqual({ kind: 'none', allowed: false });
   });

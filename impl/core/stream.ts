@@ -14,7 +14,8 @@ import { validateEvent } from './envelope.js';
 import { captureRank, isPlainObject, type CaptureLevel } from './event.js';
 import { freeTextKeys, validateFormValues } from './forms.js';
 import { atLine, childPath, type Issue } from './issue.js';
-import { MAX_DEPTH, jsonTextProblem } from './json-shape.js';
+import { scanJson } from './json-scan.js';
+import { MAX_DEPTH } from './json-shape.js';
 import { KeyWindow, type Forgettable } from './key-window.js';
 import { violation } from './rules.js';
 
@@ -95,24 +96,25 @@ function parseLine(raw: string | Uint8Array, bytes: number, line: number, out: P
     }
   }
   if (line === 1 && text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-  if (text.trim() === '') return;
+  // A line opening an object is not blank: only other lines pay for the trimmed copy.
+  if (text.charCodeAt(0) !== 0x7b && text.trim() === '') return;
   if (SURROGATE.test(text) && LONE_SURROGATE.test(text)) {
     return lineIssue(out, line, 'stream.line.encoding', 'line contains a lone UTF-16 surrogate, which has no UTF-8 form; AEP Events are UTF-8 JSON');
   }
-  let value: unknown;
-  try {
-    value = JSON.parse(text) as unknown;
-  } catch (e) {
-    const binary = BINARY.test(text) ? ' (the line holds control characters: binary data?)' : '';
-    return lineIssue(out, line, 'stream.line.json', `line is not valid JSON${binary}: ${(e as Error).message}; each line must hold exactly one JSON object`);
-  }
-  const problem = jsonTextProblem(text, value, MAX_DEPTH);
-  if (problem?.kind === 'duplicate') {
-    return lineIssue(out, line, 'json.member.duplicate', `member ${JSON.stringify(problem.key)} appears twice at ${problem.path}; readers disagree on which value wins, so name each member once`, problem.path);
-  }
-  if (problem?.kind === 'depth') {
+  // One call: the grammar (with the engine's message), duplicate members and depth (json-scan.ts).
+  const scan = scanJson(text, MAX_DEPTH);
+  if (!scan.ok) {
+    const problem = scan.problem;
+    if (problem.kind === 'syntax') {
+      const binary = BINARY.test(text) ? ' (the line holds control characters: binary data?)' : '';
+      return lineIssue(out, line, 'stream.line.json', `line is not valid JSON${binary}: ${problem.message}; each line must hold exactly one JSON object`);
+    }
+    if (problem.kind === 'duplicate') {
+      return lineIssue(out, line, 'json.member.duplicate', `member ${JSON.stringify(problem.key)} appears twice at ${problem.path}; readers disagree on which value wins, so name each member once`, problem.path);
+    }
     return lineIssue(out, line, 'envelope.depth', `the line nests deeper than ${MAX_DEPTH} levels of objects and arrays at ${problem.path}; flatten the payload`, problem.path);
   }
+  const value = scan.value;
   out.events.push({ line, value });
 }
 

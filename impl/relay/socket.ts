@@ -285,6 +285,11 @@ export class SocketSession implements Peer {
     this.send(frame({ type: 'unsubscribed', id: f.id }));
   }
 
+  /** The hub ended this connection's claim on `session` (its fleet node lost the lease): the next event there claims again. */
+  revoke(session: string): void {
+    this.claims.delete(session);
+  }
+
   /** This connection's roster entry for `session`: its hello's declarations, verbatim (AEP-0003 §4.1 rule 4). */
   rosterEntry(session: string): Record<string, unknown> & { session: string } {
     const entry: Record<string, unknown> & { session: string } = { session };

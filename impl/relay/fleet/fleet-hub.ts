@@ -112,6 +112,18 @@ export class FleetHub implements HubLike {
     this.#local = new Hub(opts.buffer, opts.maxSessions, opts.log);
     this.#fleet = opts.fleet;
     this.#log = opts.log;
+    leases.onLost((session, owner) => this.#lostLease(session, owner));
+  }
+
+  /**
+   * A renewal found `session`'s lease held elsewhere (or could not tell): this node owns it no
+   * more, so its connections' claims end (split brain otherwise). Their next sequenced event in
+   * it claims again (refused while the other lease lives); commands go to the lease's owner.
+   */
+  #lostLease(session: string, owner: string | undefined): void {
+    const ended = this.#local.revoke(session);
+    const to = owner === undefined ? 'NATS could not say who holds it now' : `node ${JSON.stringify(owner)} holds it now`;
+    this.#log(`lost the lease on session ${JSON.stringify(session)} (${to}): ${ended} local connection(s) no longer claim it; their next event in it claims again, and commands for it go to the lease's owner`);
   }
 
   /** Subscribe to the live and control subjects, start the stream reader, and wait until `last` is applied. */

@@ -16,6 +16,7 @@ import { fleetStream, startNode } from '../test-utils/fleet-nodes.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
 import { helloWs, makeEvent, sleep, type WsClient } from '../testing.js';
 import { fleetNames, sessionToken } from './names.js';
+import { startProxy, type TcpProxy } from './test-utils/proxy.js';
 
 const present = natsServerBinary() !== undefined;
 if (!present) console.warn(NATS_MISSING);
@@ -24,6 +25,7 @@ const suite = present ? describe : describe.skip;
 let nats: NatsServer;
 const relays: RunningRelay[] = [];
 const sockets: WsClient[] = [];
+const proxies: TcpProxy[] = [];
 
 beforeAll(async () => {
   if (present) nats = await startNats();
@@ -34,6 +36,7 @@ afterAll(async () => {
 afterEach(async () => {
   for (const s of sockets.splice(0)) s.ws.terminate();
   await Promise.all(relays.splice(0).map((r) => r.close()));
+  await Promise.all(proxies.splice(0).map((p) => p.close()));
 });
 
 const token = 'lease-loss-token';
@@ -41,8 +44,8 @@ const AUTH = { authorization: `Bearer ${token}` };
 const leaseMs = 1_500;
 const TARGET = { role: 'emitter', capabilities: { control: { accepts: ['control.cancel'] } } };
 
-async function node(stream: string, name: string, log: (line: string) => void = () => {}): Promise<RunningRelay> {
-  const r = await startNode(nats.url, stream, name, { token, log, fleet: { leaseMs } as never });
+async function node(stream: string, name: string, log: (line: string) => void = () => {}, url = nats.url): Promise<RunningRelay> {
+  const r = await startNode(url, stream, name, { token, log, fleet: { leaseMs } as never });
   relays.push(r);
   return r;
 }
@@ -116,5 +119,36 @@ suite('a node that loses a lease', () => {
     expect((await emit(old, makeEvent({ id: 'old-3', type: 'progress.status', session: 'split', seq: 3, data: {} }))).map((f) => JSON.parse(f).code)).toEqual(['unauthorized']);
     expect(lost()).toHaveLength(1);
     expect(logA.filter((l) => l.includes('"split"') && l.includes('lost'))).toHaveLength(1);
+  }, 30_000);
+
+  it('checks its leases when NATS returns, before it takes events again: a claim lost during a partition is refused at the first try', async () => {
+    const stream = fleetStream();
+    const proxy = await startProxy(Number(new URL(nats.url).port));
+    proxies.push(proxy);
+    const a = await node(stream, 'a', () => {}, proxy.url);
+    const b = await node(stream, 'b');
+    const old = await socket(a.url, { ...TARGET, identity: { agent: 'tgt', instance: 'on-a' } });
+    expect(await emit(old, makeEvent({ id: 'p-0', type: 'session.started', session: 'part', seq: 0, data: {} }))).toEqual([]);
+
+    // A partition longer than the lease: meanwhile a target on B takes the session.
+    proxy.drop();
+    await sleep(leaseMs);
+    await takeLease(stream, 'part', 'b');
+    const rival = await socket(b.url, { ...TARGET, identity: { agent: 'tgt', instance: 'on-b' } });
+    expect(await emit(rival, makeEvent({ id: 'q-1', type: 'progress.status', session: 'part', seq: 1, data: {} }))).toEqual([]);
+    proxy.heal();
+
+    // The old connection tries until NATS answers: the first answer that is not `unavailable` refuses it.
+    const codes: string[] = [];
+    for (let i = 2; i < 200; i++) {
+      const answer = (await emit(old, makeEvent({ id: `p-${i}`, type: 'progress.status', session: 'part', seq: i, data: {} }))).map((f) => JSON.parse(f).code as string);
+      if (answer.length === 1 && answer[0] === 'unavailable') {
+        await sleep(25);
+        continue;
+      }
+      codes.push(answer.join(',') || 'accepted');
+      if (codes.length === 3) break;
+    }
+    expect(codes).toEqual(['unauthorized', 'unauthorized', 'unauthorized']);
   }, 30_000);
 });

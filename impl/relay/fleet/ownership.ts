@@ -110,6 +110,15 @@ export class Leases {
     return (this.#renewing ??= this.#renewAll().finally(() => (this.#renewing = undefined)));
   }
 
+  /**
+   * A renewal round started now, beside the one under way (if any): after a reconnect, a round
+   * begun during the outage may wait for a request lost with the old connection. Two rounds
+   * racing on one lease are harmless: the loser finds the entry still this node's and takes it over.
+   */
+  renewFresh(): Promise<void> {
+    return this.#renewAll();
+  }
+
   async #renewAll(): Promise<void> {
     for (const [key, lease] of [...this.#held]) {
       if (this.#held.get(key) !== lease) continue; // released meanwhile

@@ -23,6 +23,8 @@ export interface Peer extends Claimant {
   send(text: string): void;
   /** The roster entry (AEP-0003 §4.1) of this connection's claim on `session`; `{session}` alone when absent. */
   rosterEntry?(session: string): RosterEntry;
+  /** Ends this connection's claim on `session` (its node lost the session's lease): its next event there claims again. */
+  revoke?(session: string): void;
 }
 
 /** The outcome of any hub method that needs a fleet's NATS server while it is unreachable. */
@@ -171,6 +173,21 @@ export class Hub implements HubLike {
   }
 
   async close(): Promise<void> {}
+
+  /**
+   * End every claim of this process's connections on `session` (a fleet node lost its lease to
+   * another node): the next sequenced event of such a connection claims again. Answers how many
+   * connections claimed it.
+   */
+  revoke(session: string): number {
+    let ended = 0;
+    for (const p of this.#peers) {
+      if (!p.claims.has(session)) continue;
+      p.revoke?.(session);
+      ended++;
+    }
+    return ended;
+  }
 
   /** Whether a connection of this process other than `peer` claims `session`. */
   claimedElsewhere(peer: Peer | undefined, session: string): boolean {

@@ -31,7 +31,7 @@ describe('hello', () => {
     const c = await raw(base);
     c.send({ type: 'subscribe', id: 's' });
     expect((await c.closed).code).toBe(1008);
-    expect(c.frames).toEqual(['{"type":"error","code":"hello-required","detail":"the first frame on /socket must be a hello (AEP-0003 §3.5)"}']);
+    expect(c.frames).toEqual(['{"type":"error","id":"s","code":"hello-required","detail":"the first frame on /socket must be a hello (AEP-0003 §3.5)"}']);
   });
 
   it('refuses garbage and binary first frames with hello-required', async () => {

@@ -77,7 +77,7 @@ export class SocketSession implements Peer {
   #handle(data: RawData, isBinary: boolean): Promise<void> | undefined {
     const failed = (err: unknown): void => {
       this.ctx.log(`frame handling failed: ${err instanceof Error ? err.message : String(err)}`);
-      this.send(errorFrame('internal', 'the relay failed on this frame; the connection stays open'));
+      this.send(errorFrame('internal', 'the relay failed on this frame; the connection stays open', isBinary ? {} : correlation(parseText(data))));
     };
     try {
       // A handler returns a promise only when it waits for the hub; every other returns nothing.
@@ -127,24 +127,18 @@ export class SocketSession implements Peer {
       if (!this.#hello) return this.#refuseFirst(errorFrame('hello-required', 'the first frame on /socket must be a text hello (AEP-0003 §3.5)'));
       return this.send(errorFrame('invalid-frame', 'binary frames are reserved in AEP 0.1: send each event or frame as one JSON text frame (AEP-0003 §3.5)'));
     }
-    const text = Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
-    let value: unknown;
-    try {
-      value = JSON.parse(text);
-    } catch {
-      value = undefined;
-    }
+    const text = textOf(data);
+    const value = parseText(text);
     // A member named twice, or nesting past MAX_DEPTH, is refused before anything reads the value.
     const shape = value === undefined ? null : jsonTextProblem(text, value, MAX_DEPTH);
     if (shape !== null) {
-      if (!this.#hello) return this.#refuseFirst(errorFrame('hello-required', 'the first frame on /socket must be a hello (AEP-0003 §3.5), one JSON object naming each member once'));
+      if (!this.#hello) return this.#refuseFirst(errorFrame('hello-required', 'the first frame on /socket must be a hello (AEP-0003 §3.5), one JSON object naming each member once', correlation(value)));
       const found = shapeIssue(shape);
-      const eventLike = isPlainObject(value) && ((typeof value.type === 'string' && value.type.includes('.')) || 'aep' in value);
-      if (!eventLike) return this.send(errorFrame('invalid-frame', renderIssue(found)));
-      const cause = isPlainObject(value) && typeof value.id === 'string' ? value.id : undefined;
-      return this.send(frame({ type: 'error', ...(cause === undefined ? {} : { cause }), code: 'invalid-event', detail: renderIssue(found), issues: [found] }));
+      if (!isEventLike(value)) return this.send(errorFrame('invalid-frame', renderIssue(found), correlation(value)));
+      return this.send(frame({ type: 'error', ...correlation(value), code: 'invalid-event', detail: renderIssue(found), issues: [found] }));
     }
     if (!this.#hello) {
+      if (!isPlainObject(value) || value.type !== 'hello') return this.#refuseFirst(errorFrame('hello-required', 'the first frame on /socket must be a hello (AEP-0003 §3.5)', correlation(value)));
       const verdict = acceptHello(value);
       if (!verdict.ok) return this.#refuseFirst(verdict.error);
       this.#hello = verdict.hello;
@@ -152,13 +146,12 @@ export class SocketSession implements Peer {
       return this.send(frame(relayHello(this.ctx.config, verdict.hello.version, this.ctx.instance)));
     }
     if (!isPlainObject(value)) return this.send(errorFrame('invalid-frame', 'each text frame must carry one JSON object: an event or a frame'));
+    if (isEventLike(value)) return this.#onEvent(value, text);
     const type = value.type;
-    if (typeof type === 'string' && type.includes('.')) return this.#onEvent(value, text);
-    if ('aep' in value) return this.#onEvent(value, text);
-    if (typeof type !== 'string') return this.send(errorFrame('invalid-frame', 'a frame needs a string type'));
+    if (typeof type !== 'string') return this.send(errorFrame('invalid-frame', 'a frame needs a string type', correlation(value)));
     switch (type) {
       case 'hello':
-        return this.send(errorFrame('invalid-frame', 'hello was already exchanged on this connection; the first hello governs it (AEP-0003 §4)'));
+        return this.send(errorFrame('invalid-frame', 'hello was already exchanged on this connection; the first hello governs it (AEP-0003 §4)', correlation(value)));
       case 'subscribe':
         return this.#subscribe(value);
       case 'unsubscribe':
@@ -185,9 +178,8 @@ export class SocketSession implements Peer {
   #onEvent(value: Record<string, unknown>, text: string): void | Promise<void> {
     const admitted = admitEvent(value, oneLine(text, value));
     if (!admitted.ok) {
-      const cause = typeof value.id === 'string' ? value.id : undefined;
       const { issues } = admitted;
-      this.send(frame({ type: 'error', ...(cause === undefined ? {} : { cause }), code: 'invalid-event', detail: renderIssue(issues[0]!), issues }));
+      this.send(frame({ type: 'error', ...correlation(value), code: 'invalid-event', detail: renderIssue(issues[0]!), issues }));
       return;
     }
     const rec = admitted.rec;
@@ -205,7 +197,7 @@ export class SocketSession implements Peer {
       // sender a claimant, and one from a connection other than the live claimant is a forgery.
       if (session !== undefined && !this.claims.has(session)) {
         return this.ctx.hub.ownedElsewhere(this, session).then((owned) => {
-          if (!owned.ok) return this.#notProcessed(owned);
+          if (!owned.ok) return this.#notProcessed(owned, event.id);
           if (!owned.elsewhere) return this.#ingest(rec);
           this.ctx.log(`refused a ${event.type} for session ${JSON.stringify(session)} from a connection that does not own it`);
           return this.send(errorFrame('unauthorized', `session ${JSON.stringify(session)} is owned by another live connection; only its owner acknowledges commands routed to it (AEP-0004 §4)`, { cause: event.id }));
@@ -244,14 +236,14 @@ export class SocketSession implements Peer {
     this.send(errorFrame('unavailable', `${outage.detail}; event ${JSON.stringify(id)} was not stored: send it again later`, { cause: id }));
   }
 
-  /** The error frame for a frame the hub could not process: send it again. */
-  #notProcessed(outage: Unreachable): void {
-    this.send(errorFrame('unavailable', `${outage.detail}; the frame was not processed: send it again later`));
+  /** The error frame for an ack or a command the hub could not process: send it again (same id). */
+  #notProcessed(outage: Unreachable, id: string): void {
+    this.send(errorFrame('unavailable', `${outage.detail}; event ${JSON.stringify(id)} was not processed: send it again later`, { cause: id }));
   }
 
   #command(rec: Received): Promise<void> {
     return this.ctx.hub.dispatch(rec, this.ctx.authenticated).then((route) => {
-      if (route.ok === false && route.code === 'unavailable') return this.#notProcessed(route);
+      if (route.ok === false && route.code === 'unavailable') return this.#notProcessed(route, rec.event.id);
       if (!route.ok) {
         this.ctx.log(`refused ${rec.event.type} ${JSON.stringify(rec.event.id)} for session ${JSON.stringify(rec.event.session ?? null)}: ${route.code}`);
         return this.send(errorFrame(route.code, route.detail, { cause: rec.event.id }));
@@ -293,6 +285,11 @@ export class SocketSession implements Peer {
     this.send(frame({ type: 'unsubscribed', id: f.id }));
   }
 
+  /** The hub ended this connection's claim on `session` (its fleet node lost the lease): the next event there claims again. */
+  revoke(session: string): void {
+    this.claims.delete(session);
+  }
+
   /** This connection's roster entry for `session`: its hello's declarations, verbatim (AEP-0003 §4.1 rule 4). */
   rosterEntry(session: string): Record<string, unknown> & { session: string } {
     const entry: Record<string, unknown> & { session: string } = { session };
@@ -317,4 +314,34 @@ export class SocketSession implements Peer {
     });
   }
 
+}
+
+/** The UTF-8 text of one WebSocket text frame. */
+function textOf(data: RawData): string {
+  return Buffer.isBuffer(data) ? data.toString('utf8') : Array.isArray(data) ? Buffer.concat(data).toString('utf8') : Buffer.from(data).toString('utf8');
+}
+
+/** The frame's JSON value, or undefined when it is not JSON. */
+function parseText(data: RawData | string): unknown {
+  try {
+    return JSON.parse(typeof data === 'string' ? data : textOf(data));
+  } catch {
+    return undefined;
+  }
+}
+
+/** An event, not a frame (AEP-0003 §2): its `type` contains a dot, or it carries `aep`. */
+function isEventLike(value: unknown): boolean {
+  return isPlainObject(value) && ((typeof value.type === 'string' && value.type.includes('.')) || 'aep' in value);
+}
+
+/**
+ * How an error frame names the frame it answers, so the sender can tell which one was refused:
+ * an event (a command and an ack included) by its id as `cause` (AEP-0004 §4.2), a request
+ * frame by its own `id`, echoed (AEP-0003 §6.5). Nothing for a frame without one.
+ */
+export function correlation(value: unknown): { id?: unknown; cause?: unknown } {
+  if (!isPlainObject(value)) return {};
+  if (isEventLike(value)) return typeof value.id === 'string' ? { cause: value.id } : {};
+  return value.id === undefined ? {} : { id: value.id };
 }

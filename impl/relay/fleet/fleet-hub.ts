@@ -45,6 +45,8 @@ const PUBLISH_TIMEOUT_MS = 5_000;
 const ROUTE_TIMEOUT_MS = 3_000;
 /** An acknowledged batch is answered after at most this long even if this node has not applied it yet. */
 const APPLY_WAIT_MS = 5_000;
+/** After a reconnect, ingest waits at most this long for the lease check (a bucket without a leader answers late). */
+const LEASE_CHECK_MS = 2_000;
 
 const OVER = 'Aep-Over-Declared';
 const AFTER = 'Aep-After';
@@ -112,6 +114,18 @@ export class FleetHub implements HubLike {
     this.#local = new Hub(opts.buffer, opts.maxSessions, opts.log);
     this.#fleet = opts.fleet;
     this.#log = opts.log;
+    leases.onLost((session, owner) => this.#lostLease(session, owner));
+  }
+
+  /**
+   * A renewal found `session`'s lease held elsewhere (or could not tell): this node owns it no
+   * more, so its connections' claims end (split brain otherwise). Their next sequenced event in
+   * it claims again (refused while the other lease lives); commands go to the lease's owner.
+   */
+  #lostLease(session: string, owner: string | undefined): void {
+    const ended = this.#local.revoke(session);
+    const to = owner === undefined ? 'NATS could not say who holds it now' : `node ${JSON.stringify(owner)} holds it now`;
+    this.#log(`lost the lease on session ${JSON.stringify(session)} (${to}): ${ended} local connection(s) no longer claim it; their next event in it claims again, and commands for it go to the lease's owner`);
   }
 
   /** Subscribe to the live and control subjects, start the stream reader, and wait until `last` is applied. */
@@ -224,13 +238,25 @@ export class FleetHub implements HubLike {
   }
 
   async #watchStatus(): Promise<void> {
+    let generation = 0;
     for await (const s of this.nc.status()) {
       if (s.type === 'disconnect') {
+        generation++;
         if (this.#reachable) this.#log(`NATS at ${this.#fleet.url} unreachable: ingest answers 503 until it returns`);
         this.#reachable = false;
       } else if (s.type === 'reconnect') {
-        this.#reachable = true;
-        this.#log(`NATS reachable again at ${s.server}: ingest resumes`);
+        // Leases first: one another node took while NATS was away ends its local claims before
+        // this node takes events again (else the old owner's next events would be stored).
+        const current = ++generation;
+        const server = s.server;
+        let timer: NodeJS.Timeout | undefined;
+        const bound = new Promise<void>((r) => (timer = setTimeout(r, LEASE_CHECK_MS)));
+        void Promise.race([this.leases.renewFresh().catch(() => {}), bound]).finally(() => {
+          clearTimeout(timer);
+          if (current !== generation || this.#closing) return; // lost again meanwhile
+          this.#reachable = true;
+          this.#log(`NATS reachable again at ${server}: this node's leases checked, ingest resumes`);
+        });
       }
     }
   }

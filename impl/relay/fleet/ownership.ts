@@ -18,6 +18,12 @@ interface Lease {
 /** A session's roster entry (AEP-0003 §4.1), as its owning node declared it in the lease. */
 export type RosterEntry = Readonly<Record<string, unknown>> & { readonly session: string };
 
+/**
+ * Told when a renewal finds a held lease gone: `owner` is the node that holds it now, or
+ * undefined when NATS did not say (the lease is given up either way).
+ */
+export type LeaseLost = (session: string, owner: string | undefined) => void;
+
 /** How long a clean shutdown waits for its lease deletes before it drains anyway. */
 const RELEASE_BOUND_MS = 2_000;
 
@@ -27,6 +33,9 @@ export class Leases {
   readonly #timer: NodeJS.Timeout;
   /** Releases sent and not yet answered: a clean shutdown waits for them before NATS closes. */
   readonly #releasing = new Set<Promise<void>>();
+  /** The renewal under way: a round never overlaps the previous one (their updates would race). */
+  #renewing: Promise<void> | undefined;
+  #lost: LeaseLost = () => {};
 
   constructor(private readonly kv: KV, private readonly node: string, leaseMs: number, private readonly log: (line: string) => void) {
     this.#timer = setInterval(() => void this.renew(), Math.max(100, Math.floor(leaseMs / 3)));
@@ -87,16 +96,45 @@ export class Leases {
     this.#releasing.add(done);
   }
 
-  /** Renew every held lease; one lost meanwhile (NATS away longer than the lease) is claimed again, or given up. */
-  async renew(): Promise<void> {
+  /** Who is told when a renewal finds a lease lost (one call per loss). */
+  onLost(listener: LeaseLost): void {
+    this.#lost = listener;
+  }
+
+  /**
+   * Renew every held lease. One found changed (NATS away longer than the lease, the entry
+   * expired) is claimed again when free; when another node holds it, or NATS cannot say, it is
+   * given up and the `onLost` listener is told.
+   */
+  renew(): Promise<void> {
+    return (this.#renewing ??= this.#renewAll().finally(() => (this.#renewing = undefined)));
+  }
+
+  /**
+   * A renewal round started now, beside the one under way (if any): after a reconnect, a round
+   * begun during the outage may wait for a request lost with the old connection. Two rounds
+   * racing on one lease are harmless: the loser finds the entry still this node's and takes it over.
+   */
+  renewFresh(): Promise<void> {
+    return this.#renewAll();
+  }
+
+  async #renewAll(): Promise<void> {
     for (const [key, lease] of [...this.#held]) {
+      if (this.#held.get(key) !== lease) continue; // released meanwhile
       try {
         lease.revision = await this.kv.update(key, lease.value, lease.revision);
       } catch (err) {
         if (!isWrongSequence(err)) continue; // NATS unreachable: try again next round
         this.#held.delete(key);
-        const owner = await this.claim(lease.session, entryOf(lease.value)).catch(() => 'unknown');
-        if (owner !== undefined) this.log(`lost the lease on session ${JSON.stringify(lease.session)} to node ${owner}; commands for it go there now`);
+        let owner: string | undefined;
+        try {
+          owner = await this.claim(lease.session, entryOf(lease.value));
+          if (owner === undefined) continue; // free again, and ours
+        } catch {
+          owner = undefined;
+        }
+        this.#lost(lease.session, owner);
       }
     }
   }

@@ -27,4 +27,8 @@ export default {
   tempDirName: '.stryker-tmp',
   cleanTempDir: 'always',
   timeoutMS: 10_000,
+  // Incremental mode: a re-run reuses the results of mutants whose code and covering tests
+  // did not change since the last run (kept in the file below).
+  incremental: true,
+  incrementalFile: 'reports/mutation/stryker-incremental.json',
 };

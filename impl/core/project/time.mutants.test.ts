@@ -11,6 +11,12 @@ describe('RFC 3339 field ranges', () => {
     '2026-02-11T00:00:00+0100',
   ])('refuses %j', (bad) => expect(epochNanos(bad)).toBeNull());
 
+  // A leap second skips the rolled-over-date check, so day and hour must be range-checked on their own.
+  it.each(['2026-01-00T23:59:60Z', '2026-01-32T23:59:60Z', '2026-01-31T24:59:60Z'])(
+    'refuses %j even with a leap second',
+    (bad) => expect(epochNanos(bad)).toBeNull(),
+  );
+
   it('accepts the bounds of each field', () => {
     expect(epochNanos('2026-01-01T00:00:00Z')).toBe(1767225600000000000n);
     expect(epochNanos('2026-12-31T23:59:59Z')).toBe(1798761599000000000n);

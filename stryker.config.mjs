@@ -16,7 +16,7 @@ export default {
     'impl/core/**/*.ts',
     '!impl/core/**/*.test.ts',
     'impl/adapter-kit/{held-loop,held,held-requests,commands,gate,steering-desk,observed-cards}.ts',
-    'impl/relay/{buffer,render,control,positions}.ts',
+    'impl/relay/{buffer,render,render-link,control,positions}.ts',
     'impl/relay/fleet/{names,ownership}.ts',
     'runners/conformance/{report-totals,certify}.ts',
   ],

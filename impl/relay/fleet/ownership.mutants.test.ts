@@ -262,13 +262,17 @@ describe('renew', () => {
     expect(await l.owner('s1')).toBe('A');
   });
 
-  it('a lease lost to another node is given up and the loss logged', async () => {
+  it('a lease lost to another node is given up and the onLost listener told once, with the owner', async () => {
     const kv = new FakeKv();
     const { l, log } = leases(kv);
+    const lost: Array<[string, string | undefined]> = [];
+    l.onLost((session, owner) => lost.push([session, owner]));
     await l.claim('s1');
     kv.put(K, '{"node":"B"}');
     await l.renew();
-    expect(log).toEqual(['lost the lease on session "s1" to node B; commands for it go there now']);
+    await l.renew();
+    expect(lost).toEqual([['s1', 'B']]);
+    expect(log).toEqual([]);
     expect(await l.owner('s1')).toBe('B');
   });
 
@@ -283,14 +287,16 @@ describe('renew', () => {
     expect(await l.owner('s1')).toBe('A');
   });
 
-  it('a re-claim that fails outright is logged as lost to an unknown node', async () => {
+  it('a re-claim that fails outright is given up as lost to an unknown node', async () => {
     const kv = new FakeKv();
-    const { l, log } = leases(kv);
+    const { l } = leases(kv);
+    const lost: Array<[string, string | undefined]> = [];
+    l.onLost((session, owner) => lost.push([session, owner]));
     await l.claim('s1');
     kv.put(K, '', 'DEL');
     kv.fail.create = () => new Error('TIMEOUT');
     await l.renew();
-    expect(log).toEqual(['lost the lease on session "s1" to node unknown; commands for it go there now']);
+    expect(lost).toEqual([['s1', undefined]]);
   });
 
   it('runs every third of the lease, and never more often than every 100 ms; stop ends it', async () => {

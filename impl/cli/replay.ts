@@ -9,6 +9,7 @@ import { EXIT, UsageError, type CliIo } from './io.js';
 import { jsonlLines } from './jsonl-lines.js';
 import { LineAt } from './line-at.js';
 import { openInput } from './open-input.js';
+import { readChunks } from './read-chunks.js';
 import { count } from '../operator/plural.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
@@ -109,16 +110,8 @@ async function openCapture(file: string, io: CliIo): Promise<{ ok: true; handle:
 /** Both passes: the index (first read), then each planned event re-read by its offset, rewritten, printed or sent. */
 async function replayFrom(handle: FileHandle, file: string, o: ReplayOptions, values: Values, io: CliIo): Promise<number> {
   const index = new ReplayIndex();
-  const chunks = (async function* () {
-    const buf = Buffer.allocUnsafe(64 * 1024);
-    for (let at = 0; ; ) {
-      const { bytesRead } = await handle.read(buf, 0, buf.length, at);
-      if (bytesRead === 0) return;
-      at += bytesRead;
-      yield buf.subarray(0, bytesRead);
-    }
-  })();
-  for await (const raw of jsonlLines(chunks, MAX_LINE_BYTES)) {
+  // A freshly opened handle reads from its start; the second pass re-reads by offset (LineAt).
+  for await (const raw of jsonlLines(readChunks(handle), MAX_LINE_BYTES)) {
     if (raw.bytes === null) {
       index.add(undefined, -1);
       continue;

@@ -279,12 +279,44 @@ describe('renew', () => {
   it('a lease that lapsed (NATS away past the lease) is claimed again, with its roster entry, silently', async () => {
     const kv = new FakeKv();
     const { l, log } = leases(kv);
+    const lost: Array<[string, string | undefined]> = [];
+    l.onLost((session, owner) => lost.push([session, owner]));
     await l.claim('s1', { session: 's1', agent: 'kit' });
     kv.put(K, '', 'DEL');
     await l.renew();
     expect(log).toEqual([]);
+    expect(lost).toEqual([]);
     expect(kv.map.get(K)).toMatchObject({ operation: 'PUT', value: '{"node":"A","entry":{"session":"s1","agent":"kit"}}' });
     expect(await l.owner('s1')).toBe('A');
+  });
+
+  it('a session released while a renewal round is under way is not renewed nor claimed again', async () => {
+    const kv = new FakeKv();
+    const { l } = leases(kv);
+    await l.claim('s1');
+    await l.claim('s2');
+    const K2 = sessionToken('s2');
+    const r2 = kv.map.get(K2)!.revision;
+    // The round's first update (s1) waits; s2 is released meanwhile.
+    let go!: () => void;
+    const gate = new Promise<void>((r) => (go = r));
+    const update = kv.update.bind(kv);
+    kv.update = async (key, value, revision) => {
+      if (key === K) await gate;
+      return update(key, value, revision);
+    };
+    const round = l.renew();
+    await Promise.resolve();
+    l.release('s2');
+    go();
+    await round;
+    await new Promise((r) => setTimeout(r, 0));
+    expect(kv.calls.filter((c) => c.includes(K2) && !c.startsWith('get'))).toEqual([
+      `create ${K2} {"node":"A"}`,
+      `delete ${K2} @${r2}`,
+    ]);
+    expect(kv.map.get(K2)?.operation).toBe('DEL');
+    expect(await l.owner('s2')).toBeUndefined();
   });
 
   it('a re-claim that fails outright is given up as lost to an unknown node', async () => {

@@ -67,7 +67,7 @@ export function loadCaptureAnnotations(schemaTypesDir: string): CaptureAnnotatio
     } catch (err) {
       throw new Error(`capture annotations: ${join(schemaTypesDir, file)} is not valid JSON (${(err as Error).message})`);
     }
-    out[file.slice(0, -'.schema.json'.length)] = annotationsOf(schema);
+    defineMember(out, file.slice(0, -'.schema.json'.length), annotationsOf(schema));
   }
   return out;
 }
@@ -78,7 +78,7 @@ export function annotationsOf(schema: unknown): Record<string, CaptureLevel> {
   const record = (path: string, level: unknown): void => {
     if (typeof level !== 'string' || !(CAPTURE_ORDER as readonly string[]).includes(level)) return;
     const prev = paths[path];
-    if (prev === undefined || captureRank(level as CaptureLevel) > captureRank(prev)) paths[path] = level as CaptureLevel;
+    if (prev === undefined || captureRank(level as CaptureLevel) > captureRank(prev)) defineMember(paths, path, level);
   };
   const visit = (node: unknown, path: string, seen: ReadonlySet<unknown>): void => {
     if (!isPlainObject(node) || seen.has(node)) return;
@@ -138,11 +138,11 @@ function ours(): CaptureAnnotations {
  * (any property access, `in`, or key listing) and then cached for the process lifetime.
  */
 export const CAPTURE_ANNOTATIONS: CaptureAnnotations = new Proxy({} as CaptureAnnotations, {
-  get: (_t, key) => (typeof key === 'string' ? ours()[key] : undefined),
-  has: (_t, key) => typeof key === 'string' && key in ours(),
+  get: (_t, key) => (Object.prototype.hasOwnProperty.call(ours(), key) ? ours()[key as string] : undefined),
+  has: (_t, key) => Object.prototype.hasOwnProperty.call(ours(), key),
   ownKeys: () => Object.keys(ours()),
   getOwnPropertyDescriptor: (_t, key) =>
-    typeof key === 'string' && key in ours() ? { value: ours()[key], enumerable: true, configurable: true, writable: false } : undefined,
+    Object.prototype.hasOwnProperty.call(ours(), key) ? { value: ours()[key as string], enumerable: true, configurable: true, writable: false } : undefined,
 });
 
 /**

@@ -55,6 +55,7 @@ describe('e-mail addresses', () => {
     ['mail ana@example.com today', `mail ${P} today`],
     ['ana@example.com.', `${P}.`],
     ['ana@example.io', P],
+    ['ana@mail.example.com', P],
     ['x a@b.co y', `x ${P} y`],
     ['a@b.c', 'a@b.c'],
     ['git@github.com:owner/repo', 'git@github.com:owner/repo'],
@@ -90,6 +91,7 @@ describe('North American phone numbers', () => {
     ['(415) 555-0100', P],
     ['1(800) 555-0199', P],
     ['1800-555-0199', P],
+    ['1x415-555-0100', '1x415-555-0100'],
   ]);
 });
 

@@ -177,3 +177,40 @@ describe('cloneJson', () => {
     expect(copy.list).toHaveLength(2);
   });
 });
+
+/** `text` as a string-like whose character reads are counted (the walks only read it through String methods). */
+function countedText(text: string): { text: string; reads: () => number } {
+  let reads = 0;
+  const s = Object.assign(new String(text), {
+    charCodeAt(i: number): number {
+      reads++;
+      return String.prototype.charCodeAt.call(text, i);
+    },
+  });
+  return { text: s as unknown as string, reads: () => reads };
+}
+
+describe('the fast paths are taken in the common case', () => {
+  it('jsonTextProblem reads a clean text no more than counting its members does', () => {
+    for (const text of ['{"a":[{"b":1},{"c":[2,{"d":{}}]}],"e":"s:\\"x","f":{"g":{"h":[]}}}', '[1,[2,[]],"x"]', '{}']) {
+      const alone = countedText(text);
+      expect(textMembers(alone.text)).toBeGreaterThanOrEqual(0);
+      const counted = countedText(text);
+      expect(jsonTextProblem(counted.text, JSON.parse(text) as unknown)).toBeNull();
+      expect(counted.reads()).toBe(alone.reads());
+    }
+  });
+  it('tooDeepAt reads each member of a value within the bound once', () => {
+    let reads = 0;
+    const value = [{ x: 1, get b() { reads++; return { c: [1, { d: null }] }; } }];
+    expect(tooDeepAt(value)).toBeUndefined();
+    expect(reads).toBe(1);
+  });
+});
+
+describe('jsonTextProblem under a polluted prototype, empty objects', () => {
+  it('an empty object is clean', () => {
+    expect(withPollutedPrototype(() => jsonTextProblem('{}', {}))).toBeNull();
+    expect(withPollutedPrototype(() => jsonTextProblem('[{},{"a":{}}]', [{}, { a: {} }]))).toBeNull();
+  });
+});

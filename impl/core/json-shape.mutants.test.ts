@@ -118,7 +118,9 @@ describe('jsonTextProblem counts own members only', () => {
   });
   it('a polluted Object.prototype leaves clean texts clean', () => {
     const text = '{"a":{"b":[{"c":1}]},"e":{}}';
-    expect(withPollutedPrototype(() => jsonTextProblem(text, JSON.parse(text) as unknown))).toBeNull();
+    const counted = countedText(text);
+    expect(withPollutedPrototype(() => jsonTextProblem(counted.text, JSON.parse(text) as unknown))).toBeNull();
+    expect(counted.cuts()).toBe(0);
   });
   it('members a value inherits from its own prototype are not counted', () => {
     const value = Object.assign(Object.create({ inherited: 1 }) as Record<string, unknown>, { a: 2 });
@@ -197,6 +199,9 @@ describe('the fast paths are taken in the common case', () => {
       expect(jsonTextProblem(counted.text, JSON.parse(text) as unknown)).toBeNull();
       expect(counted.cuts()).toBe(0);
     }
+    const atBound = countedText(chainText(3));
+    expect(jsonTextProblem(atBound.text, chainValue(3), 3)).toBeNull();
+    expect(atBound.cuts()).toBe(0);
     const dup = countedText('{"a":1,"a":2}');
     expect(jsonTextProblem(dup.text, { a: 2 })).toEqual({ kind: 'duplicate', path: '$.a', key: 'a' });
     expect(dup.cuts()).toBeGreaterThan(0);
@@ -206,6 +211,10 @@ describe('the fast paths are taken in the common case', () => {
     const value = [{ get b() { reads++; return { c: [1, { d: null }] }; }, x: 1 }];
     expect(tooDeepAt(value)).toBeUndefined();
     expect(reads).toBe(1);
+    let boundReads = 0;
+    const atBound = { get b() { boundReads++; return {}; } };
+    expect(tooDeepAt(atBound, 2)).toBeUndefined();
+    expect(boundReads).toBe(1);
   });
 });
 

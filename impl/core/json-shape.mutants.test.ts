@@ -194,7 +194,7 @@ function countedText(text: string): { text: string; cuts: () => number } {
 
 describe('the fast paths are taken in the common case', () => {
   it('jsonTextProblem proves a clean text clean by counting, without cutting out its member names', () => {
-    for (const text of ['{"a":[{"b":1},{"c":[2,{"d":{}}]}],"e":"s:\\"x","f":{"g":{"h":[]}}}', '[1,[2,[]],"x",{}]']) {
+    for (const text of ['{"a":[{"b":1},{"c":[2,{"d":{}}]}],"e":"s:\\"x","f":{"g":{"h":[]}}}', '[1,[2,[]],"x",{}]', '{"k":[{}],"m":[[{"n":1}]]}']) {
       const counted = countedText(text);
       expect(jsonTextProblem(counted.text, JSON.parse(text) as unknown)).toBeNull();
       expect(counted.cuts()).toBe(0);

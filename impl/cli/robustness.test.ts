@@ -45,17 +45,17 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T> {
 }
 
 describe.skipIf(!built || !onLinux)('interruption and endless input (real processes)', () => {
-  it('aep validate /dev/zero: memory stays under 100 MB, and SIGINT stops it within 1 s with exit 130', async () => {
+  it('aep validate /dev/zero: memory stays under 100 MB, and SIGINT stops its endless read with exit 130', async () => {
     const p = run(['validate', '/dev/zero']);
     await sleep(2500);
     expect(p.child.exitCode).toBe(null);
     expect(rssMb(p.child.pid!)).toBeLessThan(100);
-    const sent = Date.now();
     p.child.kill('SIGINT');
-    const { code } = await within(p.exit, 1000);
+    // The read never ends on its own: a loop that never yields to the signal would never exit.
+    // The bound is for a busy machine, not a latency claim.
+    const { code } = await within(p.exit, 5000);
     expect(code).toBe(130);
-    expect(Date.now() - sent).toBeLessThan(1000);
-  }, 10_000);
+  }, 15_000);
 
   it('aep validate - over an endless stream of lines: bounded memory, issues printed as found; SIGTERM exits 143', async () => {
     const p = run(['validate', '-']);
@@ -77,14 +77,17 @@ describe.skipIf(!built || !onLinux)('interruption and endless input (real proces
     expect(code).toBe(143);
   }, 10_000);
 
-  it('a verb waiting on stdin (validate -) stops on SIGINT within 1 s', async () => {
+  it('a verb waiting on stdin (validate -) stops on SIGINT with 130, without waiting for the input to end', async () => {
     const p = run(['validate', '-']);
-    await sleep(800);
-    const sent = Date.now();
+    // Ready when it has answered a first line; its standard input then stays open, so only the
+    // signal can end it (a verb that ignored SIGINT would never exit: the bound below is for a
+    // busy machine, not a latency claim).
+    p.child.stdin.write('not json\n');
+    for (let i = 0; i < 200 && !p.out().includes('line 1:'); i++) await sleep(50);
+    expect(p.out()).toMatch(/^line 1: /);
     p.child.kill('SIGINT');
-    expect((await within(p.exit, 1000)).code).toBe(130);
-    expect(Date.now() - sent).toBeLessThan(1000);
-  });
+    expect((await within(p.exit, 5000)).code).toBe(130);
+  }, 20_000);
 
   it('a daemon (aep relay) still drains on SIGINT and exits 0', async () => {
     const p = run(['relay', '--port', '0']);

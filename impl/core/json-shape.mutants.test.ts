@@ -51,6 +51,13 @@ describe('scanJsonText: where strings end', () => {
   });
 });
 
+describe('scanJsonText: a string value is not a member name', () => {
+  it('reads the string after a colon as the value, so a value equal to a later name is no duplicate', () => {
+    expect(scanJsonText('{"a":"a"}')).toBeNull();
+    expect(scanJsonText('{"x":"y","y":1,"z":1,"z":2}')).toEqual({ kind: 'duplicate', path: '$.z', key: 'z' });
+  });
+});
+
 describe('scanJsonText: member names on text JSON.parse refuses', () => {
   it('a name with a malformed escape ends the scan with no finding', () => {
     expect(scanJsonText('{"\\x":1,"a":1,"a":2}')).toBeNull();

@@ -1,6 +1,6 @@
 /** Form answers as a responder reads the refusals: whole messages, range bounds, gating edges. */
 import { describe, expect, it } from 'vitest';
-import { freeTextKeys, gateFormValues, validateFormValues } from './forms.js';
+import { fieldIndex, freeTextKeys, gateFormValues, validateFormValues } from './forms.js';
 
 const FIELDS = [
   { id: 'title', type: 'string', required: true },
@@ -92,5 +92,15 @@ describe('gating form answers by capture level', () => {
     const out = gateFormValues([{ id: '__proto__', type: 'number' }], JSON.parse('{"__proto__": 5}'), 'metadata');
     expect(Object.hasOwn(out, '__proto__')).toBe(true);
     expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+  });
+});
+
+describe('field specs and choices', () => {
+  it('indexes only fields with a string id and a string type', () => {
+    expect(fieldIndex([{ id: 'a' }, { id: 'b', type: 'string' }]).size).toBe(1);
+    expect(validateFormValues([{ id: 'a' }], { a: 1 }).map((i) => i.rule)).toStrictEqual(['form.values.unknown']);
+  });
+  it('spares only a select field\'s choice ids from redaction', () => {
+    expect(gateFormValues([{ id: 'a', type: 'string', choices: [{ id: 'yes' }] }], { a: 'yes' }, 'redacted', () => '[R]')).toStrictEqual({ a: '[R]' });
   });
 });

@@ -7,23 +7,27 @@ import type { AepEvent } from '../event.js';
 import { checkOcsfRecord, type OcsfClassesPin } from './ocsf-classes.js';
 import { toOcsf } from './ocsf.js';
 
+type Json = Record<string, unknown>;
+/** The projected record, read as plain JSON. */
+const project = (e: AepEvent): Json => toOcsf(e) as unknown as Json;
+
 const event = (over: Record<string, unknown>): AepEvent =>
   ({ aep: '0.1', id: 'o1', type: 'session.started', time: '2026-02-11T08:00:02.5Z', source: 'aep://ws-7/agent/coder/session/k1', agent: 'coder', session: 'k1', seq: 1, capture: 'metadata', ...over }) as unknown as AepEvent;
 
 describe('toOcsf: what it asserts and what it carries', () => {
   it('asserts a "no action" disposition for a dismissed attention.resolved only', () => {
-    const other = toOcsf(event({ type: 'tool.completed', data: { resolution: 'dismissed', tool: { name: 'Bash' } } }))!;
+    const other = project(event({ type: 'tool.completed', data: { resolution: 'dismissed', tool: { name: 'Bash' } } }));
     expect(other).not.toHaveProperty('disposition_id');
     expect(other.metadata).not.toHaveProperty('profiles');
-    const dismissed = toOcsf(event({ type: 'attention.resolved', subject: 'q', data: { resolution: 'dismissed' } }))!;
+    const dismissed = project(event({ type: 'attention.resolved', subject: 'q', data: { resolution: 'dismissed' } }));
     expect(dismissed.disposition_id).toBe(16);
-    expect(dismissed.metadata.profiles).toStrictEqual(['security_control']);
+    expect((dismissed.metadata as Json).profiles).toStrictEqual(['security_control']);
   });
 
   it('carries no unmapped data for an empty payload', () => {
-    const unmapped = toOcsf(event({ data: {} }))!.unmapped;
+    const unmapped = project(event({ data: {} })).unmapped as Json;
     expect(Object.keys(unmapped)).toStrictEqual(['aep']);
-    expect(Object.keys(toOcsf(event({ data: { client: { name: 'coder' } } }))!.unmapped)).toStrictEqual(['aep', 'data']);
+    expect(Object.keys(project(event({ data: { client: { name: 'coder' } } })).unmapped as Json)).toStrictEqual(['aep', 'data']);
   });
 
   it('gives time 0, and a device name, for values that are not strings', () => {
@@ -47,7 +51,7 @@ describe('toOcsf: what it asserts and what it carries', () => {
   it('copies the envelope in attribute order, inherited attributes included, undefined members left out', () => {
     const own = { type: 'session.started', id: 'o2', aep: '0.1', time: '2026-02-11T08:00:02.5Z', source: 'aep://h/agent/coder', agent: 'coder', session: 'k1', seq: 1, x_ext: undefined };
     const inherited = Object.assign(Object.create({ cause: 'c1' }) as object, own) as unknown as AepEvent;
-    const aep = toOcsf(inherited)!.unmapped.aep as Record<string, unknown>;
+    const aep = (project(inherited).unmapped as Json).aep as Json;
     expect(Object.keys(aep)).toStrictEqual(['aep', 'id', 'type', 'time', 'source', 'agent', 'session', 'seq', 'cause']);
     expect(JSON.stringify(aep)).toBe('{"aep":"0.1","id":"o2","type":"session.started","time":"2026-02-11T08:00:02.5Z","source":"aep://h/agent/coder","agent":"coder","session":"k1","seq":1,"cause":"c1"}');
   });

@@ -18,12 +18,13 @@
  *   with the routing outcome. Acks are events: they reach consumers through the stream.
  */
 import { jetstream, jetstreamManager, type JetStreamClient, type JsMsg, type PubAck } from '@nats-io/jetstream';
-import { connect, headers, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
+import { headers, type MsgHdrs, type NatsConnection, type Subscription } from '@nats-io/transport-node';
 import type { AepEvent } from '../../core/event.js';
 import type { Received } from '../buffer.js';
 import { routeCommand } from '../control.js';
 import { Hub, Unavailable, unreachable, type Claim, type Dispatch, type FleetStatus, type HubLike, type HubStats, type Ingested, type Ownership, type Peer, type Roster, type Subscription as HubSubscription, type SubscribeSpec, type SubscriptionWriter, type Unreachable } from '../hub.js';
 import type { FleetConfig } from './config.js';
+import { connectFleet } from './connect.js';
 import { fleetNames, messageId, type FleetNames } from './names.js';
 import type { RosterEntry } from './ownership.js';
 import { Leases } from './ownership.js';
@@ -36,10 +37,10 @@ export interface FleetHubOptions {
   readonly buffer: number;
   readonly maxSessions: number;
   readonly log: (line: string) => void;
+  /** How long setup may wait for NATS (ms). Default 60 s. */
+  readonly setupMs?: number;
 }
 
-/** How often the client pings its server; two unanswered pings and it counts the server lost (a partition, not only a closed socket). */
-const PING_INTERVAL_MS = 2_000;
 /** How long a publish waits for its JetStream ack, and a routed command for its reply. */
 const PUBLISH_TIMEOUT_MS = 5_000;
 const ROUTE_TIMEOUT_MS = 3_000;
@@ -53,23 +54,20 @@ const AFTER = 'Aep-After';
 const ORIGIN = 'Aep-Node';
 
 /**
- * How long setup (stream, bucket, first consumer) keeps retrying while the cluster is not ready:
- * a fleet started together with its NATS cluster asks before the cluster has elected a leader.
+ * How long setup (the first connection, the stream, the bucket, the first consumer) keeps
+ * retrying while no server answers or the cluster is not ready: a fleet started together with
+ * its NATS cluster asks before a server listens or the cluster has elected a leader.
  */
 const SETUP_RETRY_MS = 60_000;
 
 /** Connect to NATS, set up the stream and bucket, read the stream up to its end, then serve. */
 export async function startFleetHub(opts: FleetHubOptions): Promise<FleetHub> {
   const { fleet, log } = opts;
-  let nc: NatsConnection;
-  try {
-    nc = await connect({ servers: fleet.url.split(',').map((s) => s.trim()), name: `aep-relay ${fleet.node}`, maxReconnectAttempts: -1, reconnectTimeWait: 250, pingInterval: PING_INTERVAL_MS, maxPingOut: 2, timeout: 5_000 });
-  } catch (err) {
-    throw new Error(`cannot reach NATS at ${fleet.url} (AEP_NATS_URL / --nats): ${describe(err)}; start nats-server -js, or unset AEP_NATS_URL for a single relay`);
-  }
+  // One deadline for the whole setup: the first connection, the stream, the bucket, the first consumer.
+  const deadline = Date.now() + (opts.setupMs ?? SETUP_RETRY_MS);
+  const nc = await connectFleet({ url: fleet.url, name: `aep-relay ${fleet.node}`, deadline, log });
   try {
     const names = fleetNames(fleet.stream);
-    const deadline = Date.now() + SETUP_RETRY_MS;
     const last = await untilReady('stream', deadline, log, async () => ensureStream(await jetstreamManager(nc), streamConfig(fleet, names, opts.buffer, opts.maxSessions), log));
     const kv = await untilReady('ownership bucket', deadline, log, () => ownershipBucket(nc, fleet, names));
     const hub = new FleetHub(nc, jetstream(nc), names, new Leases(kv, fleet.node, fleet.leaseMs, log), opts);

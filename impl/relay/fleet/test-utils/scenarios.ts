@@ -90,9 +90,12 @@ export interface KillFigures {
 
 /**
  * (a) Nodes started together with the cluster (only `n1` up at first: no quorum, no leader, so
- * their setup requests time out; the other two 8 s later, longer than one JetStream request waits (5 s)), `events` posted to node a in batches of 10, and `kills` SIGKILLs of
- * the server that hosts the most consumers, evenly spaced (a killed server is restarted before
- * the next kill, so two of three stay up). Every 503 carries Retry-After and the client retries it.
+ * their setup requests time out; the other two 8 s later, longer than one JetStream request
+ * waits (5 s)), `events` posted to node a in batches of 10, and `kills` SIGKILLs evenly spaced
+ * (a killed server is restarted before the next kill, so two of three stay up). The first kill
+ * is `n1`, the only server every node could reach when it started: each node must then
+ * reconnect to a server that refused its first connection. Each later kill is the server that
+ * hosts the most consumers. Every 503 carries Retry-After and the client retries it.
  */
 export async function killServersUnderLoad(h: ClusterHarness, opts: { events: number; kills: number }): Promise<KillFigures> {
   const cluster = await h.start({ launch: 1 });
@@ -113,7 +116,7 @@ export async function killServersUnderLoad(h: ClusterHarness, opts: { events: nu
         await dead.restart();
         await sleep(2_000); // it catches up with the stream before the next kill
       }
-      dead = await busiestServer(cluster, h.stream);
+      dead = kills.length === 0 ? cluster.servers[0]! : await busiestServer(cluster, h.stream);
       kills.push(`${dead.name}@${done}`);
       await dead.kill9();
     },

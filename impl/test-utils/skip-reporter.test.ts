@@ -7,4 +7,11 @@ describe('skipReason', () => {
     expect(skipReason('standard corpus > needs /x/y (set AEP_STANDARD_DIR)')).toBe('needs /x/y (set AEP_STANDARD_DIR)');
     expect(skipReason('plain > test')).toBeUndefined();
   });
+
+  it('keeps the parentheses inside a reason whole, one level deep', () => {
+    expect(skipReason("the fleet (skipped: the cluster tests run in ci.sh's cluster stage (AEP_CLUSTER_TESTS=1)) > kills a server")).toBe("the cluster tests run in ci.sh's cluster stage (AEP_CLUSTER_TESTS=1)");
+    expect(skipReason('x (skipped: nats-server is not installed (apt-get install -y nats-server; ci.sh installs it): the fleet tests are skipped) > y')).toBe(
+      'nats-server is not installed (apt-get install -y nats-server; ci.sh installs it): the fleet tests are skipped',
+    );
+  });
 });

@@ -8,7 +8,8 @@ import type { Reporter, TestModule } from 'vitest/node';
 
 /** The reason in a test's full name, pure. */
 export function skipReason(fullName: string): string | undefined {
-  const m = /\(skipped: ([^)]*)\)/.exec(fullName);
+  // The reason may hold parentheses of its own, one level deep: `(skipped: set X (ci.sh does))`.
+  const m = /\(skipped: ((?:[^()]|\([^()]*\))*)\)/.exec(fullName);
   if (m) return m[1]!.trim();
   const needs = /(?:^| > )(needs .*)$/.exec(fullName);
   return needs ? needs[1]!.trim() : undefined;

@@ -16,7 +16,7 @@ const why = !present ? NATS_MISSING : CI ? "CI runs the bounded cluster tests as
 const suite = why === '' ? describe : describe.skip;
 
 const h = new ClusterHarness();
-afterEach(() => h.cleanup());
+afterEach((ctx) => h.cleanup(ctx.task.result?.state === 'fail'));
 
 suite(`the fleet on a three-server NATS cluster, full run${why ? ` (skipped: ${why})` : ''}`, () => {
   it('2,000 events, three NATS servers killed one after another under load: loss 0, duplicates 0 at every node', async () => {

@@ -14,7 +14,7 @@ const why = !present ? NATS_MISSING : !enabled ? "the three-server cluster tests
 const suite = present && enabled ? describe : describe.skip;
 
 const h = new ClusterHarness();
-afterEach(() => h.cleanup());
+afterEach((ctx) => h.cleanup(ctx.task.result?.state === 'fail'));
 
 suite(`the fleet on a three-server NATS cluster${why ? ` (skipped: ${why})` : ''}`, () => {
   it('started with the cluster, NATS servers killed under steady load (the one every node first reached, then the busiest): nothing acknowledged is lost or doubled at any node', async () => {

@@ -46,13 +46,16 @@ export class ClusterHarness {
     return s;
   }
 
-  /** The node stderr logs (for a failing run's message). */
+  /** The relay nodes' stderr, then the tail of each NATS server's log. */
   logs(): string {
-    return this.nodes.map((n) => `--- ${n.url}\n${n.stderr()}`).join('\n');
+    const nodes = this.nodes.map((n) => `--- relay node ${n.url}\n${n.stderr()}`);
+    const servers = (this.cluster?.servers ?? []).map((s) => `--- nats-server ${s.name} (${s.url}), last lines\n${s.log().split('\n').slice(-15).join('\n')}`);
+    return [...nodes, ...servers].join('\n');
   }
 
-  async cleanup(): Promise<void> {
-    if (process.env.AEP_CLUSTER_DEBUG) console.log(this.logs());
+  /** Stop everything; print the logs first when the test failed (so a CI failure carries them) or AEP_CLUSTER_DEBUG is set. */
+  async cleanup(failed = false): Promise<void> {
+    if (failed || process.env.AEP_CLUSTER_DEBUG) console.log(this.logs());
     for (const r of this.readers.splice(0)) r.close();
     for (const s of this.sockets.splice(0)) s.ws.terminate();
     await Promise.all(this.nodes.splice(0).map((n) => n.kill9()));

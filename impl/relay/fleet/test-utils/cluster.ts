@@ -136,9 +136,23 @@ export async function startCluster(opts: { launch?: number } = {}): Promise<Nats
 
 /**
  * The server hosting the most of `stream`'s consumers (each relay node's reader is a one-replica
- * consumer on one server), ties broken by the stream's leader: the kill that hurts most.
+ * consumer on one server), ties broken by the stream's leader: the kill that hurts most. Asked
+ * right after a killed server rejoined, the cluster may still be electing its leaders and let a
+ * request time out: it asks again until `ms` have passed.
  */
-export async function busiestServer(cluster: NatsCluster, stream: string): Promise<ClusterServer> {
+export async function busiestServer(cluster: NatsCluster, stream: string, ms = 30_000): Promise<ClusterServer> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      return await busiestOnce(cluster, stream);
+    } catch (err) {
+      if (Date.now() >= deadline) throw err;
+      await new Promise((r) => setTimeout(r, 500));
+    }
+  }
+}
+
+async function busiestOnce(cluster: NatsCluster, stream: string): Promise<ClusterServer> {
   const nc = await connect({ servers: cluster.servers.filter((s) => s.alive()).map((s) => s.url), timeout: 5_000 });
   try {
     const jsm = await jetstreamManager(nc);

@@ -45,4 +45,16 @@ describe('main', () => {
     expect(await main(['--help'], [fake('a')], out, err)).toBe(0);
     expect(out.text()).toMatch(/^usage: npm run bench/);
   });
+
+  it('reads the load around each row and puts it in the JSON', async () => {
+    const out = sink();
+    const err = sink();
+    const readings = [0.2, 0.3, 4.5, 4.6];
+    const probe = { load: () => readings.shift() ?? 9, cores: () => 2 };
+    expect(await main(['--rounds', '1', '--json'], [fake('a')], out, err, probe)).toBe(0);
+    const doc = JSON.parse(out.text());
+    expect(doc.machine).toEqual({ cores: 2, loadAtStart: 0.2, loadAtEnd: 4.6 });
+    expect(doc.results[0].load).toEqual({ start: 0.3, end: 4.5, cores: 2, noisy: true });
+    expect(err.text()).toContain('load average 0.3 at start, 4.5 at end, 2 cores: NOISY');
+  });
 });

@@ -79,3 +79,14 @@ describe('renderJson', () => {
     expect(doc.results[0].ratioRange).toEqual([0.25, 0.5]);
   });
 });
+
+describe('renderTable with the load read', () => {
+  it('adds a load column that says noisy where the load exceeded one per core', () => {
+    const row = (name: string): BenchResult => ({ name, unit: 'events', what: '', ours: 2, baseline: 4, ratio: 0.5, ratioRange: [0.5, 0.5], rounds: [] });
+    const loads = new Map([['a', { start: 0.2, end: 0.9, cores: 2, noisy: false }], ['b', { start: 2.4, end: 3, cores: 2, noisy: true }]]);
+    const lines = renderTable([row('a'), row('b')], loads).split('\n');
+    expect(lines[0]).toMatch(/rounds +load$/);
+    expect(lines[2]).toMatch(/ 0\.2-0\.9$/);
+    expect(lines[3]).toMatch(/ 2\.4-3 noisy$/);
+  });
+});

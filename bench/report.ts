@@ -1,6 +1,7 @@
 /**
  * Rendering bench results: a plain-text table for people, JSON for machines. Pure.
  */
+import type { RowLoad } from './load.js';
 import { isSampleResult, type AnyResult } from './samples.js';
 
 /** Throughput with three significant digits and a k/M suffix: `48.2k`, `1.31M`, `912`. */
@@ -25,14 +26,15 @@ export function formatValue(value: number, unit: string): string {
   return formatRate(value);
 }
 
-const HEADER = ['name', 'unit', 'ours', 'baseline', 'ratio', 'ratio range', 'rounds'] as const;
+const HEADER = ['name', 'unit', 'ours', 'baseline', 'ratio', 'ratio range', 'rounds', 'load'] as const;
 
 /**
  * The table: one row per benchmark, columns padded; numbers right-aligned. Ends with a newline.
  * A throughput row's unit reads `events/s`; a sample row's names its statistic (`ms, p99 latency`).
- * A row without a baseline shows `-`.
+ * A row without a baseline shows `-`. The `load` column gives the load average at the row's start
+ * and end, and says `noisy` when either exceeded one per core; it is left out when no load was read.
  */
-export function renderTable(results: readonly AnyResult[]): string {
+export function renderTable(results: readonly AnyResult[], loads: ReadonlyMap<string, RowLoad> = new Map()): string {
   const rows = results.map((r) => {
     const sample = isSampleResult(r);
     const value = (v: number | null): string => (v === null ? '-' : sample ? formatValue(v, r.unit) : formatRate(v));
@@ -44,16 +46,24 @@ export function renderTable(results: readonly AnyResult[]): string {
       r.ratio === null ? '-' : formatRatio(r.ratio),
       r.ratioRange === null ? '-' : `${formatRatio(r.ratioRange[0])}-${formatRatio(r.ratioRange[1])}`,
       String(sample ? r.sampleRounds.length : r.rounds.length),
+      loadCell(loads.get(r.name)),
     ];
   });
-  const all = [[...HEADER], ...rows];
-  const widths = HEADER.map((_, c) => Math.max(...all.map((row) => row[c]!.length)));
+  const columns = loads.size > 0 ? HEADER.length : HEADER.length - 1;
+  const all = [HEADER.slice(0, columns), ...rows.map((row) => row.slice(0, columns))];
+  const widths = all[0]!.map((_, c) => Math.max(...all.map((row) => row[c]!.length)));
   const line = (row: readonly string[]): string =>
     row.map((cell, c) => (c < 2 ? cell.padEnd(widths[c]!) : cell.padStart(widths[c]!))).join('  ').trimEnd();
-  return `${[line(all[0]!), line(widths.map((w) => '-'.repeat(w))), ...rows.map(line)].join('\n')}\n`;
+  return `${[line(all[0]!), line(widths.map((w) => '-'.repeat(w))), ...all.slice(1).map(line)].join('\n')}\n`;
 }
 
-/** Machine output: the results with every round, as one JSON document. Ends with a newline. */
-export function renderJson(results: readonly AnyResult[], meta: Readonly<Record<string, unknown>>): string {
-  return `${JSON.stringify({ ...meta, results }, null, 2)}\n`;
+function loadCell(load: RowLoad | undefined): string {
+  if (load === undefined) return '-';
+  return `${load.start}-${load.end}${load.noisy ? ' noisy' : ''}`;
+}
+
+/** Machine output: the results with every round (each with its `load` when read), as one JSON document. Ends with a newline. */
+export function renderJson(results: readonly AnyResult[], meta: Readonly<Record<string, unknown>>, loads: ReadonlyMap<string, RowLoad> = new Map()): string {
+  const rows = results.map((r) => (loads.has(r.name) ? { ...r, load: loads.get(r.name) } : r));
+  return `${JSON.stringify({ ...meta, results: rows }, null, 2)}\n`;
 }

@@ -89,6 +89,27 @@ describe('antigravity adapter daemon', () => {
     expect(seen).toEqual([['session.started', undefined], ['run.started', undefined], ['run.step.started', '4']]);
   });
 
+  it('the join is the daemon\'s, per conversation: another conversation\'s stepIdx never names a tool; a Stop forgets', async () => {
+    const seen: Array<[string, string | undefined, unknown]> = [];
+    running = await startAdapter(adapter, { port: 0, home: tempHome(), onEmit: (e) => seen.push([e.type, e.session, e.data.tool ?? e.data.failed]) });
+    const other = 'a41c2f0e-77d3-4b1e-9c8a-2e6d5f4c3b2a';
+    await shimHook('antigravity', 'PreToolUse', base({ stepIdx: 7, toolCall: { name: 'grep_search', args: {} } }), running.port);
+    await shimHook('antigravity', 'PostToolUse', base({ conversationId: other, stepIdx: 7, error: '' }), running.port);
+    await shimHook('antigravity', 'PostToolUse', base({ stepIdx: 7, error: '' }), running.port);
+    await shimHook('antigravity', 'PostToolUse', base({ stepIdx: 7, error: '' }), running.port);
+    await shimHook('antigravity', 'PreToolUse', base({ stepIdx: 8, toolCall: { name: 'list_dir', args: {} } }), running.port);
+    await shimHook('antigravity', 'Stop', base({ executionNum: 1, terminationReason: 'model_stop', error: '', fullyIdle: true }), running.port);
+    await shimHook('antigravity', 'PostToolUse', base({ stepIdx: 8, error: '' }), running.port);
+    expect(seen.filter(([t]) => t.startsWith('tool.') || t.startsWith('x.'))).toEqual([
+      ['tool.requested', C, { name: 'grep_search' }],
+      ['x.antigravity.step.completed', other, false],
+      ['tool.completed', C, { name: 'grep_search' }],
+      ['x.antigravity.step.completed', C, false],
+      ['tool.requested', C, { name: 'list_dir' }],
+      ['x.antigravity.step.completed', C, false],
+    ]);
+  });
+
   it.skipIf(!existsSync('dist/impl/adapter-antigravity/adapter.js'))('the example hooks.json commands run as written: exit 0 and the byte-exact neutral reply with no daemon', async () => {
     const config = JSON.parse(readFileSync('impl/adapter-antigravity/hooks.example.json', 'utf8')) as Record<string, Record<string, unknown>>;
     const group = config['aep-observer']!;

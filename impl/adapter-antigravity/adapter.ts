@@ -12,15 +12,18 @@
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
 import { str } from '../adapter-kit/mapping.js';
 import { perContext } from '../adapter-kit/observed-cards.js';
-import { AGENT, joinKey, mapHook, sessionStarted, type JoinEntry } from './map-hooks.js';
+import { AGENT, mapHook, sessionStarted } from './map-hooks.js';
+import { JoinTable } from './join.js';
 import { neutralReply } from './replies.js';
 import { descriptor } from './descriptor.js';
 
 interface State {
   seen: Set<string>;
-  join: Map<string, JoinEntry>;
+  join: JoinTable;
 }
-const stateOf = perContext<State>(() => ({ seen: new Set(), join: new Map() }));
+const stateOf = perContext<State>(() => ({ seen: new Set(), join: new JoinTable() }));
+
+const stepIdxOf = (input: HookInput): number | undefined => (typeof input.stepIdx === 'number' && Number.isInteger(input.stepIdx) && input.stepIdx >= 0 ? input.stepIdx : undefined);
 
 async function handle(hook: string, input: HookInput, ctx: HookContext): Promise<string> {
   const session = str(input.conversationId);
@@ -31,9 +34,12 @@ async function handle(hook: string, input: HookInput, ctx: HookContext): Promise
     state.seen.add(session);
     ctx.emit(session, sessionStarted(input));
   }
-  const mapped = mapHook(hook, input, { join: state.join }, ctx.posture);
-  if (hook === 'PreInvocation' && !ctx.run(session) && mapped[0]?.type !== 'run.started') {
-    // A mid-run attach: the first invocation seen opens the (synthesized) run.
+  const stepIdx = stepIdxOf(input);
+  // The join is the daemon's: the mapper is handed its result, `{name}` or nothing.
+  const join = hook === 'PostToolUse' && stepIdx !== undefined ? state.join.take(session, stepIdx) : undefined;
+  const mapped = mapHook(hook, input, join ? { join } : {}, ctx.posture);
+  if (hook === 'PreInvocation' && (input.invocationNum === 0 || !ctx.run(session))) {
+    // An execution's first invocation (or the first one seen on a mid-run attach) opens the synthesized run.
     mapped.unshift({ type: 'run.started', data: { trigger: 'user' } });
   }
   for (const m of mapped) {
@@ -41,12 +47,10 @@ async function handle(hook: string, input: HookInput, ctx: HookContext): Promise
     const run = ctx.run(session);
     ctx.emit(session, m, run ? { run } : {});
   }
-  const stepIdx = typeof input.stepIdx === 'number' ? input.stepIdx : undefined;
-  if (hook === 'PreToolUse' && stepIdx !== undefined) state.join.set(joinKey(session, stepIdx), { conversationId: session, stepIdx, name: String((mapped[0]!.data.tool as { name: string }).name) });
-  if (hook === 'PostToolUse' && stepIdx !== undefined) state.join.delete(joinKey(session, stepIdx));
+  if (hook === 'PreToolUse' && stepIdx !== undefined) state.join.remember(session, stepIdx, String((mapped[0]!.data.tool as { name: string }).name));
   if (hook === 'Stop') {
     ctx.setRun(session, null);
-    for (const [key, entry] of state.join) if (entry.conversationId === session) state.join.delete(key);
+    state.join.forget(session);
   }
   return neutral;
 }

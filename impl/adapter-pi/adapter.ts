@@ -60,7 +60,8 @@ export function createAdapter(opts: { control?: boolean } = {}): AdapterDef {
   }
 
   async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
-    const session = str(raw.session) ?? str(raw.session_id);
+    // The extension sends the id; the standard's mapping inputs give `{id, file, cwd}`: both are read.
+    const session = str(raw.session) ?? str(obj(raw.session).id) ?? str(raw.session_id);
     if (!session) return NEUTRAL;
     const event: Obj = { ...obj(raw.event), type: str(obj(raw.event).type) ?? hookEvent };
     const key = (call: string): string => `call:${session}:${call}`;
@@ -105,7 +106,7 @@ export function createAdapter(opts: { control?: boolean } = {}): AdapterDef {
         return NEUTRAL;
       }
     }
-    const mapped = mapEvent({ session, event, session_file: raw.session_file }, { deltas: raw.deltas === true, posture: ctx.posture });
+    const mapped = mapEvent({ session: raw.session, event, session_file: raw.session_file }, { deltas: raw.deltas === true, posture: ctx.posture });
     if (mapped) emit(ctx, session, mapped);
     return NEUTRAL;
   }

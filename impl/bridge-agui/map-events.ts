@@ -8,17 +8,17 @@
  * |---|---|
  * | RUN_STARTED | `run.started` (parentRunId as `parent_run`) |
  * | RUN_FINISHED | by `outcome` (run-outcome.ts): `run.finished` (result as `summary`, redacted+); `cancelled` → `run.cancelled`; `interrupt` → `attention.requested` per interrupt + `run.cancelled {outcome: "interrupt"}` |
- * | RUN_ERROR | `run.failed` (reason = code ?? "error"; message redacted+) |
+ * | RUN_ERROR | `run.failed` (reason = code ?? "error"; the message as `error.message`, redacted+) |
  * | STEP_STARTED / STEP_FINISHED | `run.step.started` / `run.step.finished`, step and subject = stepName |
  * | TOOL_CALL_START | `tool.requested` (name, call id; subject the name) |
  * | TOOL_CALL_RESULT | `tool.completed` (result digest; subject the call id; the name from the event's `toolCallName`, which the receiver joins in from TOOL_CALL_START, else "unknown") |
- * | STATE_SNAPSHOT / STATE_DELTA | `state.snapshot` / `state.delta` (op count `ops`) |
+ * | STATE_SNAPSHOT / STATE_DELTA | `state.snapshot` (`state`, redacted+) / `state.delta` (op count `ops`; the patch as `delta`, redacted+) |
  * | TEXT_MESSAGE_START | `x.agui.text_message.start` (`role`; subject the message id) |
  * | TEXT_MESSAGE_END | assistant (or unstated) role: `x.agui.text_message.end` (subject the message id; `content`, the text the receiver assembled, at redacted+; message.agent.replied is reserved); any other role: nothing |
  * | token deltas (TEXT_MESSAGE_CONTENT/CHUNK, REASONING_MESSAGE_CONTENT/CHUNK, TOOL_CALL_ARGS/END/CHUNK) | nothing, unless deltas |
  * | REASONING_ENCRYPTED_VALUE | nothing, ever |
  * | the deprecated THINKING_* aliases | exactly as their REASONING_* replacements |
- * | CUSTOM | `x.agui.custom.event` (name) ; RAW → `x.agui.raw.event` (payload at full only) |
+ * | CUSTOM | `x.agui.custom.event` (name; `value` redacted+) ; RAW → `x.agui.raw.event` (payload at full only) |
  * | anything else | `x.agui.<family>.<leaf>` from the UPPER_SNAKE type |
  *
  * The receiver (proxy.ts `AguiStream`) hands the mapper what the standard's pins hand it: a
@@ -28,6 +28,7 @@
 import { digest } from '../core/digest.js';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import { red } from '../adapter-kit/capture.js';
+import { content } from '../adapter-kit/mapping.js';
 import type { Mapped } from '../adapter-kit/types.js';
 import { mapRunFinished } from './run-outcome.js';
 
@@ -86,8 +87,9 @@ export function mapEvent(event: Record<string, unknown>, opts: AguiMapOptions = 
     }
     case 'RUN_ERROR': {
       const data: Record<string, unknown> = { reason: str(event.code) ?? 'error' };
+      // The message is the run's error text: the schema's error.message, redacted-class.
       const message = typeof event.message === 'string' ? red(event.message, ceiling) : undefined;
-      if (message !== undefined) data.message = message;
+      if (message !== undefined) data.error = { message };
       return { type: 'run.failed', data };
     }
     case 'STEP_STARTED':
@@ -114,17 +116,21 @@ export function mapEvent(event: Record<string, unknown>, opts: AguiMapOptions = 
       if (event.content !== undefined) {
         data.result_digest = digest(event.content);
         if (ceiling === 'full') data.result = event.content;
-        else if (ceiling === 'redacted' && typeof event.content === 'string') data.result_redacted = red(event.content, ceiling);
+        else if (ceiling === 'redacted') data.result_redacted = content(event.content, ceiling);
       }
       return { type: 'tool.completed', data, subject: callId ?? name };
     }
-    case 'STATE_SNAPSHOT':
-      return { type: 'state.snapshot', data: ceiling === 'full' && isPlainObject(event.snapshot) ? { snapshot: event.snapshot } : {} };
+    case 'STATE_SNAPSHOT': {
+      // The state is redacted-class: the schema's `state`, through the pipeline at redacted, verbatim at full.
+      const state = isPlainObject(event.snapshot) ? content(event.snapshot, ceiling) : undefined;
+      return { type: 'state.snapshot', data: state !== undefined ? { state } : {} };
+    }
     case 'STATE_DELTA': {
       const data: Record<string, unknown> = {};
       if (Array.isArray(event.delta)) {
         data.ops = event.delta.length;
-        if (ceiling === 'full') data.delta = event.delta;
+        const delta = content(event.delta, ceiling);
+        if (delta !== undefined) data.delta = delta;
       }
       return { type: 'state.delta', data };
     }
@@ -144,8 +150,13 @@ export function mapEvent(event: Record<string, unknown>, opts: AguiMapOptions = 
     }
     case 'REASONING_ENCRYPTED_VALUE':
       return null;
-    case 'CUSTOM':
-      return { type: 'x.agui.custom.event', data: str(event.name) ? { name: event.name } : {} };
+    case 'CUSTOM': {
+      const data: Record<string, unknown> = {};
+      if (str(event.name)) data.name = event.name;
+      const value = content(event.value, ceiling);
+      if (value !== undefined) data.value = value;
+      return { type: 'x.agui.custom.event', data };
+    }
     case 'RAW':
       return { type: 'x.agui.raw.event', data: ceiling === 'full' && event.event !== undefined ? { event: event.event } : {} };
   }

@@ -91,7 +91,7 @@ describe('antigravity adapter daemon', () => {
 
   it('the join is the daemon\'s, per conversation: another conversation\'s stepIdx never names a tool; a Stop forgets', async () => {
     const seen: Array<[string, string | undefined, unknown]> = [];
-    running = await startAdapter(adapter, { port: 0, home: tempHome(), onEmit: (e) => seen.push([e.type, e.session, e.data.tool ?? e.data.failed]) });
+    running = await startAdapter(adapter, { port: 0, home: tempHome(), onEmit: (e) => seen.push([e.type, e.session, e.data?.tool ?? e.data?.failed]) });
     const other = 'a41c2f0e-77d3-4b1e-9c8a-2e6d5f4c3b2a';
     await shimHook('antigravity', 'PreToolUse', base({ stepIdx: 7, toolCall: { name: 'grep_search', args: {} } }), running.port);
     await shimHook('antigravity', 'PostToolUse', base({ conversationId: other, stepIdx: 7, error: '' }), running.port);

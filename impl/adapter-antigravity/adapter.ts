@@ -6,7 +6,9 @@
  * first sight (`client.name` = the host marker, `antigravity` or `antigravity-cli`, map-hooks.ts `hostOf`); no `session.ended` is ever emitted. Runs are
  * synthesized per conversation: opened at the first PreInvocation of an execution
  * (`invocationNum` 0, or the first one seen on a mid-run attach), closed at Stop by its typed
- * `terminationReason`. The (conversationId, stepIdx) join table is this daemon's: filled at
+ * `terminationReason`. Between a PreInvocation and its PostInvocation the tool events carry the
+ * invocation's step (one invocation plus its tool executions is one sub-run phase). The
+ * (conversationId, stepIdx) join table is this daemon's (join.ts): filled at
  * PreToolUse, an entry cleared on its join, a conversation's entries cleared at Stop.
  */
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
@@ -20,8 +22,10 @@ import { descriptor } from './descriptor.js';
 interface State {
   seen: Set<string>;
   join: JoinTable;
+  /** The open invocation of each conversation: its `invocationNum`, the envelope step of the tool events inside it. */
+  invocation: Map<string, string>;
 }
-const stateOf = perContext<State>(() => ({ seen: new Set(), join: new JoinTable() }));
+const stateOf = perContext<State>(() => ({ seen: new Set(), join: new JoinTable(), invocation: new Map() }));
 
 const stepIdxOf = (input: HookInput): number | undefined => (typeof input.stepIdx === 'number' && Number.isInteger(input.stepIdx) && input.stepIdx >= 0 ? input.stepIdx : undefined);
 
@@ -42,11 +46,15 @@ async function handle(hook: string, input: HookInput, ctx: HookContext): Promise
     // An execution's first invocation (or the first one seen on a mid-run attach) opens the synthesized run.
     mapped.unshift({ type: 'run.started', data: { trigger: 'user' } });
   }
+  if (hook === 'PreInvocation' && mapped.at(-1)?.step !== undefined) state.invocation.set(session, mapped.at(-1)!.step!);
+  // A model invocation plus its tool executions is one sub-run phase: the tool events carry its step.
+  const open = hook === 'PreToolUse' || hook === 'PostToolUse' ? state.invocation.get(session) : undefined;
   for (const m of mapped) {
     if (m.type === 'run.started') ctx.setRun(session, undefined);
     const run = ctx.run(session);
-    ctx.emit(session, m, run ? { run } : {});
+    ctx.emit(session, open !== undefined && m.step === undefined ? { ...m, step: open } : m, run ? { run } : {});
   }
+  if (hook === 'PostInvocation' || hook === 'Stop') state.invocation.delete(session);
   if (hook === 'PreToolUse' && stepIdx !== undefined) state.join.remember(session, stepIdx, String((mapped[0]!.data.tool as { name: string }).name));
   if (hook === 'Stop') {
     ctx.setRun(session, null);

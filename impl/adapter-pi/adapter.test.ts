@@ -52,6 +52,19 @@ describe('the pi adapter', () => {
     expect(events.map((e) => [e.type, e.session, e.data])).toEqual([['run.started', 'pi-obj', {}], ['session.ended', 'pi-obj', { reason: 'normal', vendor_reason: 'new' }]]);
   });
 
+  it('a bare agent_end (no assistant message) closes only a loop the daemon saw open', async () => {
+    const { engine, events } = engineFor(false);
+    await engine.handleHook('agent_end', { session: 'p2', event: { type: 'agent_end', messages: [] } });
+    expect(events).toEqual([]);
+    await engine.handleHook('agent_start', { session: 'p2', event: { type: 'agent_start' } });
+    await engine.handleHook('agent_end', { session: 'p2', event: { type: 'agent_end', messages: [{ role: 'user', content: 'hi' }] } });
+    expect(events.map((e) => [e.type, e.data, typeof e.run])).toEqual([['run.started', {}, 'string'], ['run.finished', {}, 'string']]);
+    expect(events[1].run).toBe(events[0].run);
+    // an assistant-decided end with no open run still says how the loop ended
+    await engine.handleHook('agent_end', { session: 'p2', event: { type: 'agent_end', messages: [{ role: 'assistant', stopReason: 'aborted' }] } });
+    expect(events.slice(2).map((e) => [e.type, e.data])).toEqual([['run.cancelled', { stop_reason: 'aborted' }]]);
+  });
+
   it('deltas only when the extension flags them; the vendor plane rides at debug', async () => {
     const { engine, events } = engineFor(false);
     const update = { session: 's', event: { type: 'message_update', assistantMessageEvent: { type: 'text_delta', delta: 'x' } } };

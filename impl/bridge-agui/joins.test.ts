@@ -9,6 +9,10 @@ describe('StreamJoins: what the AG-UI mapper needs from earlier events of the st
     expect(j.enrich({ type: 'TOOL_CALL_RESULT', toolCallId: 'k1', content: 'x' })).toEqual({ type: 'TOOL_CALL_RESULT', toolCallId: 'k1', content: 'x' });
     j.enrich({ type: 'TOOL_CALL_START', toolCallId: 'k2', toolCallName: 'fetch_page' });
     expect(j.enrich({ type: 'TOOL_CALL_RESULT', toolCallId: 'k2', toolCallName: 'own' }).toolCallName).toBe('own');
+    // the chunked form names its call on a chunk
+    j.enrich({ type: 'TOOL_CALL_CHUNK', toolCallId: 'k3', toolCallName: 'grep', delta: '{' });
+    j.enrich({ type: 'TOOL_CALL_CHUNK', toolCallId: 'k3', delta: '}' });
+    expect(j.enrich({ type: 'TOOL_CALL_RESULT', toolCallId: 'k3' }).toolCallName).toBe('grep');
   });
 
   it('a message end gets its start\'s role; the text is assembled only when asked, bounded', () => {

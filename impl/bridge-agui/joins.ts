@@ -3,7 +3,8 @@
  * not carry itself, joined in from an earlier event of the same stream, so the mapper is handed
  * exactly what the standard's pins hand it.
  *
- * - TOOL_CALL_RESULT carries only its `toolCallId`: the `toolCallName` of its TOOL_CALL_START.
+ * - TOOL_CALL_RESULT carries only its `toolCallId`: the `toolCallName` of its TOOL_CALL_START (or
+ *   of a TOOL_CALL_CHUNK that names the call).
  * - TEXT_MESSAGE_END carries only its `messageId`: the `role` of its TEXT_MESSAGE_START and, when
  *   `assemble` is on (a redacted ceiling or above), the `content` its TEXT_MESSAGE_CONTENT deltas
  *   streamed, at most `MAX_ASSEMBLED` characters (the rest is cut, never buffered).
@@ -35,7 +36,8 @@ export class StreamJoins {
     const type = event.type;
     const callId = str(event.toolCallId);
     const messageId = str(event.messageId);
-    if (type === 'TOOL_CALL_START' && callId !== undefined && str(event.toolCallName) !== undefined) {
+    // A TOOL_CALL_CHUNK that names its call opens it too (the chunked form of START/ARGS/END).
+    if ((type === 'TOOL_CALL_START' || type === 'TOOL_CALL_CHUNK') && callId !== undefined && str(event.toolCallName) !== undefined) {
       remember(this.tools, callId, event.toolCallName as string);
       return event;
     }

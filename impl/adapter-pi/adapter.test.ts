@@ -59,7 +59,7 @@ describe('the pi adapter', () => {
     await engine.handleHook('agent_start', { session: 'p2', event: { type: 'agent_start' } });
     await engine.handleHook('agent_end', { session: 'p2', event: { type: 'agent_end', messages: [{ role: 'user', content: 'hi' }] } });
     expect(events.map((e) => [e.type, e.data, typeof e.run])).toEqual([['run.started', {}, 'string'], ['run.finished', {}, 'string']]);
-    expect(events[1].run).toBe(events[0].run);
+    expect(events[1]!.run).toBe(events[0]!.run);
     // an assistant-decided end with no open run still says how the loop ended
     await engine.handleHook('agent_end', { session: 'p2', event: { type: 'agent_end', messages: [{ role: 'assistant', stopReason: 'aborted' }] } });
     expect(events.slice(2).map((e) => [e.type, e.data])).toEqual([['run.cancelled', { stop_reason: 'aborted' }]]);

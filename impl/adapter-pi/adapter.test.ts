@@ -140,6 +140,12 @@ describe('map-events beyond the pins', () => {
     });
   });
 
+  it('a session name is user content: absent at metadata, redacted at redacted', () => {
+    const input = { session: 's', event: { type: 'session_info_changed', name: 'call ana at ana@example.com' } };
+    expect(mapEvent(input)).toEqual({ type: 'x.pi.session.info', data: {} });
+    expect(mapEvent(input, { posture: RED })).toEqual({ type: 'x.pi.session.info', data: { name: 'call ana at [REDACTED:pii]' } });
+  });
+
   it('the gate request names the tool, and the command only at redacted+', () => {
     const call = { toolName: 'bash', toolCallId: 'c', input: { command: 'git push' } };
     expect(mapToolGate(call).data.prompt).toBe('Permission requested: bash — git push');

@@ -15,4 +15,5 @@ export const DEVIATIONS: readonly Deviation[] = [
   unnamed("x.pi.tool.update data.partial_digest / data.partial", "the partial result: digest at metadata, whole at full (redacted at redacted)", "the record names the type only; partial_digest is the member the standard's pin uses"),
   unnamed("run.failed error.type, tool.failed error.type", "error", "the record says \"a generic class\"; the class the standard's pins use"),
   unnamed("x.pi.model.select data.model / provider / source", "the selection facts", "the record maps the event without naming members"),
+  unnamed("x.pi.session.info data.name", "the session name, at redacted+ only", "the standard's pin (session_info_changed) calls it user content, redacted-gated, without a member name"),
 ];

@@ -16,7 +16,7 @@
  * | `tool_execution_start` / `_end` | `tool.requested` / `tool.completed`, or `tool.failed` when `isError` |
  * | `message_start` (user) / `message_end` (assistant) | `x.pi.message.submitted` / `x.pi.message.replied` (`content_digest` of the text; the text as `content` at redacted+) |
  * | `message_update` / `tool_execution_update` | nothing; with `deltas`: `x.pi.message.delta` / `x.pi.tool.update` (`partial_digest`; the partial result at redacted+) |
- * | `agent_settled`, `session_info_changed`, `session_tree`, `model_select`, `thinking_level_select` | `x.pi.agent.settled`, `x.pi.session.info`, `x.pi.session.tree`, `x.pi.model.select`, `x.pi.thinking.select` |
+ * | `agent_settled`, `session_info_changed`, `session_tree`, `model_select`, `thinking_level_select` | `x.pi.agent.settled`, `x.pi.session.info` (the name at redacted+), `x.pi.session.tree`, `x.pi.model.select`, `x.pi.thinking.select` |
  * | `tool_call` and every other interception surface | nothing (the opt-in gate is daemon state) |
  * | any other event | `x.pi.event.<type>` |
  */
@@ -221,6 +221,10 @@ export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
       return { type: MACHINERY[type]!, data };
     case 'thinking_level_select':
       put(data, 'level', str(e.level));
+      return { type: MACHINERY[type]!, data };
+    case 'session_info_changed':
+      // The session's name is user content: redacted+ only.
+      put(data, 'name', str(e.name) && red(e.name as string, at('x.pi.session.info')));
       return { type: MACHINERY[type]!, data };
   }
   if (MACHINERY[type]) return { type: MACHINERY[type]!, data };

@@ -22,7 +22,7 @@ import { mapElicitation } from './adapter-claude-code/map-elicitation.js';
 import { mapHook as mapCodexHook } from './adapter-codex/map-hooks.js';
 import { mapHook as mapClineHook } from './adapter-cline/map-hooks.js';
 import { mapHook as mapHermesHook } from './adapter-hermes/map-hooks.js';
-import { mapHook as mapAntigravityHook, type JoinTable } from './adapter-antigravity/map-hooks.js';
+import { mapHook as mapAntigravityHook, type JoinResult } from './adapter-antigravity/map-hooks.js';
 import { mapHook as mapGeminiCliHook } from './adapter-gemini-cli/map-hooks.js';
 import { mapHook as mapKimiCodeHook } from './adapter-kimi-code/map-hooks.js';
 import { mapHook as mapVscodeHook } from './adapter-vscode/map-hooks.js';
@@ -134,12 +134,12 @@ export const hermesHooks = {
 
 /**
  * `adapter-antigravity/map-hooks`: `mapHook(hook, input, {join})` → an array. `hook` is the event
- * name the registration passes; `join` is the (conversationId, stepIdx) table: an array of
- * `{conversationId, stepIdx, name}` entries (or a Map), default empty.
+ * name the registration passes; `join` is the daemon's (conversationId, stepIdx) join result for a
+ * PostToolUse, `{name}` (the tool name its PreToolUse carried), absent when nothing joined.
  */
 export const antigravityHooks = {
-  mapHook: function mapHook(hook: string, input: Record<string, unknown>, opts: { join?: JoinTable } | undefined) {
-    return mapAntigravityHook(hook, input, { join: opts?.join ?? [] });
+  mapHook: function mapHook(hook: string, input: Record<string, unknown>, opts: { join?: JoinResult } | undefined) {
+    return mapAntigravityHook(hook, input, opts?.join ? { join: opts.join } : {});
   },
 };
 

@@ -63,14 +63,14 @@ describe('antigravity adapter daemon', () => {
       ['session.started', null, null],
       ['run.started', 'r1', null],
       ['run.step.started', 'r1', '0'],
-      ['tool.requested', 'r1', null],
-      ['tool.completed', 'r1', null],
-      ['tool.requested', 'r1', null],
-      ['tool.failed', 'r1', null],
-      ['tool.requested', 'r1', null],
+      ['tool.requested', 'r1', '0'],
+      ['tool.completed', 'r1', '0'],
+      ['tool.requested', 'r1', '0'],
+      ['tool.failed', 'r1', '0'],
+      ['tool.requested', 'r1', '0'],
       ['run.step.finished', 'r1', '0'],
       ['run.step.started', 'r1', '1'],
-      ['x.antigravity.step.completed', 'r1', null],
+      ['x.antigravity.step.completed', 'r1', '1'],
       ['run.step.finished', 'r1', '1'],
       ['run.finished', 'r1', null],
       ['run.started', 'r2', null],
@@ -87,6 +87,40 @@ describe('antigravity adapter daemon', () => {
     running = await startAdapter(adapter, { port: 0, home: tempHome(), onEmit: (e) => seen.push([e.type, e.step]) });
     await shimHook('antigravity', 'PreInvocation', base({ invocationNum: 4, initialNumSteps: 9 }), running.port);
     expect(seen).toEqual([['session.started', undefined], ['run.started', undefined], ['run.step.started', '4']]);
+  });
+
+  it('tool events outside an open invocation carry no step; a Stop closes the invocation', async () => {
+    const seen: Array<[string, string | undefined]> = [];
+    running = await startAdapter(adapter, { port: 0, home: tempHome(), onEmit: (e) => seen.push([e.type, e.step]) });
+    await shimHook('antigravity', 'PreToolUse', base({ stepIdx: 1, toolCall: { name: 'view_file', args: {} } }), running.port);
+    await shimHook('antigravity', 'PreInvocation', base({ invocationNum: 2, initialNumSteps: 1 }), running.port);
+    await shimHook('antigravity', 'PostToolUse', base({ stepIdx: 1, error: '' }), running.port);
+    await shimHook('antigravity', 'Stop', base({ executionNum: 1, terminationReason: 'model_stop', error: '', fullyIdle: true }), running.port);
+    await shimHook('antigravity', 'PreToolUse', base({ stepIdx: 5, toolCall: { name: 'list_dir', args: {} } }), running.port);
+    expect(seen).toEqual([
+      ['session.started', undefined], ['tool.requested', undefined], ['run.started', undefined], ['run.step.started', '2'], ['tool.completed', '2'], ['run.finished', undefined], ['tool.requested', undefined],
+    ]);
+  });
+
+  it('the join is the daemon\'s, per conversation: another conversation\'s stepIdx never names a tool; a Stop forgets', async () => {
+    const seen: Array<[string, string | undefined, unknown]> = [];
+    running = await startAdapter(adapter, { port: 0, home: tempHome(), onEmit: (e) => seen.push([e.type, e.session, e.data?.tool ?? e.data?.failed]) });
+    const other = 'a41c2f0e-77d3-4b1e-9c8a-2e6d5f4c3b2a';
+    await shimHook('antigravity', 'PreToolUse', base({ stepIdx: 7, toolCall: { name: 'grep_search', args: {} } }), running.port);
+    await shimHook('antigravity', 'PostToolUse', base({ conversationId: other, stepIdx: 7, error: '' }), running.port);
+    await shimHook('antigravity', 'PostToolUse', base({ stepIdx: 7, error: '' }), running.port);
+    await shimHook('antigravity', 'PostToolUse', base({ stepIdx: 7, error: '' }), running.port);
+    await shimHook('antigravity', 'PreToolUse', base({ stepIdx: 8, toolCall: { name: 'list_dir', args: {} } }), running.port);
+    await shimHook('antigravity', 'Stop', base({ executionNum: 1, terminationReason: 'model_stop', error: '', fullyIdle: true }), running.port);
+    await shimHook('antigravity', 'PostToolUse', base({ stepIdx: 8, error: '' }), running.port);
+    expect(seen.filter(([t]) => t.startsWith('tool.') || t.startsWith('x.'))).toEqual([
+      ['tool.requested', C, { name: 'grep_search' }],
+      ['x.antigravity.step.completed', other, false],
+      ['tool.completed', C, { name: 'grep_search' }],
+      ['x.antigravity.step.completed', C, false],
+      ['tool.requested', C, { name: 'list_dir' }],
+      ['x.antigravity.step.completed', C, false],
+    ]);
   });
 
   it.skipIf(!existsSync('dist/impl/adapter-antigravity/adapter.js'))('the example hooks.json commands run as written: exit 0 and the byte-exact neutral reply with no daemon', async () => {

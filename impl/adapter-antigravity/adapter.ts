@@ -6,21 +6,28 @@
  * first sight (`client.name` = the host marker, `antigravity` or `antigravity-cli`, map-hooks.ts `hostOf`); no `session.ended` is ever emitted. Runs are
  * synthesized per conversation: opened at the first PreInvocation of an execution
  * (`invocationNum` 0, or the first one seen on a mid-run attach), closed at Stop by its typed
- * `terminationReason`. The (conversationId, stepIdx) join table is this daemon's: filled at
+ * `terminationReason`. Between a PreInvocation and its PostInvocation the tool events carry the
+ * invocation's step (one invocation plus its tool executions is one sub-run phase). The
+ * (conversationId, stepIdx) join table is this daemon's (join.ts): filled at
  * PreToolUse, an entry cleared on its join, a conversation's entries cleared at Stop.
  */
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
 import { str } from '../adapter-kit/mapping.js';
 import { perContext } from '../adapter-kit/observed-cards.js';
-import { AGENT, joinKey, mapHook, sessionStarted, type JoinEntry } from './map-hooks.js';
+import { AGENT, mapHook, sessionStarted } from './map-hooks.js';
+import { JoinTable } from './join.js';
 import { neutralReply } from './replies.js';
 import { descriptor } from './descriptor.js';
 
 interface State {
   seen: Set<string>;
-  join: Map<string, JoinEntry>;
+  join: JoinTable;
+  /** The open invocation of each conversation: its `invocationNum`, the envelope step of the tool events inside it. */
+  invocation: Map<string, string>;
 }
-const stateOf = perContext<State>(() => ({ seen: new Set(), join: new Map() }));
+const stateOf = perContext<State>(() => ({ seen: new Set(), join: new JoinTable(), invocation: new Map() }));
+
+const stepIdxOf = (input: HookInput): number | undefined => (typeof input.stepIdx === 'number' && Number.isInteger(input.stepIdx) && input.stepIdx >= 0 ? input.stepIdx : undefined);
 
 async function handle(hook: string, input: HookInput, ctx: HookContext): Promise<string> {
   const session = str(input.conversationId);
@@ -31,22 +38,27 @@ async function handle(hook: string, input: HookInput, ctx: HookContext): Promise
     state.seen.add(session);
     ctx.emit(session, sessionStarted(input));
   }
-  const mapped = mapHook(hook, input, { join: state.join }, ctx.posture);
-  if (hook === 'PreInvocation' && !ctx.run(session) && mapped[0]?.type !== 'run.started') {
-    // A mid-run attach: the first invocation seen opens the (synthesized) run.
+  const stepIdx = stepIdxOf(input);
+  // The join is the daemon's: the mapper is handed its result, `{name}` or nothing.
+  const join = hook === 'PostToolUse' && stepIdx !== undefined ? state.join.take(session, stepIdx) : undefined;
+  const mapped = mapHook(hook, input, join ? { join } : {}, ctx.posture);
+  if (hook === 'PreInvocation' && (input.invocationNum === 0 || !ctx.run(session))) {
+    // An execution's first invocation (or the first one seen on a mid-run attach) opens the synthesized run.
     mapped.unshift({ type: 'run.started', data: { trigger: 'user' } });
   }
+  if (hook === 'PreInvocation' && mapped.at(-1)?.step !== undefined) state.invocation.set(session, mapped.at(-1)!.step!);
+  // A model invocation plus its tool executions is one sub-run phase: the tool events carry its step.
+  const open = hook === 'PreToolUse' || hook === 'PostToolUse' ? state.invocation.get(session) : undefined;
   for (const m of mapped) {
     if (m.type === 'run.started') ctx.setRun(session, undefined);
     const run = ctx.run(session);
-    ctx.emit(session, m, run ? { run } : {});
+    ctx.emit(session, open !== undefined && m.step === undefined ? { ...m, step: open } : m, run ? { run } : {});
   }
-  const stepIdx = typeof input.stepIdx === 'number' ? input.stepIdx : undefined;
-  if (hook === 'PreToolUse' && stepIdx !== undefined) state.join.set(joinKey(session, stepIdx), { conversationId: session, stepIdx, name: String((mapped[0]!.data.tool as { name: string }).name) });
-  if (hook === 'PostToolUse' && stepIdx !== undefined) state.join.delete(joinKey(session, stepIdx));
+  if (hook === 'PostInvocation' || hook === 'Stop') state.invocation.delete(session);
+  if (hook === 'PreToolUse' && stepIdx !== undefined) state.join.remember(session, stepIdx, String((mapped[0]!.data.tool as { name: string }).name));
   if (hook === 'Stop') {
     ctx.setRun(session, null);
-    for (const [key, entry] of state.join) if (entry.conversationId === session) state.join.delete(key);
+    state.join.forget(session);
   }
   return neutral;
 }

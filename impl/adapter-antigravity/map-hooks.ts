@@ -3,21 +3,22 @@
  *
  * `mapHook(hook, input, {join}, posture?)` returns an ARRAY of `{type, data, subject?, step?}`.
  * No Antigravity payload names its own event, so `hook` is the name the `hooks.json` registration
- * passed to the shim (`aep hook antigravity PreToolUse`). `join` is the adapter's
- * (conversationId, stepIdx) table, passed in so the function stays pure: an array of
- * `{conversationId, stepIdx, name}` entries (the JSON fixture form) or a Map keyed `joinKey(...)`.
- * The daemon (adapter.ts) fills the table at PreToolUse, clears an entry on its join and the
- * conversation's entries at Stop, and synthesizes `session.started` at first sight.
+ * passed to the shim (`aep hook antigravity PreToolUse`). `join` is the result of the daemon's
+ * (conversationId, stepIdx) join for a PostToolUse: `{name}`, the tool name its PreToolUse
+ * carried, or absent when nothing joined (the function stays pure; the table is the daemon's,
+ * adapter.ts + join.ts: filled at PreToolUse, an entry cleared on its join, a conversation's
+ * entries at Stop). The daemon also synthesizes `session.started` at first sight and the
+ * `run.started` of each execution.
  *
  * | hook | AEP types |
  * |---|---|
  * | PreToolUse | `tool.requested` (+ a join entry, daemon side) |
  * | PostToolUse, joined | `tool.completed` (empty `error`) or `tool.failed` |
  * | PostToolUse, unjoined | `x.antigravity.step.completed` (a tool name is never invented) |
- * | PreInvocation | (`run.started` at `invocationNum` 0) + `run.step.started`, step = invocationNum |
+ * | PreInvocation | `run.step.started`, step = invocationNum (the daemon opens the run before it) |
  * | PostInvocation | `run.step.finished`, step = invocationNum |
  * | Stop | `run.finished` (model_stop, max_steps_exceeded) or `run.failed` (error) |
- * | anything else | `x.antigravity.hook.<name>` |
+ * | anything else | `x.antigravity.hook.<name, lower-cased>` |
  *
  * Documented deviations (Annex A requires them stated in the adapter):
  * - No session end is exposed: `session.ended` is never emitted; `session.started` is synthesized.
@@ -29,10 +30,9 @@
  * - Path fields (`transcriptPath`, `artifactDirectoryPath`, `workspacePaths`) are never carried.
  */
 import { DEFAULT_POSTURE, levelFor, red } from '../adapter-kit/capture.js';
-import { digest } from '../core/digest.js';
 import { isPlainObject } from '../core/event.js';
 import { put, str } from '../adapter-kit/mapping.js';
-import { putContent, stepOf, vendorFallbackType } from '../adapter-kit/multi-map.js';
+import { putContent, stepOf } from '../adapter-kit/multi-map.js';
 import type { HookInput, Mapped, Posture } from '../adapter-kit/types.js';
 
 export const AGENT = 'antigravity';
@@ -40,22 +40,24 @@ export const AGENT = 'antigravity';
 /** The five hooks of the `hooks.json` system. */
 export const HOOKS = ['PreToolUse', 'PostToolUse', 'PreInvocation', 'PostInvocation', 'Stop'] as const;
 
-export interface JoinEntry {
-  conversationId: string;
-  stepIdx: number;
-  /** The tool name PreToolUse carried. */
+/** The result of the daemon's join for one PostToolUse: the tool name its PreToolUse carried. */
+export interface JoinResult {
   name: string;
 }
 
-export type JoinTable = readonly JoinEntry[] | ReadonlyMap<string, JoinEntry>;
+/** The join result of a mapping call, if it is one (`{name}` with a non-empty name). */
+export function joinedName(join: unknown): string | undefined {
+  return isPlainObject(join) ? str(join.name) : undefined;
+}
 
-export const joinKey = (conversationId: string, stepIdx: number): string => `${conversationId}\u0000${stepIdx}`;
-
-/** The entry for (conversationId, stepIdx), if the table has one. */
-export function lookupJoin(join: JoinTable | undefined, conversationId: string, stepIdx: number): JoinEntry | undefined {
-  if (!join) return undefined;
-  if (Array.isArray(join)) return (join as readonly JoinEntry[]).find((e) => e.conversationId === conversationId && e.stepIdx === stepIdx);
-  return (join as ReadonlyMap<string, JoinEntry>).get(joinKey(conversationId, stepIdx));
+/**
+ * The mechanical fallback for a hook no row names: `x.antigravity.hook.<name>`, the name
+ * lower-cased as one segment (`SomeFutureHook` → `somefuturehook`; a character outside the type
+ * grammar's segment alphabet becomes `_`), `unknown` when nothing is left.
+ */
+export function fallbackType(hook: string): string {
+  const segment = hook.toLowerCase().replace(/[^a-z0-9_]+/g, '_').replace(/^_+|_+$/g, '');
+  return `x.${AGENT}.hook.${segment || 'unknown'}`;
 }
 
 const stepIdxOf = (input: HookInput): number | undefined => (typeof input.stepIdx === 'number' && Number.isInteger(input.stepIdx) && input.stepIdx >= 0 ? input.stepIdx : undefined);
@@ -87,9 +89,8 @@ export function sessionStarted(input: HookInput): Mapped {
 }
 
 /** The pure mapping of one Antigravity hook call. */
-export function mapHook(hook: string, input: HookInput, opts: { join?: JoinTable } = {}, posture: Posture = DEFAULT_POSTURE): Mapped[] {
+export function mapHook(hook: string, input: HookInput, opts: { join?: JoinResult | undefined } = {}, posture: Posture = DEFAULT_POSTURE): Mapped[] {
   const at = (type: string) => levelFor(type, posture);
-  const conversation = str(input.conversationId) ?? '';
   const stepIdx = stepIdxOf(input);
   switch (hook) {
     case 'PreToolUse': {
@@ -102,47 +103,44 @@ export function mapHook(hook: string, input: HookInput, opts: { join?: JoinTable
     }
     case 'PostToolUse': {
       const error = errorText(input.error);
-      const entry = stepIdx === undefined ? undefined : lookupJoin(opts.join, conversation, stepIdx);
-      if (!entry) {
+      const name = joinedName(opts.join);
+      if (name === undefined) {
         const type = `x.${AGENT}.step.completed`;
         const data: Record<string, unknown> = { failed: error !== '' };
         put(data, 'step_idx', stepIdx);
         return [{ type, data }];
       }
-      const data: Record<string, unknown> = { tool: { name: entry.name } };
+      const data: Record<string, unknown> = { tool: { name } };
       put(data, 'step_idx', stepIdx);
-      if (error === '') return [{ type: 'tool.completed', data, subject: entry.name }];
+      if (error === '') return [{ type: 'tool.completed', data, subject: name }];
+      // The vendor's own failure fact: the class at metadata, the message at redacted+.
       const err: Record<string, unknown> = { type: 'tool_error' };
       put(err, 'message', red(error, at('tool.failed')));
       data.error = err;
-      data.message_digest = digest(error);
-      return [{ type: 'tool.failed', data, subject: entry.name }];
+      return [{ type: 'tool.failed', data, subject: name }];
     }
     case 'PreInvocation':
     case 'PostInvocation': {
       const step = stepOf(input.invocationNum);
       const data: Record<string, unknown> = {};
       if (hook === 'PreInvocation') put(data, 'initial_num_steps', typeof input.initialNumSteps === 'number' ? input.initialNumSteps : undefined);
-      const mapped: Mapped = { type: hook === 'PreInvocation' ? 'run.step.started' : 'run.step.finished', data, ...(step !== undefined ? { step } : {}) };
-      if (hook === 'PreInvocation' && input.invocationNum === 0) return [{ type: 'run.started', data: { trigger: 'user' } }, mapped];
-      return [mapped];
+      return [{ type: hook === 'PreInvocation' ? 'run.step.started' : 'run.step.finished', data, ...(step !== undefined ? { step } : {}) }];
     }
     case 'Stop': {
       const reason = str(input.terminationReason);
       const data: Record<string, unknown> = {};
-      put(data, 'termination_reason', reason);
       put(data, 'execution_num', typeof input.executionNum === 'number' ? input.executionNum : undefined);
       put(data, 'fully_idle', typeof input.fullyIdle === 'boolean' ? input.fullyIdle : undefined);
       if (reason === 'error') {
+        // The failure's reason is the run terminal's own `reason`: no termination_reason beside it.
         const text = errorText(input.error);
         const error: Record<string, unknown> = { type: 'error' };
         put(error, 'message', text === '' ? undefined : red(text, at('run.failed')));
-        if (text !== '') data.message_digest = digest(text);
         return [{ type: 'run.failed', data: { reason: 'error', error, ...data } }];
       }
-      return [{ type: 'run.finished', data }];
+      return [{ type: 'run.finished', data: { ...(reason !== undefined ? { termination_reason: reason } : {}), ...data } }];
     }
     default:
-      return [{ type: vendorFallbackType(AGENT, hook, 'hook'), data: {} }];
+      return [{ type: fallbackType(hook), data: {} }];
   }
 }

@@ -7,7 +7,7 @@ describe('multi-map helpers', () => {
     expect(vendorFallbackType('cline', 'some_future_hook')).toBe('x.cline.some.future.hook');
     expect(vendorFallbackType('hermes', 'pre_verify')).toBe('x.hermes.pre.verify');
     expect(vendorFallbackType('cline', 'notification')).toBe('x.cline.hook.notification');
-    expect(vendorFallbackType('antigravity', 'SessionStart', 'hook')).toBe('x.antigravity.hook.session.start');
+    expect(vendorFallbackType('heron', 'SessionStart', 'hook')).toBe('x.heron.hook.session.start');
     expect(vendorFallbackType('cline', '')).toBe('x.cline.hook.unknown');
   });
 

@@ -12,7 +12,7 @@ import type { Mapped } from './types.js';
  * The mechanical fallback of the array mappers: `x.{agent}.{name}` with every `_`/`-`/space of the
  * vendor's hook name turned into a segment dot (`some_future_hook` → `x.cline.some.future.hook`),
  * lower-cased; `unknown` when the name is empty. `prefix` inserts a fixed segment
- * (`x.antigravity.hook.<name>`). A vendor type needs a category and a name after the vendor
+ * (`x.<agent>.hook.<name>`; Antigravity's own fallback keeps the name whole, as its pin says). A vendor type needs a category and a name after the vendor
  * (AEP-0002 type grammar), so a one-word hook name gets the `hook` category (`x.cline.hook.notification`).
  */
 export function vendorFallbackType(agent: string, name: string, prefix?: string): string {

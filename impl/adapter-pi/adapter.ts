@@ -9,7 +9,7 @@
  * except a settled gate: `{"block":true,"reason":…}`.
  *
  * Identity: one run per agent loop (`agent_start` opens it, `agent_end` closes it by the last
- * assistant `stopReason`); turns are steps (`step` = the `turnIndex`); `toolCallId` pairs the tools.
+ * assistant `stopReason`; an `agent_end` with no assistant message and no open run is dropped); turns are steps (`step` = the `turnIndex`); `toolCallId` pairs the tools.
  *
  * The opt-in gate (`AEP_PI_CONTROL=1` on both sides): the extension registers the blockable
  * `tool_call` and forwards it held; the daemon raises `attention.requested` (allow/deny) and
@@ -25,7 +25,7 @@ import { str } from '../adapter-kit/mapping.js';
 import { DENY_MESSAGE } from '../adapter-kit/replies.js';
 import { isPlainObject } from '../core/event.js';
 import type { AdapterDef, HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
-import { AGENT, eventSeverity, mapEvent, mapToolGate } from './map-events.js';
+import { AGENT, eventSeverity, lastAssistant, mapEvent, mapToolGate } from './map-events.js';
 import { descriptor } from './descriptor.js';
 
 export const DEFAULT_PORT = descriptor.port;
@@ -60,7 +60,8 @@ export function createAdapter(opts: { control?: boolean } = {}): AdapterDef {
   }
 
   async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
-    const session = str(raw.session) ?? str(raw.session_id);
+    // The extension sends the id; the standard's mapping inputs give `{id, file, cwd}`: both are read.
+    const session = str(raw.session) ?? str(obj(raw.session).id) ?? str(raw.session_id);
     if (!session) return NEUTRAL;
     const event: Obj = { ...obj(raw.event), type: str(obj(raw.event).type) ?? hookEvent };
     const key = (call: string): string => `call:${session}:${call}`;
@@ -86,6 +87,8 @@ export function createAdapter(opts: { control?: boolean } = {}): AdapterDef {
       }
       case 'agent_end': {
         const run = ctx.run(session);
+        // A loop with no assistant message closes as a bare completion, and only a loop this daemon saw open.
+        if (!run && lastAssistant(event.messages) === undefined) return NEUTRAL;
         const mapped = mapEvent({ session, event }, { posture: ctx.posture })!;
         ctx.emit(session, mapped, run ? { run } : {});
         ctx.setRun(session, null);
@@ -105,7 +108,7 @@ export function createAdapter(opts: { control?: boolean } = {}): AdapterDef {
         return NEUTRAL;
       }
     }
-    const mapped = mapEvent({ session, event, session_file: raw.session_file }, { deltas: raw.deltas === true, posture: ctx.posture });
+    const mapped = mapEvent({ session: raw.session, event, session_file: raw.session_file }, { deltas: raw.deltas === true, posture: ctx.posture });
     if (mapped) emit(ctx, session, mapped);
     return NEUTRAL;
   }

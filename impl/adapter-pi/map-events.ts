@@ -9,14 +9,14 @@
  *
  * | pi event | AEP type |
  * |---|---|
- * | `session_start` / `session_shutdown` | `session.started` (the typed reason as `trigger`; the session file at redacted+) / `session.ended{reason:normal}` (vendor reasons collapse) |
- * | `session_compact` | `session.compacted` (typed reason, `will_retry`) |
- * | `agent_start` / `agent_end` | `run.started{trigger:user}` / by the last assistant `stopReason`: `error` → `run.failed`, `aborted` → `run.cancelled` (no `by`), else `run.finished` |
+ * | `session_start` / `session_shutdown` | `session.started` (the typed arrival `reason`; the session file at redacted+) / `session.ended{reason:normal, vendor_reason}` (every vendor teardown is orderly; its own reason beside) |
+ * | `session_compact` | `session.compacted` (typed `reason`, `will_retry`) |
+ * | `agent_start` / `agent_end` | `run.started{}` / by the last assistant `stopReason` (always as `stop_reason`): `error` → `run.failed`, `aborted` → `run.cancelled` (no `by`), else `run.finished` (with usage) |
  * | `turn_start` / `turn_end` | `run.step.started` / `run.step.finished`, `step` = the `turnIndex` |
  * | `tool_execution_start` / `_end` | `tool.requested` / `tool.completed`, or `tool.failed` when `isError` |
- * | `message_start` (user) / `message_end` (assistant) | `x.pi.message.submitted` / `x.pi.message.replied` (`message_digest`; the text as `message` at redacted+) |
- * | `message_update` / `tool_execution_update` | nothing; with `deltas`: `x.pi.message.delta` / `x.pi.tool.update` |
- * | `agent_settled`, `session_info_changed`, `session_tree`, `model_select`, `thinking_level_select` | `x.pi.agent.settled`, `x.pi.session.info`, `x.pi.session.tree`, `x.pi.model.select`, `x.pi.thinking.select` |
+ * | `message_start` (user) / `message_end` (assistant) | `x.pi.message.submitted` / `x.pi.message.replied` (`content_digest` of the text; the text as `content` at redacted+) |
+ * | `message_update` / `tool_execution_update` | nothing; with `deltas`: `x.pi.message.delta` / `x.pi.tool.update` (`partial_digest`; the partial result at redacted+) |
+ * | `agent_settled`, `session_info_changed`, `session_tree`, `model_select`, `thinking_level_select` | `x.pi.agent.settled`, `x.pi.session.info` (the name at redacted+), `x.pi.session.tree`, `x.pi.model.select`, `x.pi.thinking.select` |
  * | `tool_call` and every other interception surface | nothing (the opt-in gate is daemon state) |
  * | any other event | `x.pi.event.<type>` |
  */
@@ -32,7 +32,11 @@ export const AGENT = 'pi';
 export interface PiInput {
   session?: unknown;
   event?: unknown;
-  /** `ctx.sessionManager.getSessionFile()`, sent with `session_start`: a machine path, carried at redacted+ only. */
+  /**
+   * `ctx.sessionManager.getSessionFile()`, sent with `session_start`: a machine path, carried at
+   * redacted+ only. (`session` may also be `{id, file, cwd}`, the standard's shape: its `file` and
+   * `cwd` are read the same way.)
+   */
   session_file?: unknown;
 }
 
@@ -103,9 +107,9 @@ function agentEnd(e: Obj, at: (t: string) => CaptureLevel): Mapped {
   if (stop === 'error') {
     const error: Obj = { type: 'error' };
     put(error, 'message', str(last!.errorMessage) && red(last!.errorMessage as string, at('run.failed')));
-    return { type: 'run.failed', data: { reason: 'error', error } };
+    return { type: 'run.failed', data: { reason: 'error', stop_reason: stop, error } };
   }
-  if (stop === 'aborted') return { type: 'run.cancelled', data: {} };
+  if (stop === 'aborted') return { type: 'run.cancelled', data: { stop_reason: stop } };
   const data: Obj = {};
   put(data, 'stop_reason', stop);
   if (last) usage(data, last);
@@ -113,13 +117,13 @@ function agentEnd(e: Obj, at: (t: string) => CaptureLevel): Mapped {
 }
 
 /**
- * A message boundary's text: `message_digest` always (the name the standard's pins give a message
- * text's digest: hermes, acp), the text as `message` at redacted+ (redacted at redacted).
+ * A message boundary's content: `content_digest` of its text always, the text as `content` at
+ * redacted+ (redacted at redacted).
  */
 function messageText(data: Obj, text: string | undefined, level: CaptureLevel): void {
   if (text === undefined) return;
-  data.message_digest = digest(text);
-  put(data, 'message', red(text, level));
+  data.content_digest = digest(text);
+  put(data, 'content', red(text, level));
 }
 
 /** The pure mapping of one pi bus event; null where the adapter deliberately emits nothing. */
@@ -132,20 +136,30 @@ export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
   switch (type) {
     case 'session_start':
       data.client = { name: AGENT };
-      put(data, 'trigger', str(e.reason));
-      put(data, 'session_file', str(input.session_file) && red(input.session_file as string, at('session.started')));
+      put(data, 'reason', str(e.reason));
+      {
+        // Machine paths (the session file, its working directory, the session it resumed or forked): redacted+ only.
+        const level = at('session.started');
+        const session = obj(input.session);
+        const path = (v: unknown): string | undefined => (str(v) === undefined ? undefined : red(v as string, level));
+        put(data, 'session_file', path(input.session_file) ?? path(session.file));
+        put(data, 'cwd', path(session.cwd));
+        put(data, 'previous_session_file', path(e.previousSessionFile));
+      }
       return { type: 'session.started', data };
     case 'session_shutdown':
-      // The vendor reasons (quit, reload, new, resume, fork) collapse to the schema enum, the
-      // sibling convention the standard's pins state (gemini-cli, qwen-code SessionEnd).
-      return { type: 'session.ended', data: { reason: 'normal' } };
+      // Every vendor teardown (quit, reload, new, resume, fork) is orderly: the schema's `normal`,
+      // the vendor's own reason beside it.
+      data.reason = 'normal';
+      put(data, 'vendor_reason', str(e.reason));
+      return { type: 'session.ended', data };
     case 'session_compact':
-      put(data, 'trigger', str(e.reason));
+      put(data, 'reason', str(e.reason));
       if (typeof e.willRetry === 'boolean') data.will_retry = e.willRetry;
       return { type: 'session.compacted', data };
     case 'agent_start':
-      // An agent loop starts on a prompt (or a queued follow-up): a user trigger, as every pinned run opener says.
-      return { type: 'run.started', data: { trigger: 'user' } };
+      // The bus does not say what started the loop (a prompt, a queued follow-up, an extension): no trigger claim.
+      return { type: 'run.started', data };
     case 'agent_end':
       return agentEnd(e, at);
     case 'turn_start':
@@ -164,7 +178,7 @@ export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
       const tool = toolRef(e);
       data.tool = tool;
       if (e.isError === true) {
-        const error: Obj = { type: 'tool_error' };
+        const error: Obj = { type: 'error' };
         put(error, 'message', textOf(obj(e.result).content) && red(textOf(obj(e.result).content)!, at('tool.failed')));
         data.error = error;
         return { type: 'tool.failed', data, subject: tool.name };
@@ -175,7 +189,9 @@ export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
     case 'tool_execution_update': {
       if (opts.deltas !== true) return null;
       const tool = toolRef(e);
-      return { type: 'x.pi.tool.update', data: { tool }, subject: tool.name };
+      data.tool = tool;
+      carry(data, 'partial', e.partialResult, at('x.pi.tool.update'));
+      return { type: 'x.pi.tool.update', data, subject: tool.name };
     }
     case 'message_start': {
       const message = obj(e.message);
@@ -205,6 +221,10 @@ export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
       return { type: MACHINERY[type]!, data };
     case 'thinking_level_select':
       put(data, 'level', str(e.level));
+      return { type: MACHINERY[type]!, data };
+    case 'session_info_changed':
+      // The session's name is user content: redacted+ only.
+      put(data, 'name', str(e.name) && red(e.name as string, at('x.pi.session.info')));
       return { type: MACHINERY[type]!, data };
   }
   if (MACHINERY[type]) return { type: MACHINERY[type]!, data };

@@ -72,14 +72,17 @@ describe('AG-UI tee proxy with a stubbed agent (msw) and a real relay', () => {
     const events = sseEvents(sse);
     expect(events.map((e) => [e.type, e.session, e.run, e.step ?? null, e.subject ?? null])).toEqual([
       ['run.started', 'thr_7', 'run_7', null, null],
-      ['run.step.started', 'thr_7', 'run_7', 'search', null],
+      ['run.step.started', 'thr_7', 'run_7', 'search', 'search'],
       ['tool.requested', 'thr_7', 'run_7', 'search', 'search_docs'],
-      ['tool.completed', 'thr_7', 'run_7', 'search', 'search_docs'],
-      ['run.step.finished', 'thr_7', 'run_7', 'search', null],
-      ['x.agui.text_message.start', 'thr_7', 'run_7', null, null],
-      ['x.agui.text_message.end', 'thr_7', 'run_7', null, null],
+      ['tool.completed', 'thr_7', 'run_7', 'search', 'tc_1'],
+      ['run.step.finished', 'thr_7', 'run_7', 'search', 'search'],
+      ['x.agui.text_message.start', 'thr_7', 'run_7', null, 'm_2'],
+      ['x.agui.text_message.end', 'thr_7', 'run_7', null, 'm_2'],
       ['run.finished', 'thr_7', 'run_7', null, null],
     ]);
+    // The result's name is joined in from its TOOL_CALL_START; at the default ceiling the reply's text is not carried.
+    expect(events[3]!.data).toMatchObject({ tool: { name: 'search_docs', call_id: 'tc_1' } });
+    expect(events[6]!.data).toEqual({});
     for (const e of events) expect(validateEvent(e), String(e.type)).toEqual([]);
     expect(validateStream(events)).toEqual([]);
     expect(judgeTerminals(events, { complete: true, expectRunTerminals: ['run.finished'] })).toEqual([]);
@@ -143,6 +146,35 @@ describe('AguiStream pairs each terminal with its start', () => {
       ['run.cancelled', 'ev6', 'ev1'],
     ]);
     expect(sent[3]!.mapped.data).toMatchObject({ tool: { name: 'grep', call_id: 'b' } });
+  });
+
+  it('message ends are joined to their starts: a user reply emits nothing; the reply text rides only from a redacted ceiling up', () => {
+    const stream = [
+      { type: 'RUN_STARTED', threadId: 't', runId: 'r' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'u', role: 'user' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'u', delta: 'hello' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'u' },
+      { type: 'TEXT_MESSAGE_START', messageId: 'a', role: 'assistant' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'mail ' },
+      { type: 'TEXT_MESSAGE_CONTENT', messageId: 'a', delta: 'dan@example.com' },
+      { type: 'TEXT_MESSAGE_END', messageId: 'a' },
+      { type: 'TOOL_CALL_RESULT', toolCallId: 'never-started', content: 'late' },
+    ];
+    const at = (ceiling?: 'redacted' | 'full') => {
+      const { sent, emitter } = capture();
+      const s = new AguiStream({ emitter, ...(ceiling ? { ceiling } : {}) }, undefined);
+      for (const e of stream) s.handle(e);
+      return sent.map((x) => [x.mapped.type, x.mapped.subject ?? null, x.mapped.data]);
+    };
+    expect(at()).toEqual([
+      ['run.started', null, { trigger: 'user' }],
+      ['x.agui.text_message.start', 'u', { role: 'user' }],
+      ['x.agui.text_message.start', 'a', { role: 'assistant' }],
+      ['x.agui.text_message.end', 'a', {}],
+      ['tool.completed', 'never-started', { tool: { name: 'unknown', call_id: 'never-started' }, result_digest: expect.any(String) }],
+    ]);
+    expect(at('redacted')[3]).toEqual(['x.agui.text_message.end', 'a', { content: 'mail [REDACTED:pii]' }]);
+    expect(at('full')[3]).toEqual(['x.agui.text_message.end', 'a', { content: 'mail dan@example.com' }]);
   });
 
   it('an interrupted run emits its requests inside the run, then one terminal', () => {

@@ -5,7 +5,8 @@
  * each chunk is also parsed off-path (AG-UI's SSE encoding, `data: <event JSON>`) and every
  * event goes through the pure `mapEvent` toward the relay. Identity is the vendor's own:
  * `threadId` → session, `runId` → run (from RUN_STARTED, else the run input), `STEP_*` →
- * envelope step; the tool name of a TOOL_CALL_RESULT is re-attached from its TOOL_CALL_START.
+ * envelope step; the tool name of a TOOL_CALL_RESULT and the role (and, at redacted+, the text)
+ * of a TEXT_MESSAGE_END are joined in from the stream's earlier events (joins.ts).
  * A client that disconnects aborts the upstream request, exactly as without the bridge.
  * An interrupted run's `attention.requested` are closed by the thread's next run input (its
  * `resume` entries: interrupts.ts). Read-only: no control claim. `GET /healthz` → `{ok, relay, source}` (source: the last
@@ -19,6 +20,7 @@ import { SseParser } from '../bridge-ce/sse-client.js';
 import { mapEvent } from './map-events.js';
 import type { Mapped } from '../adapter-kit/types.js';
 import { InterruptBook } from './interrupts.js';
+import { StreamJoins } from './joins.js';
 import { descriptor } from './descriptor.js';
 
 export const DEFAULT_PORT = descriptor.port;
@@ -52,13 +54,15 @@ export class AguiStream {
   private thread: string | undefined;
   private run: string | undefined;
   private step: string | undefined;
-  private readonly tools = new Map<string, string>();
+  /** The joins the mapper needs (tool names, message roles and text): joins.ts. */
+  private readonly joins: StreamJoins;
   /** Call id → the id of its `tool.requested` (the terminal's `cause`, AEP-0002 §2 rule 1). */
   private readonly requested = new Map<string, string>();
   /** The id of this stream's `run.started` (the run terminal's `cause`). */
   private runStarted: string | undefined;
 
   constructor(private readonly opts: Pick<AguiProxyOptions, 'emitter' | 'deltas' | 'ceiling'>, input: unknown, private readonly interrupts: InterruptBook = new InterruptBook()) {
+    this.joins = new StreamJoins(opts.ceiling === 'redacted' || opts.ceiling === 'full');
     if (isPlainObject(input)) {
       if (typeof input.threadId === 'string') this.thread = input.threadId;
       if (typeof input.runId === 'string') this.run = input.runId;
@@ -82,9 +86,7 @@ export class AguiStream {
       if (typeof event.runId === 'string') this.run = event.runId;
     }
     const callId = typeof event.toolCallId === 'string' ? event.toolCallId : undefined;
-    if (type === 'TOOL_CALL_START' && callId !== undefined && typeof event.toolCallName === 'string') this.tools.set(callId, event.toolCallName);
-    const toolName = callId !== undefined ? this.tools.get(callId) : undefined;
-    const mapped = mapEvent(event, { ...(this.opts.deltas ? { deltas: true } : {}), ...(this.opts.ceiling ? { ceiling: this.opts.ceiling } : {}), ...(toolName ? { toolName } : {}) });
+    const mapped = mapEvent(this.joins.enrich(event), { ...(this.opts.deltas ? { deltas: true } : {}), ...(this.opts.ceiling ? { ceiling: this.opts.ceiling } : {}) });
     if (type === 'STEP_STARTED' && typeof event.stepName === 'string') this.step = event.stepName;
     if (!mapped || !this.thread) return;
     for (const one of Array.isArray(mapped) ? mapped : [mapped]) this.emitOne(one, callId);

@@ -54,8 +54,9 @@ flags:
   --family NAME    run only this family; repeat it, separate names with commas, or list the
                    names as arguments (default: every family whose files exist in the corpus)
   --live           also run the live counterpart of each selected family that has one
-                   (mappings, control-loop), checks named live/<family>/<case>: a tokened relay
-                   and the adapter daemons on free loopback ports, torn down at the end
+                   (mappings, control-loop, bridge-mappings), checks named live/<family>/<case>:
+                   a tokened relay and the adapter daemons (the AG-UI tee proxy for
+                   bridge-mappings) on free loopback ports, torn down at the end
                    (default: off, fixture checks only)
   --vendors        also run the real vendor CLIs pinned in runners/vendors/versions.json
                    against scripted model servers, checks named vendors/<vendor>/<scenario>;

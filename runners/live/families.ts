@@ -1,5 +1,6 @@
 /**
- * The live families `aep conformance --live` adds: `live/mappings` and `live/control-loop`.
+ * The live families `aep conformance --live` adds: `live/mappings`, `live/control-loop` and
+ * `live/bridge-mappings` (the AG-UI tee proxy's mapping entries).
  * Each one starts its own stack (a tokened relay and the adapter daemons, all on ephemeral
  * loopback ports, with a temporary AEP home), runs, and tears the stack down, even on failure.
  * Checks are named `live/<family>/<case>`.
@@ -19,6 +20,7 @@ import { withStack, type StackOptions } from './stack.js';
 import type { ExternalTarget } from './external.js';
 import { adapter as hermes } from '../../impl/adapter-hermes/adapter.js';
 import { withBridgeScenarios } from './bridge-control-live.js';
+import { liveAguiMappings } from './bridge-mappings-live.js';
 
 /** Run every scenario of every scenario file with an adapter end to end; one check per scenario. */
 export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>, stackOptions: StackOptions = {}): Family {
@@ -70,12 +72,24 @@ export function liveMappingsFamily(adapters: Readonly<Record<string, AdapterDef>
   };
 }
 
+/** Replay the inbound bridges' mapping entries through the real bridge (the AG-UI tee proxy today: bridge-mappings-live.ts). */
+export function liveBridgeMappingsFamily(stackOptions: StackOptions = {}): Family {
+  return {
+    name: 'live/bridge-mappings',
+    description: 'every AG-UI mapping entry through the tee proxy toward a stub agent: the event at the relay equals the pin, valid, identity-mapped',
+    detect: (dir) => mappingSources(dir).includes('agui'),
+    run: ({ corpusDir, implementation, logger, selects }) =>
+      withStack((stack) => liveAguiMappings(stack, corpusDir, validity(implementation).validate, selects, (line) => logger.info(line)), undefined, { ...stackOptions, progress: (line) => logger.info(line) }),
+  };
+}
+
 /** The live counterpart of each offline family that has one, by offline family name. */
 export const LIVE_FAMILIES: Readonly<Record<string, Family>> = {
   // Mapping pins are the default posture's: Hermes replays through its observe-only adapter.
   mappings: liveMappingsFamily({ ...SCENARIO_ADAPTERS, hermes }),
   // The SSE bridges' opt-in gate scenarios (opencode-sse / kilocode-sse) run after the adapters'.
   'control-loop': withBridgeScenarios(liveControlLoopFamily(SCENARIO_ADAPTERS)),
+  'bridge-mappings': liveBridgeMappingsFamily(),
 };
 
 /**

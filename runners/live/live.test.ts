@@ -51,6 +51,7 @@ describe('live families against our adapters', () => {
     expect(loop.length).toBeGreaterThanOrEqual(30);
     expect(loop.every((c) => c.name.startsWith('live/control-loop/'))).toBe(true);
     expect(mappings.map((c) => c.name)).toContain('live/mappings/antigravity/PostToolUse (joined, non-empty error: failed)');
+    expect(mappings.map((c) => c.name)).toContain('live/mappings/pi/message_update (deltas)');
     expect(loop.map((c) => c.name)).toContain('live/control-loop/hermes/observed approval card: the vendor user answers in Hermes, via oob (session_key joined)');
   }, 120_000);
 
@@ -62,6 +63,10 @@ describe('live families against our adapters', () => {
     expect(checks.map((c) => c.name)).toContain('live/mappings/cline/agent_end_parented');
     expect(checks.map((c) => c.name)).toContain('live/mappings/hermes/post_approval_response_deny');
     expect(checks.map((c) => c.name)).toContain('live/mappings/hermes/pre_tool_call (clarify: the form overlay, vendor choice normalization)');
+    // The plugin-shaped files (pi's entries are filed under moments) and Antigravity's join results replay too.
+    expect(checks.map((c) => c.name)).toEqual(expect.arrayContaining([
+      'live/mappings/pi/agent_end_empty', 'live/mappings/pi/tool_execution_update (deltas)', 'live/mappings/antigravity/post_tool_use_ok_joined', 'live/mappings/opencode/fallback',
+    ]));
   }, 60_000);
 });
 

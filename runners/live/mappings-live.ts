@@ -52,6 +52,32 @@ function replays(file: MappingFile): Replay[] {
   return out;
 }
 
+/**
+ * The PreToolUse calls that rebuild an entry's join in a daemon: for a join result `{name}`, one
+ * at the entry's own `stepIdx`; for a table (`[{conversationId, stepIdx, name}]`), one per row of
+ * the entry's conversation.
+ */
+export function joinPrimes(join: unknown, input: Record<string, unknown>, sessionKey: string): { stepIdx: unknown; name: unknown }[] {
+  if (Array.isArray(join)) return (join as Record<string, unknown>[]).filter((row) => row.conversationId === input[sessionKey]).map((row) => ({ stepIdx: row.stepIdx, name: row.name }));
+  if (typeof join === 'object' && join !== null && typeof (join as Record<string, unknown>).name === 'string') return [{ stepIdx: input.stepIdx, name: (join as Record<string, unknown>).name }];
+  return [];
+}
+
+/**
+ * Types a daemon adds from its own state around a pinned entry, by source, for mapping files that
+ * state them only in prose (the standard's antigravity.json: "session.started on first sight ...
+ * runs SYNTHESIZED"). A file's own `identity.synthesized` list wins.
+ */
+export const DAEMON_SYNTHESIZED: Readonly<Record<string, readonly string[]>> = {
+  antigravity: ['session.started', 'run.started'],
+};
+
+/** The synthesized types of a file: its `identity.synthesized`, else what DAEMON_SYNTHESIZED says of its source. */
+export function synthesizedTypes(file: MappingFile): Set<string> {
+  const own = (file.identity as Record<string, unknown>).synthesized;
+  return new Set(Array.isArray(own) ? (own as string[]) : DAEMON_SYNTHESIZED[file.source] ?? []);
+}
+
 /** The field name an identity rule starts with (`"session_id (the serializer ...)"` → `session_id`); dotted paths kept. */
 export function identityField(rule: unknown): string | undefined {
   if (typeof rule !== 'string') return undefined;
@@ -72,14 +98,12 @@ async function replayOne(stack: Stack, daemon: RunningAdapter, file: MappingFile
   const session = `${String(replay.input[sessionKey] ?? 'mapping')}~live${n}`;
   const input = { ...replay.input, [sessionKey]: session };
   const agent = file.source;
-  if (Array.isArray(replay.join)) {
-    // Rebuild the entry's join state in the daemon: one PreToolUse per row of this conversation.
-    for (const row of replay.join as Record<string, unknown>[]) {
-      if (row.conversationId !== replay.input[sessionKey]) continue;
-      const before = stack.client.frames.length;
-      await postHook(daemon.url, 'PreToolUse', { [sessionKey]: session, stepIdx: row.stepIdx, toolCall: { name: row.name, args: {} } });
-      await poll(() => stack.client.frames.slice(before).some((f) => f.json?.type === 'tool.requested' && f.json.session === session), EVENT_MS);
-    }
+  // Rebuild the entry's join in the daemon (Antigravity): one PreToolUse carrying the joined name at
+  // the entry's stepIdx (the join result `{name}`), or one per row of this conversation (a table).
+  for (const row of joinPrimes(replay.join, replay.input, sessionKey)) {
+    const before = stack.client.frames.length;
+    await postHook(daemon.url, 'PreToolUse', { [sessionKey]: session, stepIdx: row.stepIdx, toolCall: { name: row.name, args: {} } });
+    await poll(() => stack.client.frames.slice(before).some((f) => f.json?.type === 'tool.requested' && f.json.session === session), EVENT_MS);
   }
   // Agent-scoped events (agent.*) carry no session: those arriving after this entry's POST are its own too.
   const mark = stack.client.frames.length;
@@ -149,7 +173,7 @@ async function replayArray(
   validate: (e: unknown) => string | null,
 ): Promise<string | null> {
   const expected = replay.expected as unknown[];
-  const synthesized = new Set(Array.isArray((file.identity as Record<string, unknown>).synthesized) ? ((file.identity as Record<string, unknown>).synthesized as string[]) : []);
+  const synthesized = synthesizedTypes(file);
   const pinnedTypes = new Set(expected.map((e) => (typeof e === 'object' && e !== null ? String((e as Record<string, unknown>).type) : '')));
   const delivered = () => mine().map((f) => f.json!).filter((e) => pinnedTypes.has(String(e.type)) || !synthesized.has(String(e.type)));
   const { status } = await reply;
@@ -217,7 +241,9 @@ export async function liveMappings(
     const file = readMappingFile(corpusDir, source);
     const def = adapters[source]!;
     const all = replays(file).filter((r) => selects(`live/mappings/${source}/${r.name}`));
-    if (all.length === 0) continue;
+    // The plugin-shaped sections (moments, todos, events): a file may hold only those (pi, OpenCode, Kilo Code).
+    const moments = (ADAPTER_MAPPERS[source] ? momentReplays(file, ADAPTER_MAPPERS[source]!) : []).filter((r) => selects(`live/mappings/${source}/${r.name}`));
+    if (all.length === 0 && moments.length === 0) continue;
     const daemon = await stack.adapter(def, { attentionTimeoutMs: HOLD_MS });
     const metadata = all.some((r) => r.metadata) ? await stack.adapter(def, { attentionTimeoutMs: HOLD_MS, posture: { ceiling: 'metadata', attention: 'metadata' } }) : daemon;
     for (const replay of all) {
@@ -229,7 +255,7 @@ export async function liveMappings(
         checks.push(fail(name, describeThrown(err)));
       }
     }
-    for (const replay of ADAPTER_MAPPERS[source] ? momentReplays(file, ADAPTER_MAPPERS[source]!) : []) {
+    for (const replay of moments) {
       const name = `live/mappings/${source}/${replay.name}`;
       try {
         const problem = await replayMoment(stack, daemon, def.agent, replay, n++, validate);

@@ -9,8 +9,11 @@
  *   snapshot is diffed against the session's previous one, so its live pin is the pure
  *   `diffTodos([], todos)` rather than the moment's `null`. A `todos` entry POSTs its two snapshots
  *   and expects exactly the pinned transitions after the second.
- * - An event (pi) is POSTed to `/hook/<event.type>` as `{session, event}`; a `deltas_expected`
- *   fork is replayed again with the extension's `deltas: true` flag.
+ * - An event (pi) is POSTed to `/hook/<event.type>` as `{session, event}` (the session rebound in
+ *   the shape the entry gives it: an id, or `{id, file, cwd}`); a `deltas_expected` fork is
+ *   replayed again with the extension's `deltas: true` flag. An event-shaped source's entries
+ *   are replayed this way whatever their section is called (the standard files pi's under `moments`);
+ *   an `agent_end` is preceded by its loop's `agent_start`, since the daemon closes only a run it saw open.
  */
 import { isPlainObject } from '../../impl/core/event.js';
 import type { MappingFile, SourceMappers } from '../conformance/families/mappings.js';
@@ -61,10 +64,17 @@ const userMessage = (session: string): Post => ({
   input: { kind: 'bus', event: { type: 'message.updated', properties: { info: { id: `msg_live_${session}`, sessionID: session, role: 'user', time: { created: 1 } } } }, session_id: session },
 });
 
+/** `{session, event}` with the session set to `session`, in the shape the input gives it (an id, or `{id, file, cwd}`). */
+export function rebindEventInput(input: Obj, session: string): Obj {
+  return { ...input, session: isPlainObject(input.session) ? { ...input.session, id: session } : session };
+}
+
 /** The live replays of a file's `moments`, `todos` and `events` sections. */
 export function momentReplays(file: MappingFile, mappers: SourceMappers): MomentReplay[] {
   const out: MomentReplay[] = [];
-  for (const entry of file.moments) {
+  // An event-shaped source (pi: `mapEvent`, no `mapMoment`) is replayed as events whatever its section is called.
+  const eventShaped = mappers.mapMoment === undefined && mappers.mapEvent !== undefined;
+  for (const entry of eventShaped ? [] : file.moments) {
     out.push({
       name: entry.name,
       bind(session) {
@@ -88,14 +98,19 @@ export function momentReplays(file: MappingFile, mappers: SourceMappers): Moment
       },
     });
   }
-  for (const entry of file.events) {
+  for (const entry of eventShaped ? [...file.moments, ...file.events] : file.events) {
     const event = obj(entry.input.event);
     const forks: Array<[string, unknown, boolean]> = [[entry.name, entry.expected, false]];
     if (entry.deltasExpected !== undefined) forks.push([`${entry.name} (deltas)`, entry.deltasExpected, true]);
     for (const [name, expected, deltas] of forks) {
       out.push({
         name,
-        bind: (session) => ({ preludes: [], post: { hook: String(event.type ?? 'unknown'), input: { ...entry.input, session, ...(deltas ? { deltas: true } : {}) } }, expected }),
+        bind: (session) => {
+          const input = rebindEventInput(entry.input, session);
+          // A loop's end closes the run its start opened: the daemon sees the start first.
+          const preludes = event.type === 'agent_end' ? [{ hook: 'agent_start', input: { session: input.session, event: { type: 'agent_start' } } }] : [];
+          return { preludes, post: { hook: String(event.type ?? 'unknown'), input: { ...input, ...(deltas ? { deltas: true } : {}) } }, expected };
+        },
       });
     }
   }

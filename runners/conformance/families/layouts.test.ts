@@ -48,7 +48,7 @@ describe('the mapping layouts of the standard', () => {
     ]);
   });
 
-  it('Antigravity in the hooks layout: each case maps with its own hook name and join table', async () => {
+  it('Antigravity in the hooks layout: each case maps with its own hook name and join result', async () => {
     expect(verdicts(await run(mappings, corpus(['antigravity.json'])))).toEqual([
       ['mappings/antigravity/pre', 'pass', 'antigravity'],
       ['mappings/antigravity/post_joined', 'pass', 'antigravity'],
@@ -56,7 +56,7 @@ describe('the mapping layouts of the standard', () => {
       ['mappings/antigravity/fallback', 'pass', 'antigravity'],
     ]);
     // A mapper that is not handed the join loses the tool name of the joined PostToolUse.
-    const noJoin = mappingsFamily({ antigravity: { mapHook: (input, entry) => ADAPTER_MAPPERS.antigravity!.mapHook!(input, { ...entry, join: [] }) } });
+    const noJoin = mappingsFamily({ antigravity: { mapHook: (input, entry) => ADAPTER_MAPPERS.antigravity!.mapHook!(input, { ...entry, join: undefined }) } });
     const failed = (await run(noJoin, corpus(['antigravity.json']))).filter((c) => c.status === 'fail').map((c) => c.name);
     expect(failed).toEqual(['mappings/antigravity/post_joined']);
   });

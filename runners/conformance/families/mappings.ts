@@ -30,7 +30,7 @@ import { mapElicitation } from '../../../impl/adapter-claude-code/map-elicitatio
 import { mapHook as mapCodexHook } from '../../../impl/adapter-codex/map-hooks.js';
 import { mapHook as mapClineHook } from '../../../impl/adapter-cline/map-hooks.js';
 import { mapHook as mapHermesHook } from '../../../impl/adapter-hermes/map-hooks.js';
-import { mapHook as mapAntigravityHook, type JoinTable } from '../../../impl/adapter-antigravity/map-hooks.js';
+import { mapHook as mapAntigravityHook, type JoinResult } from '../../../impl/adapter-antigravity/map-hooks.js';
 import { mapHook as mapGeminiCliHook } from '../../../impl/adapter-gemini-cli/map-hooks.js';
 import { mapHook as mapKimiCodeHook } from '../../../impl/adapter-kimi-code/map-hooks.js';
 import { mapHook as mapVscodeHook } from '../../../impl/adapter-vscode/map-hooks.js';
@@ -51,7 +51,7 @@ export interface SourceMappers {
   /**
    * One vendor hook payload → `{type, data, subject?, step?}` or null (or an array of those, for
    * the array mappers), at the default posture. `entry` carries the entry's own `hook` name and
-   * `join` table, for mappers whose payloads do not name their hook (Antigravity).
+   * `join` (the daemon's join result), for mappers whose payloads do not name their hook (Antigravity).
    */
   mapHook?(input: Record<string, unknown>, entry?: { hook?: string; join?: unknown }): unknown;
   /** One plugin moment (`moments` sections) → the same, or null. */
@@ -75,7 +75,8 @@ export const ADAPTER_MAPPERS: Readonly<Record<string, SourceMappers>> = {
   codex: { mapHook: (input) => mapCodexHook(input) },
   cline: { mapHook: (input) => mapClineHook(input) },
   hermes: { mapHook: (input) => mapHermesHook(input) },
-  antigravity: { mapHook: (input, entry) => mapAntigravityHook(entry?.hook ?? '', input, { join: (entry?.join ?? []) as JoinTable }) },
+  // An entry's `join` is the daemon's join result for the payload (`{name}`), handed over as is.
+  antigravity: { mapHook: (input, entry) => mapAntigravityHook(entry?.hook ?? '', input, { join: entry?.join as JoinResult | undefined }) },
   'gemini-cli': { mapHook: (input) => mapGeminiCliHook(input) },
   'kimi-code': { mapHook: (input) => mapKimiCodeHook(input) },
   'vscode': { mapHook: (input) => mapVscodeHook(input) },
@@ -94,7 +95,7 @@ export interface HookEntry {
   expected: unknown;
   /** The hook name, for sources whose payloads do not carry it (the entry's `hook` member). */
   hook?: string;
-  /** The join table state the entry is mapped against (the entry's `join` member). */
+  /** The daemon's join result the entry is mapped with (the entry's `join` member: Antigravity's `{name}`). */
   join?: unknown;
 }
 

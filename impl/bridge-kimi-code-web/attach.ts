@@ -28,6 +28,7 @@
  * (`control`: the gate is honored).
  */
 import { startHealthz } from '../http/healthz.js';
+import type { EdgeLimits } from '../http/limits.js';
 import WebSocket from 'ws';
 import { digest } from '../core/digest.js';
 import { isPlainObject } from '../core/event.js';
@@ -52,6 +53,8 @@ export interface KimiWebOptions {
   port?: number;
   /** The opt-in control gate (honored in primary mode only). */
   control?: KimiControlGate;
+  /** The health server's header and request timeouts (default: impl/http/healthz.ts's HEALTHZ_LIMITS). */
+  limits?: EdgeLimits;
   log(line: string): void;
 }
 
@@ -223,7 +226,7 @@ export async function startKimiWeb(opts: KimiWebOptions): Promise<RunningKimiWeb
   });
 
   // The health check: the shared loopback server (impl/http/healthz.ts), with the edge timeouts.
-  const health = opts.port !== undefined ? await startHealthz(opts.port, () => ({ ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen(), control: receiver.gated }), opts.log) : undefined;
+  const health = opts.port !== undefined ? await startHealthz(opts.port, () => ({ ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen(), control: receiver.gated }), opts.log, opts.limits) : undefined;
   const url = health?.url;
   return {
     ...(url ? { url } : {}),

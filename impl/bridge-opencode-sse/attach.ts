@@ -18,6 +18,7 @@
  * bridge port: `{ok, relay, source}` (`source` = the bus stream is open).
  */
 import { startHealthz } from '../http/healthz.js';
+import type { EdgeLimits } from '../http/limits.js';
 import { isPlainObject } from '../core/event.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
 import { reconnectLoop } from '../bridge-kit/reconnect.js';
@@ -40,6 +41,8 @@ export interface SseBridgeOptions {
   port?: number;
   /** The opt-in control gate (honored in primary mode only). */
   control?: ControlGate;
+  /** The health server's header and request timeouts (default: impl/http/healthz.ts's HEALTHZ_LIMITS). */
+  limits?: EdgeLimits;
   log(line: string): void;
 }
 
@@ -149,7 +152,7 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
   });
 
   // The health check: the shared loopback server (impl/http/healthz.ts), with the edge timeouts.
-  const health = opts.port !== undefined ? await startHealthz(opts.port, () => ({ ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen(), control: control !== undefined }), opts.log) : undefined;
+  const health = opts.port !== undefined ? await startHealthz(opts.port, () => ({ ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen(), control: control !== undefined }), opts.log, opts.limits) : undefined;
   const url = health?.url;
   return {
     ...(url ? { url } : {}),

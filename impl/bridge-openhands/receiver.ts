@@ -21,6 +21,7 @@
  * interrupt asked for has its `state.delta` cause-linked. The socket stays auth-frame-only.
  */
 import { startHealthz } from '../http/healthz.js';
+import type { EdgeLimits } from '../http/limits.js';
 import { readResponseText } from '../http/response.js';
 import WebSocket from 'ws';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
@@ -85,6 +86,8 @@ export interface OpenHandsOptions {
   control?: OpenHandsControlGate;
   /** Most conversations ever observed (default {@link MAX_SESSIONS}). */
   maxSessions?: number;
+  /** The health server's header and request timeouts (default: impl/http/healthz.ts's HEALTHZ_LIMITS). */
+  limits?: EdgeLimits;
   log(line: string): void;
 }
 
@@ -259,7 +262,7 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
   const poll = setInterval(() => void discover(), opts.pollMs ?? 15_000);
 
   // The health check: the shared loopback server (impl/http/healthz.ts), with the edge timeouts.
-  const health = opts.port !== undefined ? await startHealthz(opts.port, () => ({ ok: true, relay: opts.emitter.relayReady(), source: reachable, control: control !== undefined }), opts.log) : undefined;
+  const health = opts.port !== undefined ? await startHealthz(opts.port, () => ({ ok: true, relay: opts.emitter.relayReady(), source: reachable, control: control !== undefined }), opts.log, opts.limits) : undefined;
   const url = health?.url;
   return {
     ...(url ? { url } : {}),

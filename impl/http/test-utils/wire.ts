@@ -82,6 +82,7 @@ export async function idleSockets(url: string, n: number): Promise<{ open(): num
     Array.from({ length: n }, () => new Promise<void>((resolve) => {
       const s = connect(port, host, () => resolve());
       s.on('error', () => resolve());
+      s.resume(); // read what the server sends, so its close is seen
       socks.push(s);
     })),
   );

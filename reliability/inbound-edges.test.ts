@@ -159,7 +159,14 @@ describe('aep mcp under hostile JSON-RPC input', () => {
         for (let i = 0; i < 200 && !out.some((m) => m.id === 'last-ping'); i++) await new Promise((r) => setTimeout(r, 5));
         expect(out.find((m) => m.id === 'last-ping')).toEqual({ jsonrpc: '2.0', id: 'last-ping', result: {} });
         expect(closed).toBe(false);
-        const errors = lines.filter((l) => Buffer.byteLength(l) > 64 * 1024 || (() => { const v = judgeLine(l); return v !== null && 'error' in v; })()).length;
+        // What the edge should answer, judged line by line the way the transport reads them (a trailing CR is not part of a line).
+        const isRefused = (line: string): boolean => {
+          const l = line.replace(/\r$/, '');
+          if (Buffer.byteLength(l) > 64 * 1024) return true;
+          const v = judgeLine(l);
+          return v !== null && 'error' in v;
+        };
+        const errors = lines.filter(isRefused).length;
         const edgeAnswers = out.filter((m) => { const c = (m.error as { code?: number } | undefined)?.code; return c === -32700 || c === -32600; }).length;
         expect(edgeAnswers).toBe(errors);
         for (const m of out) expect(m.jsonrpc).toBe('2.0');

@@ -150,6 +150,27 @@ describe('bridge agui bounds what it reads', () => {
   });
 });
 
+describe('bridge agui streams a long answer past the request timeout', () => {
+  it('the request timeout covers receiving the request only: a 1.5 s event stream is not cut at 500 ms', async () => {
+    const upstream = await recorder((_req, res) => {
+      res.writeHead(200, { 'content-type': 'text/event-stream' });
+      let n = 0;
+      const tick = setInterval(() => {
+        res.write(`data: {"type":"x","n":${n}}\n\n`);
+        if (++n === 6) {
+          clearInterval(tick);
+          res.end();
+        }
+      }, 250);
+    });
+    cleanup.push(() => void upstream.server.close());
+    const proxy = await proxyTo(upstream.url, { headersTimeoutMs: 300, bodyTimeoutMs: 500 });
+    const res = await fetch(`${proxy.url}/agent`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: '{}' });
+    const text = await res.text();
+    expect(text.match(/^data: /gm)?.length).toBe(6);
+  });
+});
+
 describe('bridge agui observes the upstream stream in linear time', () => {
   it('a 32 MiB line with no newline passes to the UI whole, fast, and is not observed past the limit', async () => {
     const piece = Buffer.alloc(64 * 1024, 0x61);

@@ -16,7 +16,7 @@
 import type { Emitter } from '../bridge-kit/emitter.js';
 import { readJsonBody, type EdgeRefusal } from '../http/json-body.js';
 import type { EdgeLimits } from '../http/limits.js';
-import { discardRest } from '../http/reply.js';
+import { lingerClose } from '../http/reply.js';
 import { closeServer, createEdgeServer, listenLoopback } from '../http/server.js';
 import { requestUrl } from '../http/target.js';
 import type { CaptureLevel } from '../core/event.js';
@@ -77,8 +77,8 @@ export async function startReceiver(opts: ReceiverOptions): Promise<RunningRecei
       if (r.body.error === 'invalid-encoding') return json(400, { error: 'invalid-encoding', detail: `the body is not valid UTF-8 (first bad byte at offset ${String(r.body.offset)}); OTLP JSON is UTF-8` });
       if (r.body.error === 'invalid-json') return json(400, { error: 'invalid-json', detail: 'the body is not JSON: send an OTLP JSON ExportLogsServiceRequest' });
       if (r.status !== 413) return json(r.status, r.body);
+      lingerClose(req);
       json(413, { ...r.body, detail: `${r.body.detail}; lower the exporter's batch size` }, { connection: 'close' });
-      discardRest(req);
     };
     const path = requestUrl(req)?.pathname;
     if (req.method === 'GET' && path === '/healthz') return json(200, { ok: true, relay: opts.emitter.relayReady() });

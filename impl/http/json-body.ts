@@ -7,7 +7,7 @@ import type { IncomingMessage, ServerResponse } from 'node:http';
 import { tooDeepAt } from '../core/json-shape.js';
 import { readBody } from './body.js';
 import type { EdgeLimits } from './limits.js';
-import { discardRest, replyJson } from './reply.js';
+import { lingerClose, replyJson } from './reply.js';
 
 /** A refusal: its status and JSON body. */
 export interface EdgeRefusal {
@@ -64,8 +64,8 @@ export async function readJsonBody(req: IncomingMessage, limits: EdgeLimits, pre
 /** Send a refusal; a 413 also stops reading the rest of the upload and closes the connection. */
 export function refuse(req: IncomingMessage, res: ServerResponse, refusal: EdgeRefusal): void {
   if (refusal.status === 413) {
+    lingerClose(req);
     replyJson(res, 413, refusal.body, { connection: 'close' });
-    discardRest(req);
     return;
   }
   replyJson(res, refusal.status, refusal.body);

@@ -19,3 +19,23 @@ export function discardRest(req: IncomingMessage, graceMs = 2_000): void {
   timer.unref();
   req.socket.once('close', () => clearTimeout(timer));
 }
+
+/**
+ * After a refusal sent mid-upload, for the bridges (the relay keeps {@link discardRest}): a
+ * lingering close. Node ends a `connection: close` reply with `destroySoon()`, a destroy as soon as
+ * the reply is flushed; a client still sending then gets a reset, and a reset can discard the reply
+ * before the client read it. Here our side is ended instead (FIN), what the client still sends is
+ * read and discarded, and the connection is cut after `graceMs` at the latest.
+ */
+export function lingerClose(req: IncomingMessage, graceMs = 2_000): void {
+  const socket = req.socket as IncomingMessage['socket'] & { destroySoon?: () => void };
+  socket.destroySoon = function lingering(this: typeof socket): void {
+    if (this.writable) this.end();
+  };
+  req.resume();
+  socket.resume();
+  const timer = setTimeout(() => socket.destroy(), graceMs);
+  timer.unref();
+  socket.once('close', () => clearTimeout(timer));
+  socket.once('end', () => socket.destroy());
+}

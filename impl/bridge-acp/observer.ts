@@ -14,6 +14,7 @@ import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import type { Mapped } from '../adapter-kit/types.js';
 import type { EnvelopeExtra } from '../adapter-kit/envelope.js';
 import { mapMoment, type AcpMoment } from './map-frames.js';
+import { LineSplitter } from '../http/lines.js';
 
 export type Direction = 'client' | 'agent';
 type Emit = (session: string, mapped: Mapped, extra: EnvelopeExtra) => { id: string };
@@ -32,7 +33,8 @@ export interface ObserverOptions {
 }
 
 export class AcpObserver {
-  private readonly partial: Record<Direction, string> = { client: '', agent: '' };
+  /** Each direction's lines: split linearly, a line over 16 MiB skipped (impl/http/lines.ts). */
+  private readonly lines: Record<Direction, LineSplitter> = { client: new LineSplitter(), agent: new LineSplitter() };
   private readonly pending: Record<Direction, Map<string, Pending>> = { client: new Map(), agent: new Map() };
   private readonly runs = new Map<string, string>();
   /** `session NUL toolCallId` → the name its `tool_call` carried (until the terminal update). */
@@ -44,16 +46,13 @@ export class AcpObserver {
 
   /** Bytes seen on one direction of the pipe. */
   feed(direction: Direction, chunk: Buffer | string): void {
-    const text = this.partial[direction] + chunk.toString();
-    const lines = text.split('\n');
-    this.partial[direction] = lines.pop() ?? '';
-    for (const line of lines) {
+    this.lines[direction].feed(chunk, (line) => {
       try {
         this.line(direction, line);
       } catch {
         // observation is best effort; the pass-through never depends on it
       }
-    }
+    });
   }
 
   private line(direction: Direction, line: string): void {

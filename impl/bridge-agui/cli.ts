@@ -5,7 +5,8 @@ import { createEmitter } from '../bridge-kit/emitter.js';
 import { inboundOptions } from '../bridge-kit/options.js';
 import { AGENT } from './map-events.js';
 import { DEFAULT_PORT, startAguiProxy } from './proxy.js';
-import { descriptor } from './descriptor.js';
+import { descriptor, EDGE } from './descriptor.js';
+import { edgeLimitsFromEnv } from '../http/limits.js';
 
 export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<number> {
   if (rest.length > 0) throw new UsageError(`unexpected argument '${rest[0]}'`);
@@ -18,6 +19,8 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   }
   const opts = inboundOptions(values, io.env, DEFAULT_PORT, descriptor.portEnv);
   if (typeof opts === 'string') throw new UsageError(opts);
+  const limits = edgeLimitsFromEnv(EDGE, io.env);
+  if (typeof limits === 'string') throw new UsageError(limits);
   const log = (line: string): void => io.stderr(`aep bridge agui: ${line}\n`);
   const emitter = createEmitter({
     agent: io.env.AEP_AGENT_NAME || AGENT, stateKey: 'bridge-agui', home: opts.home, posture: opts.posture,
@@ -26,7 +29,7 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   });
   let proxy;
   try {
-    proxy = await startAguiProxy({ upstream, emitter, deltas: io.env.AEP_AGUI_DELTAS === '1', ceiling: opts.posture.ceiling, port: opts.port, log });
+    proxy = await startAguiProxy({ upstream, emitter, deltas: io.env.AEP_AGUI_DELTAS === '1', ceiling: opts.posture.ceiling, port: opts.port, limits, log });
   } catch (err) {
     await emitter.close();
     io.stderr(`aep bridge agui: cannot start: ${(err as Error).message}\n`);

@@ -1,6 +1,10 @@
 /** The agui bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
+import { edgeSurface } from '../http/limits.js';
+
+/** The proxy's edge limits and their variables (impl/http/limits.ts); a body of 16 MiB, JSON 128 deep (it forwards, it emits no body). */
+export const EDGE = edgeSurface('AEP_AGUI', { maxBody: 16 * 1024 * 1024, maxDepth: 128 });
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
@@ -23,6 +27,7 @@ export const descriptor: Descriptor = {
     { name: 'AEP_AGUI_UPSTREAM', summary: 'the AG-UI agent the proxy forwards to (--upstream; required)' },
     { name: 'AEP_AGUI_DELTAS', summary: '1: opt token deltas in' },
     { name: 'AEP_AGENT_NAME', summary: 'the agent name (default agui)' },
+    ...EDGE.env,
   ],
   entry: { module: 'bridge-agui/cli.js', export: 'run' },
   daemon: { needs: { flag: '--upstream', env: 'AEP_AGUI_UPSTREAM', what: 'the AG-UI agent URL' } },

@@ -12,16 +12,21 @@
  * `resume` entries: interrupts.ts). Read-only: no control claim. `GET /healthz` → `{ok, relay, source}` (source: the last
  * upstream attempt succeeded).
  */
-import { createServer, type IncomingMessage, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
-import { SseParser } from '../bridge-ce/sse-client.js';
+import { SseParser } from '../http/sse-parser.js';
+import { readBody } from '../http/body.js';
+import { parseJsonWithin, refuse, tooLarge } from '../http/json-body.js';
+import type { EdgeLimits } from '../http/limits.js';
+import { replyJson } from '../http/reply.js';
+import { closeServer, createEdgeServer, listenLoopback } from '../http/server.js';
+import { joinUpstream } from '../http/target.js';
 import { mapEvent } from './map-events.js';
 import type { Mapped } from '../adapter-kit/types.js';
 import { InterruptBook } from './interrupts.js';
 import { StreamJoins } from './joins.js';
-import { descriptor } from './descriptor.js';
+import { descriptor, EDGE } from './descriptor.js';
 
 export const DEFAULT_PORT = descriptor.port;
 const HOP = new Set(['host', 'connection', 'keep-alive', 'transfer-encoding', 'upgrade', 'proxy-connection', 'content-length']);
@@ -32,21 +37,14 @@ export interface AguiProxyOptions {
   deltas?: boolean;
   ceiling?: CaptureLevel;
   port?: number;
+  /** Body, depth and timeout limits (default: the descriptor's, AEP_AGUI_MAX_BODY and friends). */
+  limits?: EdgeLimits;
   log(line: string): void;
 }
 
 export interface RunningAguiProxy {
   url: string;
   close(): Promise<void>;
-}
-
-function readBody(req: IncomingMessage): Promise<Buffer> {
-  return new Promise((resolve, reject) => {
-    const chunks: Buffer[] = [];
-    req.on('data', (c: Buffer) => chunks.push(c));
-    req.on('end', () => resolve(Buffer.concat(chunks)));
-    req.on('error', reject);
-  });
 }
 
 /** One tee stream's identity and tool names; feeds mapped events to the emitter. */
@@ -115,86 +113,116 @@ export class AguiStream {
 const TOOL_TERMINALS: ReadonlySet<string> = new Set(['tool.completed', 'tool.failed', 'tool.denied', 'tool.cancelled']);
 const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.failed', 'run.cancelled']);
 
+/** The media types whose body the proxy reads as the run input (and bounds in depth). */
+const isJson = (req: IncomingMessage): boolean => /^application\/([a-z0-9.+-]*\+)?json$/.test(String(req.headers['content-type'] ?? '').split(';')[0]!.trim().toLowerCase());
+
+/** Write to the UI, waiting while its socket is full (a slow UI slows the upstream read, never memory). */
+function writeOut(res: ServerResponse, chunk: Uint8Array): Promise<void> {
+  if (res.write(chunk)) return Promise.resolve();
+  return new Promise((resolve) => {
+    const done = (): void => {
+      res.off('drain', done);
+      res.off('close', done);
+      resolve();
+    };
+    res.once('drain', done);
+    res.once('close', done);
+  });
+}
+
 export async function startAguiProxy(opts: AguiProxyOptions): Promise<RunningAguiProxy> {
+  const limits = opts.limits ?? EDGE.defaults;
   let sourceOk = false;
   /** Interrupts left open by a run, answered by a later run input of the thread (one book per proxy). */
   const interrupts = new InterruptBook();
-  const server: Server = createServer((req, res) => {
+  let oversized = 0;
+  const server = createEdgeServer(limits, async (req, res) => {
     const path = req.url ?? '/';
     if (req.method === 'GET' && path === '/healthz') {
       res.writeHead(200, { 'content-type': 'application/json' });
       res.end(JSON.stringify({ ok: true, relay: opts.emitter.relayReady(), source: sourceOk }));
       return;
     }
-    void (async () => {
-      const abort = new AbortController();
-      res.on('close', () => {
-        if (!res.writableFinished) abort.abort();
-      });
-      const body = req.method === 'GET' || req.method === 'HEAD' ? undefined : await readBody(req);
-      const headers: Record<string, string> = {};
-      for (const [k, v] of Object.entries(req.headers)) if (!HOP.has(k) && typeof v === 'string') headers[k] = v;
-      let upstream: Response;
-      try {
-        upstream = await fetch(new URL(path, opts.upstream), { method: req.method ?? 'POST', headers, ...(body && body.length > 0 ? { body } : {}), signal: abort.signal });
-        sourceOk = true;
-      } catch (err) {
-        sourceOk = false;
-        if (!res.headersSent) {
-          res.writeHead(502, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ error: 'bad-gateway', detail: `the AG-UI upstream ${opts.upstream} is unreachable: ${(err as Error).message}` }));
+    // The path is joined to the upstream's: a target is never resolved as a URL of its own.
+    const target = joinUpstream(opts.upstream, path);
+    if (!target) {
+      req.resume();
+      return replyJson(res, 400, { error: 'bad-request', detail: `the request target must be a path under the upstream (${opts.upstream}), got ${JSON.stringify(path.slice(0, 200))}` });
+    }
+    const abort = new AbortController();
+    res.on('close', () => {
+      if (!res.writableFinished) abort.abort();
+    });
+    let body: Buffer | undefined;
+    let input: unknown;
+    if (req.method !== 'GET' && req.method !== 'HEAD') {
+      const read = await readBody(req, limits.maxBody);
+      if (!read.ok) {
+        if (read.reason === 'encoding') return replyJson(res, 400, { error: 'invalid-encoding', detail: `the body is not valid UTF-8 (first bad byte at offset ${read.offset}); AG-UI run input is UTF-8 JSON; nothing was forwarded` });
+        if (read.reason === 'aborted') return; // the UI hung up: nothing to forward, nobody to answer
+        return refuse(req, res, tooLarge(limits, EDGE.prefix));
+      } else {
+        body = Buffer.from(read.text, 'utf8');
+        if (isJson(req) || /^\s*[[{]/.test(read.text)) {
+          const parsed = parseJsonWithin(read.text, limits, EDGE.prefix);
+          if (parsed.ok) input = parsed.value;
+          else if (parsed.refusal.body.error === 'too-deep') return refuse(req, res, parsed.refusal);
         }
-        return;
       }
-      const out: Record<string, string> = {};
-      upstream.headers.forEach((v, k) => {
-        if (!HOP.has(k) && k !== 'content-encoding') out[k] = v;
-      });
-      res.writeHead(upstream.status, out);
-      let input: unknown;
+    }
+    const headers: Record<string, string> = {};
+    for (const [k, v] of Object.entries(req.headers)) if (!HOP.has(k) && typeof v === 'string') headers[k] = v;
+    let upstream: Response;
+    try {
+      upstream = await fetch(target, { method: req.method ?? 'POST', headers, ...(body && body.length > 0 ? { body } : {}), signal: abort.signal });
+      sourceOk = true;
+    } catch (err) {
+      if (abort.signal.aborted) return;
+      sourceOk = false;
+      return replyJson(res, 502, { error: 'bad-gateway', detail: `the AG-UI upstream ${opts.upstream} is unreachable: ${(err as Error).message}` });
+    }
+    const out: Record<string, string> = {};
+    upstream.headers.forEach((v, k) => {
+      if (!HOP.has(k) && k !== 'content-encoding') out[k] = v;
+    });
+    res.writeHead(upstream.status, out);
+    const stream = new AguiStream(opts, input, interrupts);
+    // Linear and bounded: an event over the body limit passes to the UI untouched, unobserved.
+    const parser = new SseParser({
+      maxLine: limits.maxBody,
+      onOverflow: () => {
+        if (oversized++ % 100 === 0) opts.log(`an upstream event is over ${limits.maxBody} characters (${EDGE.prefix}_MAX_BODY): passed to the UI, not observed`);
+      },
+    });
+    const decoder = new TextDecoder();
+    const tee = (chunk: Uint8Array): void => {
       try {
-        input = body ? JSON.parse(body.toString('utf8')) : undefined;
+        parser.feed(decoder.decode(chunk, { stream: true }), (m) => {
+          const parsed = parseJsonWithin(m.data, limits);
+          if (parsed.ok && isPlainObject(parsed.value)) stream.handle(parsed.value);
+        });
       } catch {
-        input = undefined;
+        // observation never touches the UI's stream
       }
-      const stream = new AguiStream(opts, input, interrupts);
-      const parser = new SseParser();
-      const decoder = new TextDecoder();
-      const tee = (chunk: Uint8Array): void => {
-        try {
-          parser.feed(decoder.decode(chunk, { stream: true }), (m) => {
-            const value = JSON.parse(m.data) as unknown;
-            if (isPlainObject(value)) stream.handle(value);
-          });
-        } catch {
-          // observation never touches the UI's stream
+    };
+    try {
+      if (upstream.body) {
+        const reader = upstream.body.getReader();
+        for (;;) {
+          const { done, value } = await reader.read();
+          if (done) break;
+          await writeOut(res, value);
+          tee(value);
         }
-      };
-      try {
-        if (upstream.body) {
-          const reader = upstream.body.getReader();
-          for (;;) {
-            const { done, value } = await reader.read();
-            if (done) break;
-            res.write(value);
-            tee(value);
-          }
-        }
-        res.end();
-      } catch {
-        res.destroy();
       }
-    })();
-  });
-  await new Promise<void>((resolve, reject) => {
-    server.once('error', reject);
-    server.listen(opts.port ?? DEFAULT_PORT, '127.0.0.1', () => resolve());
-  });
+      res.end();
+    } catch {
+      res.destroy();
+    }
+  }, opts.log);
+  const port = await listenLoopback(server, opts.port ?? DEFAULT_PORT);
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
-    async close() {
-      server.closeAllConnections();
-      await new Promise<void>((r) => server.close(() => r()));
-    },
+    url: `http://127.0.0.1:${port}`,
+    close: () => closeServer(server),
   };
 }

@@ -4,48 +4,10 @@
  * rules (`id:`, `event:`, `data:` lines, blank line ends a message, `:` comments). One call is one
  * connection; reconnecting (with a resume position) is the caller's job (sidecar.ts).
  */
-export interface SseMessage {
-  id?: string;
-  event?: string;
-  data: string;
-}
+import { SseParser, type SseMessage } from '../http/sse-parser.js';
 
-/** Incremental SSE parser: feed text chunks, get complete messages and comments. */
-export class SseParser {
-  private buffer = '';
-  private current: { id?: string; event?: string; data: string[] } = { data: [] };
-
-  feed(chunk: string, onMessage: (m: SseMessage) => void, onComment: (text: string) => void = () => undefined): void {
-    this.buffer += chunk;
-    let nl: number;
-    while ((nl = this.buffer.search(/\r\n|\r|\n/)) >= 0) {
-      const line = this.buffer.slice(0, nl);
-      const sepLen = this.buffer.startsWith('\r\n', nl) ? 2 : 1;
-      this.buffer = this.buffer.slice(nl + sepLen);
-      if (line === '') {
-        if (this.current.data.length > 0) {
-          const m: SseMessage = { data: this.current.data.join('\n') };
-          if (this.current.id !== undefined) m.id = this.current.id;
-          if (this.current.event !== undefined) m.event = this.current.event;
-          onMessage(m);
-        }
-        this.current = { data: [] };
-        continue;
-      }
-      if (line.startsWith(':')) {
-        onComment(line.slice(1).trimStart());
-        continue;
-      }
-      const colon = line.indexOf(':');
-      const field = colon < 0 ? line : line.slice(0, colon);
-      let value = colon < 0 ? '' : line.slice(colon + 1);
-      if (value.startsWith(' ')) value = value.slice(1);
-      if (field === 'data') this.current.data.push(value);
-      else if (field === 'id') this.current.id = value;
-      else if (field === 'event') this.current.event = value;
-    }
-  }
-}
+/** The incremental SSE parser lives in impl/http (linear, bounded), shared with the inbound bridges. */
+export { SseParser, type SseMessage };
 
 export interface SubscribeOptions {
   relay: string;

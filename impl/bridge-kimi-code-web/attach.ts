@@ -27,8 +27,8 @@
  * doubling to 10 s, reset once a socket was open). `GET /healthz`: `{ok, relay, source, control}`
  * (`control`: the gate is honored).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startHealthz } from '../http/healthz.js';
+import type { EdgeLimits } from '../http/limits.js';
 import WebSocket from 'ws';
 import { digest } from '../core/digest.js';
 import { isPlainObject } from '../core/event.js';
@@ -53,6 +53,8 @@ export interface KimiWebOptions {
   port?: number;
   /** The opt-in control gate (honored in primary mode only). */
   control?: KimiControlGate;
+  /** The health server's header and request timeouts (default: impl/http/healthz.ts's HEALTHZ_LIMITS). */
+  limits?: EdgeLimits;
   log(line: string): void;
 }
 
@@ -223,30 +225,16 @@ export async function startKimiWeb(opts: KimiWebOptions): Promise<RunningKimiWeb
     onRetry: (why, ms) => opts.log(`kap-server stream closed (${why}); reconnecting in ${ms} ms`),
   });
 
-  let server: Server | undefined;
-  let url: string | undefined;
-  if (opts.port !== undefined) {
-    server = createServer((req, res) => {
-      const ok = req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
-      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen(), control: receiver.gated } : { error: 'not-found', detail: 'GET /healthz' }));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server!.once('error', reject);
-      server!.listen(opts.port, '127.0.0.1', () => resolve());
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
+  // The health check: the shared loopback server (impl/http/healthz.ts), with the edge timeouts.
+  const health = opts.port !== undefined ? await startHealthz(opts.port, () => ({ ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen(), control: receiver.gated }), opts.log, opts.limits) : undefined;
+  const url = health?.url;
   return {
     ...(url ? { url } : {}),
     sourceOpen: () => loop.isOpen(),
     runOf: (s) => receiver.runOf(s),
     async close() {
       await loop.stop();
-      if (server) {
-        server.closeAllConnections();
-        await new Promise<void>((r) => server!.close(() => r()));
-      }
+      await health?.close();
     },
   };
 }

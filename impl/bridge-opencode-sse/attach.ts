@@ -17,8 +17,8 @@
  * once the stream was open). `GET /healthz` on the
  * bridge port: `{ok, relay, source}` (`source` = the bus stream is open).
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startHealthz } from '../http/healthz.js';
+import type { EdgeLimits } from '../http/limits.js';
 import { isPlainObject } from '../core/event.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
 import { reconnectLoop } from '../bridge-kit/reconnect.js';
@@ -41,6 +41,8 @@ export interface SseBridgeOptions {
   port?: number;
   /** The opt-in control gate (honored in primary mode only). */
   control?: ControlGate;
+  /** The health server's header and request timeouts (default: impl/http/healthz.ts's HEALTHZ_LIMITS). */
+  limits?: EdgeLimits;
   log(line: string): void;
 }
 
@@ -149,30 +151,16 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
     onRetry: (why, ms) => opts.log(`bus stream closed (${why}); reconnecting in ${ms} ms`),
   });
 
-  let server: Server | undefined;
-  let url: string | undefined;
-  if (opts.port !== undefined) {
-    server = createServer((req, res) => {
-      const ok = req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
-      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen(), control: control !== undefined } : { error: 'not-found', detail: 'GET /healthz' }));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server!.once('error', reject);
-      server!.listen(opts.port, '127.0.0.1', () => resolve());
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
+  // The health check: the shared loopback server (impl/http/healthz.ts), with the edge timeouts.
+  const health = opts.port !== undefined ? await startHealthz(opts.port, () => ({ ok: true, relay: opts.emitter.relayReady(), source: loop.isOpen(), control: control !== undefined }), opts.log, opts.limits) : undefined;
+  const url = health?.url;
   return {
     ...(url ? { url } : {}),
     sourceOpen: () => loop.isOpen(),
     runOf: (session: string) => runs.get(session),
     async close() {
       await loop.stop();
-      if (server) {
-        server.closeAllConnections();
-        await new Promise<void>((r) => server!.close(() => r()));
-      }
+      await health?.close();
     },
   };
 }

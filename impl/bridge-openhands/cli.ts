@@ -1,7 +1,7 @@
 /**
  * `aep bridge openhands`: observe an OpenHands agent server until SIGINT/SIGTERM. `--server URL`
  * (AEP_OPENHANDS_SERVER, default http://127.0.0.1:8000), the session key AEP_OPENHANDS_API_KEY,
- * AEP_OPENHANDS_POLL seconds (default 15), AEP_OPENHANDS_DELTAS=1, healthz on its
+ * AEP_OPENHANDS_POLL seconds (default 15), AEP_OPENHANDS_MAX_SESSIONS (default 100), AEP_OPENHANDS_DELTAS=1, healthz on its
  * descriptor's port (and variable). AEP_AGENT_NAME overrides agent `openhands`. The opt-in gate
  * AEP_OPENHANDS_CONTROL=1 enables the five REST writes (control.ts), with
  * AEP_OPENHANDS_ACK_GUARD_MS (default 8000).
@@ -11,7 +11,7 @@ import type { BridgeArgs } from '../contract/cli.js';
 import { createEmitter } from '../bridge-kit/emitter.js';
 import { inboundOptions } from '../bridge-kit/options.js';
 import { AGENT } from './map-events.js';
-import { DEFAULT_PORT, startOpenHandsBridge, type RunningOpenHands } from './receiver.js';
+import { DEFAULT_PORT, MAX_SESSIONS, startOpenHandsBridge, type RunningOpenHands } from './receiver.js';
 import { CONTROL_ACCEPTS, OpenHandsControlGate } from './control.js';
 import { descriptor } from './descriptor.js';
 
@@ -25,6 +25,8 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   }
   const poll = io.env.AEP_OPENHANDS_POLL ?? '15';
   if (!/^[0-9]+$/.test(poll) || Number(poll) < 1) throw new UsageError(`AEP_OPENHANDS_POLL must be a positive number of seconds, got '${poll}'`);
+  const maxSessions = io.env.AEP_OPENHANDS_MAX_SESSIONS ?? String(MAX_SESSIONS);
+  if (!/^[0-9]+$/.test(maxSessions) || Number(maxSessions) < 1) throw new UsageError(`AEP_OPENHANDS_MAX_SESSIONS must be a positive whole number, got '${maxSessions}'`);
   const opts = inboundOptions(values, io.env, DEFAULT_PORT, descriptor.portEnv);
   if (typeof opts === 'string') throw new UsageError(opts);
   const gated = io.env.AEP_OPENHANDS_CONTROL === '1';
@@ -45,7 +47,7 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   try {
     bridge = await startOpenHandsBridge({
       server, ...(apiKey ? { apiKey } : {}), emitter, pollMs: Number(poll) * 1000,
-      deltas: io.env.AEP_OPENHANDS_DELTAS === '1', ceiling: opts.posture.ceiling, port: opts.port, log, ...(gate ? { control: gate } : {}),
+      deltas: io.env.AEP_OPENHANDS_DELTAS === '1', ceiling: opts.posture.ceiling, port: opts.port, maxSessions: Number(maxSessions), log, ...(gate ? { control: gate } : {}),
     });
     bridgeRef = bridge;
   } catch (err) {

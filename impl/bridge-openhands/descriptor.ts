@@ -24,6 +24,7 @@ export const descriptor: Descriptor = {
     { name: 'AEP_OPENHANDS_SERVER', summary: 'the agent server (--server; default http://127.0.0.1:8000)' },
     { name: 'AEP_OPENHANDS_API_KEY', summary: 'the session key (sent only in the socket auth frame and the discovery header)' },
     { name: 'AEP_OPENHANDS_POLL', summary: 'discovery interval in seconds (default 15)' },
+    { name: 'AEP_OPENHANDS_MAX_SESSIONS', summary: 'most conversations observed (default 100; more are logged and skipped; 8 socket handshakes at a time)' },
     { name: 'AEP_OPENHANDS_DELTAS', summary: '1: streaming deltas' },
     { name: 'AEP_OPENHANDS_CONTROL', summary: '1: the control gate (five REST writes)' },
     { name: 'AEP_OPENHANDS_ACK_GUARD_MS', summary: 'how long a control write waits for its outcome (default 8000)' },

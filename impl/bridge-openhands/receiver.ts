@@ -2,7 +2,10 @@
  * The OpenHands bridge daemon (healthz port: its descriptor's): a late-joining observer of an agent server.
  * - Discovery: `GET /api/conversations/search` every `pollMs` (AEP_OPENHANDS_POLL seconds,
  *   default 15); a socket per discovered conversation; `session.started` (client
- *   `openhands-agent-server`) on first sight.
+ *   `openhands-agent-server`) on first sight. Bounded: at most `maxSessions` conversations are
+ *   ever observed (AEP_OPENHANDS_MAX_SESSIONS, default 100; later ones are logged and skipped),
+ *   at most CONNECT_CONCURRENCY (8) socket handshakes are in flight at once, and a discovery
+ *   answer over 8 MiB is refused unread.
  * - Socket: `GET /sockets/events/{id}`, first attach `resend_mode=all`, reconnect
  *   `resend_mode=since&after_timestamp=<last vendor timestamp>`; the auth frame
  *   `{"type":"auth","session_api_key":...}` is the ONLY frame ever written (when a key is set);
@@ -17,8 +20,9 @@
  * `attention.resolved` cause-linked to the command, and a status flip a pause / resume /
  * interrupt asked for has its `state.delta` cause-linked. The socket stays auth-frame-only.
  */
-import { createServer, type Server } from 'node:http';
-import type { AddressInfo } from 'node:net';
+import { startHealthz } from '../http/healthz.js';
+import type { EdgeLimits } from '../http/limits.js';
+import { readResponseText } from '../http/response.js';
 import WebSocket from 'ws';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import type { Mapped } from '../adapter-kit/types.js';
@@ -30,6 +34,46 @@ import { descriptor } from './descriptor.js';
 
 export const DEFAULT_PORT = descriptor.port;
 
+/** Conversations observed at most, by default (AEP_OPENHANDS_MAX_SESSIONS). */
+export const MAX_SESSIONS = 100;
+/** Socket handshakes in flight at once: a long discovery answer opens its sockets a few at a time. */
+export const CONNECT_CONCURRENCY = 8;
+/** Largest discovery answer read, in bytes. */
+export const MAX_DISCOVERY_BYTES = 8 * 1024 * 1024;
+
+/** A counting gate: `take()` resolves once a slot is free; the returned release is idempotent. */
+export function slots(n: number): { take(signal: AbortSignal): Promise<(() => void) | null>; busy(): number } {
+  let busy = 0;
+  const waiting: Array<() => void> = [];
+  return {
+    busy: () => busy,
+    take(signal) {
+      return new Promise((resolve) => {
+        const grant = (): void => {
+          signal.removeEventListener('abort', cancel);
+          if (signal.aborted) return resolve(null);
+          busy++;
+          let released = false;
+          resolve(() => {
+            if (released) return;
+            released = true;
+            busy--;
+            waiting.shift()?.();
+          });
+        };
+        const cancel = (): void => {
+          const i = waiting.indexOf(grant);
+          if (i >= 0) waiting.splice(i, 1);
+          resolve(null);
+        };
+        if (busy < n) return grant();
+        waiting.push(grant);
+        signal.addEventListener('abort', cancel, { once: true });
+      });
+    },
+  };
+}
+
 export interface OpenHandsOptions {
   server: string;
   apiKey?: string;
@@ -40,6 +84,10 @@ export interface OpenHandsOptions {
   port?: number;
   /** The opt-in control gate. */
   control?: OpenHandsControlGate;
+  /** Most conversations ever observed (default {@link MAX_SESSIONS}). */
+  maxSessions?: number;
+  /** The health server's header and request timeouts (default: impl/http/healthz.ts's HEALTHZ_LIMITS). */
+  limits?: EdgeLimits;
   log(line: string): void;
 }
 
@@ -71,6 +119,9 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
   const headers: Record<string, string> = opts.apiKey ? { 'x-session-api-key': opts.apiKey } : {};
 
   const control = opts.control;
+  const maxSessions = opts.maxSessions ?? MAX_SESSIONS;
+  const handshakes = slots(CONNECT_CONCURRENCY);
+  let skipped = 0;
 
   function emit(c: Conversation, mapped: Mapped, cause?: string): void {
     const extra = { ...(c.run ? { run: c.run } : {}), ...(cause ? { cause } : {}) };
@@ -135,14 +186,23 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
   }
 
   /** One socket of a conversation: resolves with why it ended. */
-  function connect(c: Conversation, signal: AbortSignal, opened: () => void): Promise<string> {
+  async function connect(c: Conversation, signal: AbortSignal, opened: () => void): Promise<string> {
+    const release = await handshakes.take(signal);
+    if (!release) return 'aborted';
     return new Promise((resolve) => {
-      const ws = new WebSocket(socketUrl(c));
+      let ws: WebSocket;
+      try {
+        ws = new WebSocket(socketUrl(c), { maxPayload: 32 * 1024 * 1024 });
+      } catch (err) {
+        release();
+        return resolve((err as Error).message);
+      }
       c.ws = ws;
       const stop = (): void => ws.terminate();
       signal.addEventListener('abort', stop, { once: true });
       let ended = false;
       const end = (why: string): void => {
+        release();
         if (ended) return;
         ended = true;
         signal.removeEventListener('abort', stop);
@@ -150,6 +210,7 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
         resolve(why);
       };
       ws.on('open', () => {
+        release();
         opened();
         if (opts.apiKey) ws.send(JSON.stringify({ type: 'auth', session_api_key: opts.apiKey }));
       });
@@ -173,16 +234,24 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
     try {
       const res = await fetch(new URL('/api/conversations/search', opts.server), { headers, signal: AbortSignal.timeout(10_000) });
       if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
-      const body = (await res.json()) as unknown;
+      const text = await readResponseText(res, MAX_DISCOVERY_BYTES);
+      if (text === null) throw new Error(`the discovery answer is over ${MAX_DISCOVERY_BYTES} bytes; not read`);
+      const body = JSON.parse(text) as unknown;
       reachable = true;
       const items = isPlainObject(body) && Array.isArray(body.items) ? body.items : [];
+      let over = 0;
       for (const item of items) {
         if (!isPlainObject(item) || typeof item.id !== 'string' || conversations.has(item.id)) continue;
+        if (conversations.size >= maxSessions) {
+          over++;
+          continue;
+        }
         const c: Conversation = { id: item.id, ws: null, seen: new Set(), status: null, runs: 0 };
         conversations.set(c.id, c);
         opts.emitter.emit(c.id, { type: 'session.started', data: { client: { name: 'openhands-agent-server' } } });
         attach(c);
       }
+      if (over > 0 && skipped++ % 20 === 0) opts.log(`discovery listed ${over} more conversation(s) than this bridge observes (AEP_OPENHANDS_MAX_SESSIONS=${maxSessions}); they are not observed`);
     } catch (err) {
       reachable = false;
       opts.log(`discovery failed: ${(err as Error).message}`);
@@ -192,20 +261,9 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
   await discover();
   const poll = setInterval(() => void discover(), opts.pollMs ?? 15_000);
 
-  let server: Server | undefined;
-  let url: string | undefined;
-  if (opts.port !== undefined) {
-    server = createServer((req, res) => {
-      const ok = req.method === 'GET' && new URL(req.url ?? '/', 'http://x').pathname === '/healthz';
-      res.writeHead(ok ? 200 : 404, { 'content-type': 'application/json' });
-      res.end(JSON.stringify(ok ? { ok: true, relay: opts.emitter.relayReady(), source: reachable, control: control !== undefined } : { error: 'not-found', detail: 'GET /healthz' }));
-    });
-    await new Promise<void>((resolve, reject) => {
-      server!.once('error', reject);
-      server!.listen(opts.port, '127.0.0.1', () => resolve());
-    });
-    url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  }
+  // The health check: the shared loopback server (impl/http/healthz.ts), with the edge timeouts.
+  const health = opts.port !== undefined ? await startHealthz(opts.port, () => ({ ok: true, relay: opts.emitter.relayReady(), source: reachable, control: control !== undefined }), opts.log, opts.limits) : undefined;
+  const url = health?.url;
   return {
     ...(url ? { url } : {}),
     attached: () => [...conversations.values()].filter((c) => c.ws?.readyState === WebSocket.OPEN).map((c) => c.id),
@@ -214,10 +272,7 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
       closed = true;
       clearInterval(poll);
       await Promise.all([...conversations.values()].map((c) => c.loop?.stop()));
-      if (server) {
-        server.closeAllConnections();
-        await new Promise<void>((r) => server!.close(() => r()));
-      }
+      await health?.close();
     },
   };
 }

@@ -6,7 +6,8 @@ import { inboundOptions } from '../bridge-kit/options.js';
 import { codexProfile } from './map-records.js';
 import { vscodeProfile } from './map-records-vscode.js';
 import { DEFAULT_PORT, startReceiver } from './receiver.js';
-import { descriptor } from './descriptor.js';
+import { descriptor, EDGE } from './descriptor.js';
+import { edgeLimitsFromEnv } from '../http/limits.js';
 
 export const PROFILES = { codex: codexProfile, vscode: vscodeProfile } as const;
 
@@ -18,6 +19,8 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   const mode = values.primary === true || io.env.AEP_OTLP_IN_MODE === 'primary' ? 'primary' : 'companion';
   const opts = inboundOptions(values, io.env, DEFAULT_PORT, descriptor.portEnv);
   if (typeof opts === 'string') throw new UsageError(opts);
+  const limits = edgeLimitsFromEnv(EDGE, io.env);
+  if (typeof limits === 'string') throw new UsageError(limits);
   const log = (line: string): void => io.stderr(`aep bridge otlp-in: ${line}\n`);
   const emitter = createEmitter({
     agent: profile.agent, stateKey: `bridge-otlp-in-${vendor}`, home: opts.home, posture: opts.posture,
@@ -26,7 +29,7 @@ export async function run({ values, rest }: BridgeArgs, io: CliIo): Promise<numb
   });
   let receiver;
   try {
-    receiver = await startReceiver({ profile, mode, ceiling: opts.posture.ceiling, emitter, port: opts.port, log });
+    receiver = await startReceiver({ profile, mode, ceiling: opts.posture.ceiling, emitter, port: opts.port, limits, log });
   } catch (err) {
     await emitter.close();
     const code = (err as NodeJS.ErrnoException).code;

@@ -1,6 +1,10 @@
 /** The otlp-in bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
+import { edgeSurface } from '../http/limits.js';
+
+/** The receiver's edge limits and their variables (impl/http/limits.ts): exports up to 8 MiB, JSON 64 deep. */
+export const EDGE = edgeSurface('AEP_OTLP_IN', { maxBody: 8 * 1024 * 1024, maxDepth: 64 });
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
@@ -22,6 +26,7 @@ export const descriptor: Descriptor = {
   env: [
     { name: 'AEP_OTLP_IN_VENDOR', summary: 'codex (default) or vscode (--vendor)' },
     { name: 'AEP_OTLP_IN_MODE', summary: 'primary: emit the profile\'s core subset (--primary)' },
+    ...EDGE.env,
   ],
   entry: { module: 'bridge-otlp-in/cli.js', export: 'run' },
   daemon: {},

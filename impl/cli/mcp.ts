@@ -1,7 +1,6 @@
 /** `aep mcp`: an MCP stdio server (emit_event, ask_human) that emits like an adapter. */
 import { randomBytes } from 'node:crypto';
 import { homedir, hostname } from 'node:os';
-import { StdioServerTransport } from '@modelcontextprotocol/sdk/server/stdio.js';
 import type { Verb } from './verb.js';
 import { watchStop } from './signal-exit.js';
 import { UsageError } from './io.js';
@@ -12,6 +11,8 @@ import { nextEpoch } from '../adapter-kit/store.js';
 import { ulid } from '../core/ulid.js';
 import { McpAgent, MCP_AGENT } from '../mcp/agent.js';
 import { createMcpServer } from '../mcp/server.js';
+import { MCP_LIMITS, mcpLimitsFromEnv } from '../mcp/json-rpc-edge.js';
+import { BoundedStdioTransport } from '../mcp/stdio-transport.js';
 import { aepHome } from '../operator/home.js';
 import { DEFAULT_RELAY, tokenOf } from '../operator/relay-opts.js';
 import { relayUrlFromEnv } from '../integrations.js';
@@ -49,7 +50,13 @@ flags:
   --json           accepted for symmetry; the protocol output is already JSON
 
 environment: AEP_CAPTURE the highest capture level emit_event may declare (${CAPTURE_ORDER.join('|')},
-  default metadata) · AEP_RELAY_URL · AEP_TOKEN · AEP_HOME
+  default metadata) · AEP_RELAY_URL · AEP_TOKEN · AEP_HOME · AEP_MCP_MAX_LINE the largest input
+  line in bytes (default ${MCP_LIMITS.maxLine}) · AEP_MCP_MAX_DEPTH the deepest JSON nesting of a message
+  (default ${MCP_LIMITS.maxDepth})
+
+input: one JSON-RPC message per line. A line that is not JSON (or not UTF-8) is answered -32700, one
+that is not a JSON-RPC message, a batch, nested too deep or over the size limit -32600 (with the
+request's id when it can be read, else null), and the server keeps serving; an empty line is ignored.
 
 exit codes: 0 stdin closed · 130 (SIGINT) or 143 (SIGTERM) stopped by the signal, closing events sent ·
 1 AEP_HOME cannot be written · 2 usage
@@ -74,6 +81,8 @@ export const verb: Verb = {
     if (!Number.isFinite(askS) || askS <= 0) throw new UsageError(`--ask-timeout must be a positive number of seconds, got '${String(values['ask-timeout'])}'`);
     const capture = io.env.AEP_CAPTURE === undefined || io.env.AEP_CAPTURE === '' ? 'metadata' : parseLevel(io.env.AEP_CAPTURE);
     if (capture === null) throw new UsageError(`AEP_CAPTURE must be one of ${CAPTURE_ORDER.join('|')}, got '${io.env.AEP_CAPTURE}'`);
+    const limits = mcpLimitsFromEnv(io.env);
+    if (typeof limits === 'string') throw new UsageError(limits);
     const token = tokenOf(values, io.env);
     const home = aepHome(io.env, io.cwd);
     const log = (l: string): void => io.stderr(`aep mcp: ${l}\n`);
@@ -95,7 +104,7 @@ export const verb: Verb = {
       link = new RelayLink({ url: relay, ...(token ? { token } : {}), hello: agent.hello(`${hostname()}/${process.pid}/${randomBytes(2).toString('hex')}`), onCommand: (raw, v) => agent.onCommand(raw, v), log });
     }
     const server = createMcpServer(agent);
-    const transport = new StdioServerTransport();
+    const transport = new BoundedStdioTransport(process.stdin, process.stdout, limits, log);
     const closed = new Promise<void>((r) => {
       transport.onclose = () => r();
       process.stdin.once('end', () => r());

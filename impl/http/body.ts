@@ -13,7 +13,7 @@ export type BodyResult =
 const UTF8 = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 
 /** The byte offset of the first invalid UTF-8 sequence in `bytes` (called once decoding failed). */
-function firstInvalidUtf8(bytes: Buffer): number {
+export function firstInvalidUtf8(bytes: Buffer): number {
   for (let i = 0; i < bytes.length; ) {
     const b = bytes[i]!;
     const need = b < 0x80 ? 0 : b >= 0xc2 && b <= 0xdf ? 1 : b >= 0xe0 && b <= 0xef ? 2 : b >= 0xf0 && b <= 0xf4 ? 3 : -1;

@@ -1,5 +1,6 @@
 /** Small HTTP helpers shared by the relay's endpoints: JSON replies, CORS, bounded bodies (`readBody` lives in impl/http/body.ts, shared with the adapter daemons and bridges). */
 import type { IncomingMessage, ServerResponse } from 'node:http';
+import { discardRest } from '../http/reply.js';
 
 /** Sent on every reply so a browser can read refusals (a 401 instead of status 0). */
 export const CORS_HEADERS: Readonly<Record<string, string>> = Object.freeze({
@@ -47,10 +48,7 @@ export { readBody, type BodyResult } from '../http/body.js';
  */
 export function refuseTooLarge(req: IncomingMessage, res: ServerResponse, max: number): void {
   sendJson(res, 413, { error: 'payload-too-large', detail: `the body exceeds ${max} bytes (AEP_MAX_BODY); nothing was ingested` }, { connection: 'close' });
-  req.resume();
-  const timer = setTimeout(() => req.socket.destroy(), 2_000);
-  timer.unref();
-  req.socket.once('close', () => clearTimeout(timer));
+  discardRest(req, 2_000);
 }
 
 /** The media type of a request without parameters, lower-cased (`application/json; charset=utf-8` → `application/json`). */

@@ -10,6 +10,7 @@ import type { RelayConfig } from './config.js';
 import { discoveryDocument } from './discovery.js';
 import { corsFor, restrictCors, sendJson } from './http-util.js';
 import type { HubLike } from './hub.js';
+import { requestUrl } from '../http/target.js';
 import { handleIngest } from './ingest.js';
 import { handleStream, type SseStreams } from './sse.js';
 
@@ -25,22 +26,8 @@ export interface RouteContext {
   readonly slowBytes: number;
 }
 
-/**
- * The request target as a URL; origin-form only, so `*` or `http://[` never reach a handler.
- * Repeated leading slashes collapse (`//events`, what a client joining `http://h:p/` and
- * `/events` sends, means `/events`), and a trailing slash is dropped (`/events/` is `/events`).
- */
-export function requestUrl(req: IncomingMessage): URL | undefined {
-  const target = (req.url ?? '/').replace(/^\/{2,}/, '/');
-  if (!target.startsWith('/')) return undefined;
-  try {
-    const url = new URL(target, 'http://relay.invalid');
-    if (url.pathname.length > 1 && url.pathname.endsWith('/')) url.pathname = url.pathname.replace(/\/+$/, '') || '/';
-    return url;
-  } catch {
-    return undefined;
-  }
-}
+/** The request target as a URL (impl/http/target.ts: origin-form only, leading slashes collapsed, one parser for every surface). */
+export { requestUrl };
 
 const methodNotAllowed = (res: ServerResponse, allow: string): void =>
   sendJson(res, 405, { error: 'method-not-allowed', detail: `use ${allow.replace(', ', ' or ')}` }, { allow });

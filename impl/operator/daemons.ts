@@ -53,7 +53,11 @@ function newLines(file: string, offset: number): string {
   }
 }
 
-export async function up(d: DaemonSpec, home: string, env: NodeJS.ProcessEnv, relay: string): Promise<UpResult> {
+/**
+ * Starts `d` detached unless it already answers. `onStart` runs only when a process is really about
+ * to be started (not for one left alone, a held port, or an AEP_HOME that cannot hold the pid file).
+ */
+export async function up(d: DaemonSpec, home: string, env: NodeJS.ProcessEnv, relay: string, onStart?: (port: number) => void): Promise<UpResult> {
   const port = daemonPort(d, env);
   const health = await probe(`http://127.0.0.1:${port}/healthz`);
   if (health.status === 200) {
@@ -74,6 +78,7 @@ export async function up(d: DaemonSpec, home: string, env: NodeJS.ProcessEnv, re
   const logPath = logFile(home, d.id);
   const offset = sizeOf(logPath);
   const log = openSync(logPath, 'a');
+  onStart?.(port);
   const root = packageRoot();
   const child = spawn(process.execPath, [join(root, 'bin', 'aep.js'), ...d.args(port, relay)], {
     detached: true,

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { blockedPort } from './bad-ports.js';
 import { resolve } from 'node:path';
 import { CHECK_NAMES, selectChecks } from '../check-live/checks/index.js';
 import { DEFAULT_OPTIONS, type LiveOptions } from '../check-live/context.js';
@@ -34,7 +35,8 @@ flags:
 
 checks: ${CHECK_NAMES.join(', ')}
 
-exit codes: 0 no check failed · 1 at least one check failed · 2 usage error
+exit codes: 0 no check failed · 1 at least one check failed · 2 usage error (also: URL on a port
+fetch refuses, a Fetch standard "bad port" such as 1, 9, 25 or 6000)
 `;
 
 function positiveInt(flag: string, raw: unknown, dflt: number, min: number): number {
@@ -95,6 +97,8 @@ export const verb: Verb = {
   },
   async run({ values, positionals }, io) {
     const { opts, checks, json } = parseOptions(values, positionals);
+    const blocked = blockedPort(opts.target);
+    if (blocked) throw new UsageError(blocked);
     if (json !== undefined && json !== '-') {
       const ok = checkOutputFile(resolve(io.cwd, json), '--json');
       if (ok !== true) throw new UsageError(ok);

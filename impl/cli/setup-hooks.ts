@@ -49,7 +49,8 @@ function vendorOf(name: string | undefined): HookVendor {
   const v = hookVendors().find((x) => x.name === name);
   if (v) return v;
   const plugin = pluginOnly().get(name);
-  if (plugin) throw new UsageError(`${name} is wired by a plugin file, not hooks: install ${plugin} as its README says; 'setup hooks' knows ${known()}`);
+  // The plugin file is inside the package: said by absolute path, since the user runs this from anywhere.
+  if (plugin) throw new UsageError(`${name} is wired by a plugin file, not hooks: install ${join(packageRoot(), plugin)} as ${join(packageRoot(), dirname(plugin), 'README.md')} says; 'setup hooks' knows ${known()}`);
   throw new UsageError(`no hook wiring for '${name}'; the vendors 'setup hooks' knows: ${known()}`);
 }
 

@@ -75,10 +75,10 @@ export async function up(d: DaemonSpec, home: string, env: NodeJS.ProcessEnv, re
     if (err instanceof PathError) return { ok: false, error: `AEP_HOME ${home}: ${err.path === runDir(home) ? '' : `${err.path}: `}${err.reason}; set AEP_HOME to a writable folder` };
     throw err;
   }
+  onStart?.(port);
   const logPath = logFile(home, d.id);
   const offset = sizeOf(logPath);
   const log = openSync(logPath, 'a');
-  onStart?.(port);
   const root = packageRoot();
   const child = spawn(process.execPath, [join(root, 'bin', 'aep.js'), ...d.args(port, relay)], {
     detached: true,

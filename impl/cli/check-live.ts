@@ -97,12 +97,12 @@ export const verb: Verb = {
   },
   async run({ values, positionals }, io) {
     const { opts, checks, json } = parseOptions(values, positionals);
-    const blocked = blockedPort(opts.target);
-    if (blocked) throw new UsageError(blocked);
     if (json !== undefined && json !== '-') {
       const ok = checkOutputFile(resolve(io.cwd, json), '--json');
       if (ok !== true) throw new UsageError(ok);
     }
+    const blocked = blockedPort(opts.target);
+    if (blocked) throw new UsageError(blocked);
     const human = json === '-' ? io.stderr : io.stdout;
     human(renderHeader(opts.target));
     const report = await runChecks(opts, selectChecks(checks).checks, (r) => human(renderCheckLine(r)));

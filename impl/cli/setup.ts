@@ -2,7 +2,7 @@
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
 import { CATALOG, daemonPort, daemonSpec, logFile, pidFile, withNeeds } from '../operator/catalog.js';
-import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL } from '../integrations.js';
+import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ALIAS, RELAY_URL_ENV, relayUrlFromEnv } from '../integrations.js';
 import { down, healthy, isAlive, readPid, up } from '../operator/daemons.js';
 import { HOOKS_HELP, runHooks, wiredHooksWarning } from './setup-hooks.js';
 import { aepHome } from '../operator/home.js';
@@ -23,8 +23,8 @@ $AEP_HOME/run/<id>.log, its pid in $AEP_HOME/run/<id>.pid, and waits (10 s) unti
 /healthz answers; one already answering on its port is left alone (a relay that refuses this
 shell's AEP_TOKEN is exit 1), a port held by another program is exit 1 at once. 'up relay' binds
 AEP_HOST (default 127.0.0.1). The adapters and bridges are pointed at --relay (default
-${DEFAULT_RELAY_URL}). A bridge that needs a vendor server takes it from --server URL or its
-variable (${CATALOG.filter((d) => d.needs).map((d) => `${d.id}: ${d.needs!.env}`).join(', ')}).
+${RELAY_URL_ENV}, else ${DEFAULT_RELAY_URL}). A bridge that needs a vendor server takes it
+from --server URL or its variable (${CATALOG.filter((d) => d.needs).map((d) => `${d.id}: ${d.needs!.env}`).join(', ')}).
 AEP_TOKEN is adopted from the environment, never generated: without it the relay is watch-only.
 'down' sends SIGTERM to the pid of the pid file and removes the file. With no ID it reports
 what 'up' started and counts the known daemons without a pid file in one line; --all (or
@@ -42,7 +42,8 @@ flags:
   --json        machine output
 
 environment:
-  AEP_HOME (default ~/.aep), AEP_TOKEN, AEP_HOST, the port variables above, HOME,
+  AEP_HOME (default ~/.aep), AEP_TOKEN, AEP_HOST, ${RELAY_URL_ENV} (old name ${RELAY_URL_ALIAS}, read
+  with a notice), the port variables above, HOME,
   ${[...new Set(ADAPTER_INTEGRATIONS.flatMap((i) => (i.settings?.dirEnv ? [i.settings.dirEnv] : [])))].join(', ')}
 
 exit codes: 0 done · 1 a daemon did not come up or stop, or a file could not be merged · 2 usage
@@ -96,7 +97,7 @@ export const verb: Verb = {
       return false;
     };
     if (sub === 'up') {
-      const relay = typeof values.relay === 'string' ? values.relay : DEFAULT_RELAY_URL;
+      const relay = typeof values.relay === 'string' ? values.relay : relayUrlFromEnv(io.env).url || DEFAULT_RELAY_URL;
       let code = EXIT.ok as number;
       const list = ids(rest, ['relay']);
       const server = typeof values.server === 'string' ? values.server : undefined;

@@ -7,7 +7,7 @@ import { existsSync, mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { beforeAll, describe, expect, it } from 'vitest';
-import { ev } from '../operator/test-utils/stack.js';
+import { TOKEN, ev, post, useStack } from '../operator/test-utils/stack.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'aep.js');
@@ -22,7 +22,7 @@ interface Ended {
 }
 
 /** Runs `aep args` with `which` piped to a reader that closes after the first line. */
-function headOne(args: string[], env: NodeJS.ProcessEnv, which: 'stdout' | 'stderr' = 'stdout'): Promise<Ended> {
+function headOne(args: string[], env: NodeJS.ProcessEnv, which: 'stdout' | 'stderr' = 'stdout', afterFirst?: () => void): Promise<Ended> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [BIN, ...args], { cwd: ROOT, env, stdio: ['ignore', 'pipe', 'pipe'] });
     const reader = which === 'stdout' ? child.stdout : child.stderr;
@@ -36,6 +36,7 @@ function headOne(args: string[], env: NodeJS.ProcessEnv, which: 'stdout' | 'stde
       if (first.includes('\n')) {
         first = first.slice(0, first.indexOf('\n'));
         reader.destroy(); // the reader goes away, as `head -1` does
+        afterFirst?.();
       }
     });
     const timer = setTimeout(() => {
@@ -94,3 +95,21 @@ describe.skipIf(!BUILT)(`a verb whose reader goes away after one line${SKIP}`, (
     expect([0, 1]).toContain(r.code);
   }, 90_000);
 });
+
+describe.skipIf(!BUILT)(`a verb that would run forever, its reader gone${SKIP}`, () => {
+  const stack = useStack();
+  it('tail: stops as on a signal but exits with its own code (0), and prints no stack', async () => {
+    const url = await stack.relay();
+    await post(url, [ev('s-tail', 0), ev('s-tail', 1, 'run.started', { run: 'r1' })]);
+    const dir = mkdtempSync(join(tmpdir(), 'aep-epipe-tail-'));
+    const env = { PATH: process.env.PATH ?? '', HOME: dir, AEP_HOME: dir, AEP_TOKEN: TOKEN };
+    const started = Date.now();
+    // The reader takes the first line and goes; the next event's line meets the closed pipe.
+    const r = await headOne(['tail', '--relay', url, '--all', '--no-resume'], env, 'stdout', () => void post(url, [ev('s-tail', 2, 'run.started', { run: 'r2' })]));
+    expect(r.first).toContain('session.started');
+    quiet(r);
+    expect(r.code, r.err).toBe(0);
+    expect(Date.now() - started).toBeLessThan(30_000);
+  }, 60_000);
+});
+

@@ -26,15 +26,17 @@ describe.skipIf(!PROC)(`the check for processes the suite left running${PROC ? '
     const marked = detached({ PATH: process.env.PATH ?? '', AEP_TEST_RUN: `self-test-${process.pid}` });
     const clone = detached({ PATH: process.env.PATH ?? '' }, `${ROOT}/bin/aep.js`);
     const stranger = detached({ PATH: process.env.PATH ?? '' });
+    const tool = detached({ PATH: process.env.PATH ?? '' }, `${ROOT}/node_modules/some-tool/worker.js`);
     await new Promise((r) => setTimeout(r, 200));
     const found = leftovers(before, mark, ROOT, 0).map((l) => l.pid);
     expect(found).toContain(marked.pid);
     expect(found).toContain(clone.pid);
     expect(found).not.toContain(stranger.pid);
+    expect(found).not.toContain(tool.pid);
     // A process alive before the run started is never counted (self 0: here the children are this worker's, not vitest's workers).
     expect(leftovers(new Set([...before, marked.pid!, clone.pid!]), mark, ROOT, 0).map((l) => l.pid)).not.toContain(marked.pid);
-    for (const c of [marked, clone, stranger]) c.kill('SIGKILL');
-    await Promise.all([marked, clone, stranger].map(gone));
+    for (const c of [marked, clone, stranger, tool]) c.kill('SIGKILL');
+    await Promise.all([marked, clone, stranger, tool].map(gone));
     const after = leftovers(before, mark, ROOT, 0).map((l) => l.pid);
     expect(after).not.toContain(marked.pid);
     expect(after).not.toContain(clone.pid);

@@ -2,9 +2,9 @@
  * vitest globalSetup: after the whole suite, no process it started may still be alive. Setup marks
  * the run (AEP_TEST_RUN=<id> in the environment every worker and every child spawned with
  * `process.env` inherits) and notes the processes that exist already; teardown looks through
- * /proc for the new ones that carry the mark or run this clone's code (a daemon `aep setup up`
- * started detached with an environment of its own), waits a moment for the ones on their way
- * out, then kills what is left and fails the run naming each one. Linux only (/proc); elsewhere
+ * /proc for the new ones that carry the mark or run this clone's code, not its node_modules (a
+ * daemon `aep setup up` started detached with an environment of its own), waits a moment for the
+ * ones on their way out, then kills what is left and fails the run naming each one. Linux only (/proc); elsewhere
  * it says so and checks nothing.
  */
 import { existsSync, readFileSync, readdirSync } from 'node:fs';
@@ -46,7 +46,9 @@ export function leftovers(before: ReadonlySet<number>, mark: string, root: strin
     if (fields[0] === 'Z' || Number(fields[1]) === self) continue;
     const command = (read(`/proc/${pid}/cmdline`) ?? '').split('\0').filter(Boolean).join(' ');
     const environ = (read(`/proc/${pid}/environ`) ?? '').split('\0');
-    if (environ.includes(mark) || command.includes(`${root}/`)) out.push({ pid, command });
+    // This clone's code, not its tools: a Stryker or vitest worker runs from node_modules and is not the suite's to stop.
+    const clone = command.includes(`${root}/`) && !command.includes(`${root}/node_modules/`);
+    if (environ.includes(mark) || clone) out.push({ pid, command });
   }
   return out;
 }

@@ -55,7 +55,7 @@ describe('every verb that takes --relay reads AEP_RELAY_URL, and AEP_RELAY with 
     await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
     try {
       const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
-      for (const env of [{ AEP_RELAY_URL: url }, { AEP_RELAY: url }]) {
+      for (const env of [{ AEP_RELAY_URL: url }, { AEP_RELAY: url }] as Array<Record<string, string>>) {
         const before = hits;
         const r = await aep(['demo-agent'], { ...env, AEP_TOKEN: 't' });
         expect(r.code, r.err).toBe(1);

@@ -70,34 +70,47 @@ wait_session() {
   ' "$1" "$2" "$3"
 }
 
-# The Node majors package.json claims ("engines"). When this machine's node is not one of them,
-# the lowest claimed major is provisioned from the npm registry (the "node" package: the binary
-# ships inside a registry package) into a cache folder and put first on PATH, so every stage,
-# npm included, runs on a Node the project supports. AEP_NODE_CACHE moves the cache.
+# The Node range package.json claims ("engines": one caret range, ^22.13.0) is proven at both
+# ends: every stage runs on the lowest version of it (22.13.0, exactly), and the newest release of
+# its major (asked of the registry each run) gets its own stage below. Both come from the npm
+# registry (the "node" package: the binary ships inside a registry package) into a cache folder,
+# the lowest put first on PATH, so every stage, npm included, runs on it. AEP_NODE_CACHE moves
+# the cache.
 NODE_CACHE=${AEP_NODE_CACHE:-$HOME/.cache/aep-node}
-NODE_MAJORS=($(node -p 'require("./package.json").engines.node.match(/\^(\d+)/g).map((m) => m.slice(1)).join(" ")'))
-provision_node() {
-  local major=$1
-  if [ ! -x "$NODE_CACHE/$major/node_modules/node/bin/node" ]; then
-    mkdir -p "$NODE_CACHE/$major"
-    npm install --prefix "$NODE_CACHE/$major" --no-audit --no-fund --no-save "node@$major" >/dev/null
-  fi
-  echo "$NODE_CACHE/$major/node_modules/node/bin"
-}
-MACHINE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
-case " ${NODE_MAJORS[*]} " in
-  *" $MACHINE_MAJOR "*) ;;
-  *)
-    stage "node: this machine has $(node --version), outside the claimed majors (${NODE_MAJORS[*]}); provisioning Node ${NODE_MAJORS[0]} for every stage"
-    PATH="$(provision_node "${NODE_MAJORS[0]}"):$PATH"
-    export PATH
-    node --version
-    passed
-    ;;
+NODE_RANGE=$(node -p 'require("./package.json").engines.node')
+case "$NODE_RANGE" in
+  ^[0-9]*.[0-9]*.[0-9]*) ;;
+  *) echo "ci: engines.node must be one caret range (^MAJOR.MINOR.PATCH), got '$NODE_RANGE'" >&2; exit 1 ;;
 esac
+NODE_LOWEST=${NODE_RANGE#^}
+NODE_HIGHEST=$(npm view "node@${NODE_LOWEST%%.*}" version --json | node -e '
+  const v = [].concat(JSON.parse(require("fs").readFileSync(0, "utf8")));
+  const key = (s) => s.split(".").map(Number);
+  v.sort((a, b) => { const p = key(a), q = key(b); return p[0] - q[0] || p[1] - q[1] || p[2] - q[2]; });
+  console.log(v.at(-1));
+')
+provision_node() {
+  local version=$1
+  if [ ! -x "$NODE_CACHE/$version/node_modules/node/bin/node" ]; then
+    mkdir -p "$NODE_CACHE/$version"
+    npm install --prefix "$NODE_CACHE/$version" --no-audit --no-fund --no-save "node@$version" >/dev/null
+  fi
+  echo "$NODE_CACHE/$version/node_modules/node/bin"
+}
+if [ "$(node --version)" != "v$NODE_LOWEST" ]; then
+  stage "node: this machine has $(node --version); every stage runs on the lowest claimed version, $NODE_LOWEST ($NODE_RANGE; the newest, $NODE_HIGHEST, has its own stage)"
+  PATH="$(provision_node "$NODE_LOWEST"):$PATH"
+  export PATH
+  node --version
+  passed
+fi
 
-stage "install (npm install, as the README says)"
-npm install --no-audit --no-fund
+stage "install (npm install, as the README says): no EBADENGINE, no unreviewed install script"
+npm install --no-audit --no-fund 2>&1 | tee "$WORK/install.log"
+if grep -E 'EBADENGINE|not yet covered by allowScripts' "$WORK/install.log"; then
+  echo "ci: npm install warned on Node $(node --version): the lockfile has left the engines range ($NODE_RANGE), or a dependency's install script is not in allowScripts" >&2
+  exit 1
+fi
 passed
 
 stage "headless Chromium for the HTML report's browser test (Debian's chromium package)"
@@ -138,18 +151,28 @@ stage "the project's own corpus (npm run conformance)"
 npm run conformance -- --json "$WORK/report-own.json"
 passed
 
-# Every other claimed major: the core unit tests (impl/core, the protocol library every verb
-# stands on) and the project's corpus, on the same dist/ (a small share of the CI time).
-HERE_MAJOR=$(node -p 'process.versions.node.split(".")[0]')
-for major in "${NODE_MAJORS[@]}"; do
-  [ "$major" = "$HERE_MAJOR" ] && continue
-  stage "node $major: the core unit tests and the project's corpus on Node $major"
-  NODE_BIN="$(provision_node "$major")/node"
-  "$NODE_BIN" --version
-  "$NODE_BIN" node_modules/vitest/vitest.mjs run impl/core --coverage=false
-  "$NODE_BIN" bin/aep.js conformance --json "$WORK/report-node$major.json"
+# The highest end of the claimed range, the newest release of its major: a clean install in a
+# scratch copy (no EBADENGINE), the unit tests of the protocol library and the CLI (impl/core,
+# impl/cli: every verb, the EPIPE and path checks among them) and the project's corpus.
+if [ "$NODE_HIGHEST" != "$NODE_LOWEST" ]; then
+  stage "node $NODE_HIGHEST (the newest $NODE_RANGE): a clean install, the core and CLI tests, the project's corpus"
+  HIGH_BIN="$(provision_node "$NODE_HIGHEST")"
+  HIGH="$WORK/node-$NODE_HIGHEST"
+  git ls-files -z | tar --null -T - -cf - | (mkdir -p "$HIGH" && tar -xf - -C "$HIGH")
+  (
+    cd "$HIGH"
+    export PATH="$HIGH_BIN:$PATH"
+    node --version
+    npm install --no-audit --no-fund 2>&1 | tee "$WORK/install-$NODE_HIGHEST.log"
+    if grep -E 'EBADENGINE|not yet covered by allowScripts' "$WORK/install-$NODE_HIGHEST.log"; then
+      echo "ci: npm install warned on Node $NODE_HIGHEST" >&2
+      exit 1
+    fi
+    node node_modules/vitest/vitest.mjs run impl/core impl/cli --coverage=false
+    node bin/aep.js conformance --json "$WORK/report-node$NODE_HIGHEST.json"
+  )
   passed
-done
+fi
 
 if [ -d "$CORPUS" ]; then
   stage "the standard's corpus in $CORPUS: ${FAMILIES[*]}"

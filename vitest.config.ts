@@ -7,6 +7,8 @@ export default defineConfig({
     include: ['spec/**/*.test.ts', 'impl/**/*.test.ts', 'runners/**/*.test.ts', 'bench/**/*.test.ts'],
     testTimeout: 20_000,
     pool: 'forks',
+    // After the suite: no process it started is still alive (impl/test-utils/leftover-processes.ts).
+    globalSetup: ['./impl/test-utils/leftover-processes.ts'],
     // The default output, then every skipped test counted by the reason its title names (impl/test-utils/skip-reporter.ts).
     reporters: ['default', './impl/test-utils/skip-reporter.ts'],
     coverage: {

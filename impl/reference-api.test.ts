@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import { modules } from './reference-api.js';
 import { standardPath } from './test-utils/standard.js';
+import { skipped, WHY } from './test-utils/skip.js';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -83,12 +84,12 @@ describe('reference-api', () => {
   });
 
   const standardTypes = standardPath('schemas', 'types');
-  it.skipIf(!existsSync(standardTypes))('loadCaptureAnnotations reads the standard schema folder', () => {
+  it.skipIf(!existsSync(standardTypes))(`loadCaptureAnnotations reads the standard schema folder${skipped(!existsSync(standardTypes), WHY.standard)}`, () => {
     const annotations = modules['shared/aep'].loadCaptureAnnotations(standardTypes);
     expect(Object.keys(annotations)).toContain('attention.answered');
   });
 
-  it.skipIf(!existsSync(join(root, 'dist/impl/reference-api.js')))('is importable as the aep-reference/reference-api package subpath', () => {
+  it.skipIf(!existsSync(join(root, 'dist/impl/reference-api.js')))(`is importable as the aep-reference/reference-api package subpath${skipped(!existsSync(join(root, 'dist/impl/reference-api.js')), WHY.build)}`, () => {
     const script = `const m = await import('aep-reference/reference-api');
       console.log(JSON.stringify(Object.fromEntries(Object.entries(m.modules).map(([k, f]) => [k, Object.fromEntries(Object.entries(f).map(([n, g]) => [n, g.length]))]))));
       console.log(Object.keys(m).sort().join(','));`;

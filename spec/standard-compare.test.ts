@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { payloadJsonSchema } from './json-schema.js';
 import { CAPTURE_ORDER, CATEGORIES, NACK_REASONS, SEVERITY_OCSF, SEVERITY_ORDER, SEVERITY_OTLP, TYPES } from './registry.js';
 import { standardPath } from '../impl/test-utils/standard.js';
+import { skipped, WHY } from '../impl/test-utils/skip.js';
 
 const dir = standardPath('schemas');
 const read = (rel: string): any => JSON.parse(readFileSync(join(dir, rel), 'utf8'));
@@ -67,7 +68,7 @@ describe('diffSchema (self-test against deliberately different schemas)', () => 
   });
 });
 
-describe.skipIf(!existsSync(dir))('our spec/ against the standard schemas (AEP_STANDARD_DIR, else ../shared/aep-standard beside the package)', () => {
+describe.skipIf(!existsSync(dir))(`our spec/ against the standard schemas (AEP_STANDARD_DIR, else ../shared/aep-standard beside the package)${skipped(!existsSync(dir), WHY.standard)}`, () => {
   const theirTypes: any[] = existsSync(dir) ? read('registry/types.json').types : [];
 
   it('registers the same types with the same status, scope and schema presence', () => {

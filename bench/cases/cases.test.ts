@@ -9,6 +9,7 @@ import { BatchMaker, relayIngestBench } from './relay-ingest.js';
 import { againstSchema, envelopeSchemaValidator } from './validate.js';
 import { fanoutBench } from './fanout.js';
 import { natsServerBinary } from '../../impl/relay/fleet/local-nats.js';
+import { skipped, WHY } from '../../impl/test-utils/skip.js';
 
 describe('the benchmark table', () => {
   it('has the benchmarks, uniquely named, each with a bounded budget', () => {
@@ -63,7 +64,7 @@ describe('relay-ingest', () => {
 });
 
 describe('hook-shim', () => {
-  it.skipIf(!existsSync('dist/impl/cli/hook.cjs'))('runs the real shim against the stub (its reply checked) and the node baseline', async () => {
+  it.skipIf(!existsSync('dist/impl/cli/hook.cjs'))(`runs the real shim against the stub (its reply checked) and the node baseline${skipped(!existsSync('dist/impl/cli/hook.cjs'), WHY.build)}`, async () => {
     const prepared = await hookShimBench.prepare();
     try {
       expect(await prepared.ours.run()).toBe(1);

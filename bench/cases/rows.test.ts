@@ -15,9 +15,10 @@ import { ingestWsBench, startBareWs } from './ingest-ws.js';
 import { latencyBench } from './latency.js';
 import { memoryBench } from './memory.js';
 import { peerFanoutBench } from './peer-fanout.js';
-import { natsServerBinary } from '../../impl/relay/fleet/local-nats.js';
+import { NATS_MISSING, natsServerBinary } from '../../impl/relay/fleet/local-nats.js';
 import { resumeBench, RESUME_EVENTS } from './resume.js';
 import { runnerBench } from './runner.js';
+import { skipped, WHY } from '../../impl/test-utils/skip.js';
 
 const built = existsSync(loadScript('ws-load.js'));
 const natsThere = natsServerBinary() !== undefined;
@@ -28,7 +29,7 @@ describe('the benchmark table', () => {
   });
 });
 
-describe.skipIf(!built)('rows on load generators', () => {
+describe.skipIf(!built)(`rows on load generators${skipped(!built, WHY.build)}`, () => {
   it('ingest-ws: both sides take 1000 events per run, the relay refusing the planted one', async () => {
     const prepared = await ingestWsBench.prepare();
     try {
@@ -116,7 +117,7 @@ describe.skipIf(!built)('rows on load generators', () => {
     }
   }, 30_000);
 
-  it.skipIf(!natsThere)('peer-fanout: both sides deliver the whole workload', async () => {
+  it.skipIf(!natsThere)(`peer-fanout: both sides deliver the whole workload${skipped(!natsThere, NATS_MISSING)}`, async () => {
     const prepared = await peerFanoutBench.prepare();
     try {
       expect(await prepared.ours.run()).toBe(17 * 2000 + 33 * 400);

@@ -12,6 +12,7 @@ import { startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-ut
 import { aepOnPath, runCommand, sessionLog, shimHook } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
 import { EMPTY, EMPTY_DECISION } from './replies.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const C = '0b7e5d3c-9a1f-4c2e-8d6b-5f4a3e2d1c0b';
 let running: RunningAdapter | null = null;
@@ -123,7 +124,7 @@ describe('antigravity adapter daemon', () => {
     ]);
   });
 
-  it.skipIf(!existsSync('dist/impl/adapter-antigravity/adapter.js'))('the example hooks.json commands run as written: exit 0 and the byte-exact neutral reply with no daemon', async () => {
+  it.skipIf(!existsSync('dist/impl/adapter-antigravity/adapter.js'))(`the example hooks.json commands run as written: exit 0 and the byte-exact neutral reply with no daemon${skipped(!existsSync('dist/impl/adapter-antigravity/adapter.js'), WHY.build)}`, async () => {
     const config = JSON.parse(readFileSync('impl/adapter-antigravity/hooks.example.json', 'utf8')) as Record<string, Record<string, unknown>>;
     const group = config['aep-observer']!;
     expect(Object.keys(group)).toEqual(['enabled', 'PreToolUse', 'PostToolUse', 'PreInvocation', 'PostInvocation', 'Stop']);

@@ -9,6 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { startAdapter } from '../adapter-kit/daemon.js';
 import { command, postHook, tempHome } from '../adapter-kit/test-utils.js';
 import { adapter } from './adapter.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const hasRelay = existsSync(fileURLToPath(new URL('../relay/server.ts', import.meta.url)));
 const hasChecker = existsSync(fileURLToPath(new URL('../check-live/runner.ts', import.meta.url)));
@@ -32,8 +33,8 @@ async function stack(session: string): Promise<{ relayUrl: string; adapterUrl: s
   return { relayUrl: relay.url, adapterUrl: daemon.url };
 }
 
-describe.skipIf(!hasRelay)('claude-code daemon on a tokened relay', () => {
-  it.skipIf(!hasChecker)('passes the checker as a control-capable target', async () => {
+describe.skipIf(!hasRelay)(`claude-code daemon on a tokened relay${skipped(!hasRelay, WHY.source)}`, () => {
+  it.skipIf(!hasChecker)(`passes the checker as a control-capable target${skipped(!hasChecker, WHY.source)}`, async () => {
     const { relayUrl } = await stack('cc-live');
     const runner = '../check-live/runner.js';
     const checks = '../check-live/checks/index.js';

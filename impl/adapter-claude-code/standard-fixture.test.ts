@@ -9,10 +9,11 @@ import { canonicalJson } from '../core/canonical.js';
 import { mapAskUserQuestion } from './map-ask-user-question.js';
 import { mapElicitation } from './map-elicitation.js';
 import { standardPath } from '../test-utils/standard.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const file = standardPath('conformance', 'fixtures', 'mappings', 'claude-code.json');
 
-describe.skipIf(!existsSync(file))('standard mappings/claude-code.json', () => {
+describe.skipIf(!existsSync(file))(`standard mappings/claude-code.json${skipped(!existsSync(file), WHY.standard)}`, () => {
   const fixture = existsSync(file) ? (JSON.parse(readFileSync(file, 'utf8')) as Record<string, any>) : {};
   const form = (mapping: { prompt: string; fields: unknown[] }) => ({ kind: 'form', ...mapping, respond_via: ['control'] });
 

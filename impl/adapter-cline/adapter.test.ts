@@ -12,6 +12,7 @@ import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
 import { aepOnPath, runCommand, sessionLog, shimHook } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const S = 'task_wren_8';
 let running: RunningAdapter | null = null;
@@ -78,7 +79,7 @@ describe('cline adapter daemon', () => {
     expect(validateStream((await sessionLog(home, 'cline', S)).events)).toEqual([]);
   });
 
-  it.skipIf(!existsSync('dist/impl/adapter-cline/adapter.js'))('the example hooks directory runs as Cline runs it: exit 0, {} with no daemon; the event with one', async () => {
+  it.skipIf(!existsSync('dist/impl/adapter-cline/adapter.js'))(`the example hooks directory runs as Cline runs it: exit 0, {} with no daemon; the event with one${skipped(!existsSync('dist/impl/adapter-cline/adapter.js'), WHY.build)}`, async () => {
     const dir = join('impl', 'adapter-cline', 'hooks');
     const names = readdirSync(dir).sort();
     expect(names).toEqual(['PostToolUse', 'PreCompact', 'PreToolUse', 'SessionShutdown', 'TaskCancel', 'TaskComplete', 'TaskError', 'TaskResume', 'TaskStart', 'UserPromptSubmit']);

@@ -4,6 +4,7 @@ import { canonicalJson } from '../core/canonical.js';
 import { validatePayload } from '../core/payload.js';
 import { mapHook, mapPermissionRequest } from './map-hooks.js';
 import { standardPath } from '../test-utils/standard.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const S = 'thr_wren_5';
 
@@ -114,7 +115,7 @@ describe('codex mapHook: the 0.171.0 hook surface', () => {
 
 const STANDARD = standardPath('conformance', 'fixtures', 'mappings', 'codex.json');
 
-describe.skipIf(!existsSync(STANDARD))("the standard's codex.json (read at test time, never copied)", () => {
+describe.skipIf(!existsSync(STANDARD))(`the standard's codex.json (read at test time, never copied)${skipped(!existsSync(STANDARD), WHY.standard)}`, () => {
   const fixture = existsSync(STANDARD) ? (JSON.parse(readFileSync(STANDARD, 'utf8')) as { hooks: Record<string, { input: Record<string, unknown>; expected: unknown }>; fallback: { input: Record<string, unknown>; expected: unknown } }) : null;
   const entries = fixture ? [...Object.entries(fixture.hooks), ['fallback', fixture.fallback] as const] : [];
   it.each(entries)('%s', (_name, entry) => {

@@ -12,6 +12,7 @@ import { main } from '../cli/main.js';
 import { fakeIo } from '../test-utils/cli-io.js';
 import { deadPort } from '../test-utils/dead-port.js';
 import { adapter } from './adapter.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 let running: RunningAdapter | null = null;
 afterEach(async () => {
@@ -38,7 +39,7 @@ describe('aep hook codex', () => {
     expect(io.err).toBe('');
   });
 
-  it.skipIf(!existsSync('dist/impl/adapter-codex/adapter.js'))('as a real process with no daemon: exit 0, empty stdout, within the 2 s bound', () => {
+  it.skipIf(!existsSync('dist/impl/adapter-codex/adapter.js'))(`as a real process with no daemon: exit 0, empty stdout, within the 2 s bound${skipped(!existsSync('dist/impl/adapter-codex/adapter.js'), WHY.build)}`, () => {
     const started = Date.now();
     const result = spawnSync(process.execPath, ['bin/aep.js', 'hook', 'codex', 'PreToolUse'], {
       input,

@@ -9,6 +9,7 @@ import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { tempHome } from '../adapter-kit/test-utils.js';
 import { aepOnPath, runCommand } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const yaml = readFileSync('impl/adapter-hermes/config.example.yaml', 'utf8');
 /** The (event, command, timeout) triples of the example's `hooks:` block (a flat, regular YAML subset). */
@@ -29,7 +30,7 @@ describe('hermes example configuration', () => {
     }
   });
 
-  it.skipIf(!existsSync('dist/impl/adapter-hermes/adapter.js'))('the commands run as written: {} and exit 0 with no daemon; with one, the event arrives', async () => {
+  it.skipIf(!existsSync('dist/impl/adapter-hermes/adapter.js'))(`the commands run as written: {} and exit 0 with no daemon; with one, the event arrives${skipped(!existsSync('dist/impl/adapter-hermes/adapter.js'), WHY.build)}`, async () => {
     const PATH = `${aepOnPath()}:${process.env.PATH ?? ''}`;
     const input = JSON.stringify({ hook_event_name: 'pre_tool_call', tool_name: 'terminal', tool_input: { command: 'ls' }, session_id: 'hs_shim', cwd: '/tmp', extra: { tool_call_id: 'tc', telemetry_schema_version: 'hermes.observer.v1' } });
     const dead = await runCommand('/bin/sh', ['-c', entries[2]!.command], { input, env: { ...process.env, PATH, AEP_HERMES_PORT: '1' } });

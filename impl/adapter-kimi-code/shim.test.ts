@@ -10,6 +10,7 @@ import { tempHome } from '../adapter-kit/test-utils.js';
 import { deadPort } from '../test-utils/dead-port.js';
 import { runHookCommand, spawnConfiguredCommand } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const toml = readFileSync(new URL('./config.example.toml', import.meta.url), 'utf8');
 const commandFor = (event: string): string => new RegExp(`event = "${event}"\\ncommand = "([^"]+)"`).exec(toml)![1]!;
@@ -28,7 +29,7 @@ describe('aep hook kimi-code', () => {
     expect(Date.now() - started).toBeLessThan(SHIM_CONNECT_TIMEOUT_MS);
   });
 
-  it.skipIf(!existsSync('dist/impl/adapter-kimi-code/adapter.js'))('the configured command, spawned with aep on PATH: {} with no daemon, the reply with one', async () => {
+  it.skipIf(!existsSync('dist/impl/adapter-kimi-code/adapter.js'))(`the configured command, spawned with aep on PATH: {} with no daemon, the reply with one${skipped(!existsSync('dist/impl/adapter-kimi-code/adapter.js'), WHY.build)}`, async () => {
     const dead = await spawnConfiguredCommand(commandFor('UserPromptSubmit'), input, { AEP_KIMI_CODE_PORT: String(await deadPort()) });
     expect(dead).toMatchObject({ status: 0, stdout: '{}' });
     expect(dead.ms).toBeLessThan(SHIM_CONNECT_TIMEOUT_MS + 1500);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { MAX_DIR_DEPTH, PathError, checkOutputFile, ensureDir, prepareDir } from './ensure-dir.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const temp = (): string => mkdtempSync(join(tmpdir(), 'aep-dirs-'));
 const onLinux = process.platform === 'linux' && existsSync('/proc/1');
@@ -29,7 +30,7 @@ describe('ensureDir', () => {
     expect(readdirSync(base)).toEqual([]);
   });
 
-  it.skipIf(!onLinux)('a parent that refuses entries (/proc/1/nope) fails at once instead of spinning', () => {
+  it.skipIf(!onLinux)(`a parent that refuses entries (/proc/1/nope) fails at once instead of spinning${skipped(!onLinux, WHY.linux)}`, () => {
     const started = Date.now();
     expect(() => ensureDir('/proc/1/nope/deeper')).toThrow(PathError);
     expect(Date.now() - started).toBeLessThan(500);
@@ -37,7 +38,7 @@ describe('ensureDir', () => {
 });
 
 describe('prepareDir / checkOutputFile', () => {
-  it.skipIf(!onLinux)('name the flag or variable and the reason', () => {
+  it.skipIf(!onLinux)(`name the flag or variable and the reason${skipped(!onLinux, WHY.linux)}`, () => {
     expect(prepareDir('/proc/nope', '--report')).toMatch(/^--report \/proc\/nope: cannot create it: /);
     expect(prepareDir('/proc/1/nope', 'AEP_HOME')).toMatch(/^AEP_HOME \/proc\/1\/nope: cannot create it: /);
     expect(checkOutputFile('/proc/nope.json', '--json')).toMatch(/^--json \/proc\/nope\.json: not writable \(/);

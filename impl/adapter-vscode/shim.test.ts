@@ -11,6 +11,7 @@ import { tempHome } from '../adapter-kit/test-utils.js';
 import { deadPort } from '../test-utils/dead-port.js';
 import { runHookCommand, spawnConfiguredCommand } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const settings = JSON.parse(readFileSync(new URL('./hooks.example.json', import.meta.url), 'utf8'));
 const commandFor = (event: string): string => settings.hooks[event][0].command;
@@ -29,7 +30,7 @@ describe('aep hook vscode', () => {
     expect(Date.now() - started).toBeLessThan(SHIM_CONNECT_TIMEOUT_MS);
   });
 
-  it.skipIf(!existsSync('dist/impl/adapter-vscode/adapter.js'))('the configured command, spawned with aep on PATH: {} with no daemon, the reply with one', async () => {
+  it.skipIf(!existsSync('dist/impl/adapter-vscode/adapter.js'))(`the configured command, spawned with aep on PATH: {} with no daemon, the reply with one${skipped(!existsSync('dist/impl/adapter-vscode/adapter.js'), WHY.build)}`, async () => {
     const dead = await spawnConfiguredCommand(commandFor('PreToolUse'), input, { AEP_VSCODE_PORT: String(await deadPort()) });
     expect(dead).toMatchObject({ status: 0, stdout: '{}' });
     expect(dead.ms).toBeLessThan(SHIM_CONNECT_TIMEOUT_MS + 1500);

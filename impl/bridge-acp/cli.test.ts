@@ -5,6 +5,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import { deadPort } from '../test-utils/dead-port.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const BIN = join(ROOT, 'bin/aep.js');
@@ -16,7 +17,7 @@ afterEach(() => {
 /** An agent that echoes its stdin bytes, then writes a UTF-8 euro sign line and exits 5. */
 const ECHO = `process.stdin.on('data', (c) => process.stdout.write(c)); process.stdin.on('end', () => { process.stdout.write(Buffer.from([0xe2, 0x82, 0xac, 0x0a])); process.exit(5); });`;
 
-describe.skipIf(!existsSync(join(ROOT, 'dist/impl/cli/main.js')))('aep bridge acp as a real process', () => {
+describe.skipIf(!existsSync(join(ROOT, 'dist/impl/cli/main.js')))(`aep bridge acp as a real process${skipped(!existsSync(join(ROOT, 'dist/impl/cli/main.js')), WHY.build)}`, () => {
   it('is byte-transparent both ways and exits with the agent\'s code, with a dead relay', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'aep-acp-cli-'));
     dirs.push(dir);

@@ -16,6 +16,7 @@ import { openSse } from '../relay/testing.js';
 import { validateEvent } from '../core/envelope.js';
 import { validateStream } from '../core/stream.js';
 import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const ROOT = fileURLToPath(new URL('../../', import.meta.url));
 const SDK = import.meta.resolve('@agentclientprotocol/sdk');
@@ -43,7 +44,7 @@ new AgentSideConnection((conn) => ({
 const harness = useRelay();
 const home = useTempHome();
 
-describe.skipIf(!existsSync(join(ROOT, 'dist/impl/cli/main.js')))('aep bridge acp between two @agentclientprotocol/sdk peers', () => {
+describe.skipIf(!existsSync(join(ROOT, 'dist/impl/cli/main.js')))(`aep bridge acp between two @agentclientprotocol/sdk peers${skipped(!existsSync(join(ROOT, 'dist/impl/cli/main.js')), WHY.build)}`, () => {
   it('the SDK session runs through the tee and the relay sees the mapped turn', async () => {
     const relay = await harness.start({ token: 'acp-peer' });
     const dir = home();

@@ -6,6 +6,7 @@ import { CHECKS } from './checks/index.js';
 import { DEFAULT_OPTIONS } from './context.js';
 import type { ConformanceReport } from './report.js';
 import { runChecks } from './runner.js';
+import { skipped as skipNote, WHY } from '../test-utils/skip.js';
 
 /**
  * The checker against the project's own relay, in the two CI postures. The relay is another
@@ -36,7 +37,7 @@ async function relay(opts: Record<string, unknown>): Promise<string> {
 const failures = (r: ConformanceReport) => r.checks.filter((c) => c.status === 'fail');
 const skipped = (r: ConformanceReport) => r.checks.filter((c) => c.status === 'skip').map((c) => c.name);
 
-describe.skipIf(!hasRelay)('check-live against impl/relay (startRelay)', () => {
+describe.skipIf(!hasRelay)(`check-live against impl/relay (startRelay)${skipNote(!hasRelay, WHY.source)}`, () => {
   it('open posture, AEP_BUFFER=8, --evict: no check fails', async () => {
     const url = await relay({ buffer: 8 });
     const report = await runChecks({ target: url, ...DEFAULT_OPTIONS, evict: true }, CHECKS);

@@ -1,4 +1,5 @@
 import { writeFile } from 'node:fs/promises';
+import { blockedPort } from './bad-ports.js';
 import { resolve } from 'node:path';
 import { CHECK_NAMES, selectChecks } from '../check-live/checks/index.js';
 import { DEFAULT_OPTIONS, type LiveOptions } from '../check-live/context.js';
@@ -34,7 +35,8 @@ flags:
 
 checks: ${CHECK_NAMES.join(', ')}
 
-exit codes: 0 no check failed · 1 at least one check failed · 2 usage error
+exit codes: 0 no check failed · 1 at least one check failed · 2 usage error (also: URL on a port
+fetch refuses, a Fetch standard "bad port" such as 1, 9, 25 or 6000)
 `;
 
 function positiveInt(flag: string, raw: unknown, dflt: number, min: number): number {
@@ -99,6 +101,8 @@ export const verb: Verb = {
       const ok = checkOutputFile(resolve(io.cwd, json), '--json');
       if (ok !== true) throw new UsageError(ok);
     }
+    const blocked = blockedPort(opts.target);
+    if (blocked) throw new UsageError(blocked);
     const human = json === '-' ? io.stderr : io.stdout;
     human(renderHeader(opts.target));
     const report = await runChecks(opts, selectChecks(checks).checks, (r) => human(renderCheckLine(r)));

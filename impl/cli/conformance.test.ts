@@ -8,6 +8,7 @@ import type { Implementation } from '../../runners/conformance/types.js';
 import { runConformance } from './conformance.js';
 import { main } from './main.js';
 import { fakeIo } from '../test-utils/cli-io.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const cleanups: (() => void)[] = [];
 afterEach(() => {
@@ -209,7 +210,7 @@ describe('aep conformance usage errors (through main: exit 2, one clear message,
   });
 });
 
-describe.skipIf(!existsSync(join(__dirname, '../../conformance/fixtures/golden/golden.jsonl')))('the project corpus against the reference core', () => {
+describe.skipIf(!existsSync(join(__dirname, '../../conformance/fixtures/golden/golden.jsonl')))(`the project corpus against the reference core${skipped(!existsSync(join(__dirname, '../../conformance/fixtures/golden/golden.jsonl')), WHY.corpus)}`, () => {
   it('every check passes', async () => {
     const io = fakeIo({ cwd: tmpdir() });
     const code = await main(['conformance', '--json', '-'], io);
@@ -219,7 +220,7 @@ describe.skipIf(!existsSync(join(__dirname, '../../conformance/fixtures/golden/g
   });
 });
 
-describe.skipIf(!existsSync(join(__dirname, '../../dist/impl/cli/main.js')))('the built binary', () => {
+describe.skipIf(!existsSync(join(__dirname, '../../dist/impl/cli/main.js')))(`the built binary${skipped(!existsSync(join(__dirname, '../../dist/impl/cli/main.js')), WHY.build)}`, () => {
   it('--json - writes nothing but the JSON report to stdout', async () => {
     const { execFileSync } = await import('node:child_process');
     const dir = corpus();

@@ -2,7 +2,7 @@ import { runDemoAgent } from '../demo-agent/agent.js';
 import { UsageError } from './io.js';
 import { target } from '../operator/relay-opts.js';
 import type { Verb } from './verb.js';
-import { DEFAULT_RELAY_URL } from '../integrations.js';
+import { DEFAULT_RELAY_URL, RELAY_URL_ALIAS, RELAY_URL_ENV } from '../integrations.js';
 
 const HELP = `usage: aep demo-agent [--relay URL] [--token T] [--session S] [--run R]
 
@@ -21,13 +21,14 @@ events were sent. Reconnects with backoff (250 ms doubling to 5 s); exits 0 on S
 1 when the relay refuses the credentials.
 
 flags:
-  --relay URL    relay base URL (default ${DEFAULT_RELAY_URL})
+  --relay URL    relay base URL (default ${RELAY_URL_ENV}, else ${DEFAULT_RELAY_URL})
   --token T      bearer token (default: the AEP_TOKEN environment variable; control needs one)
   --session S    the session it owns (default demo-session)
   --run R        the open run (default demo-run)
 
 environment:
   AEP_TOKEN      used when --token is not given
+  ${RELAY_URL_ENV}  the relay when --relay is not given (${RELAY_URL_ALIAS}: the old name, read with a notice)
 
 Diagnostics go to stderr as 'aep demo-agent: ...'; the ready line above is the only stdout.
 
@@ -47,8 +48,8 @@ export const verb: Verb = {
     run: { type: 'string' },
   },
   async run({ values }, io) {
-    // AEP_RELAY is not read here: the demo target's relay is --relay or the default
-    const { relay, token } = target(values, { AEP_TOKEN: io.env.AEP_TOKEN });
+    // The relay as every verb finds it: --relay, else AEP_RELAY_URL (the old AEP_RELAY with a notice), else the default.
+    const { relay, token } = target(values, io.env);
     const nonEmpty = (k: string, dflt: string): string => {
       const v = values[k];
       if (v === undefined) return dflt;

@@ -21,7 +21,10 @@ describe('aep doctor against a real relay', () => {
     expect(r.code, r.out).toBe(0);
     expect(r.out).toContain('ok       auth          the token given here is accepted');
     expect(r.out).toContain('ok       cors          a refused request (HTTP 401) carries access-control-allow-origin too');
-    expect(r.out).toMatch(/info {5}daemons {7}claude-code \(the Claude Code adapter daemon, port \d+\) is not running/);
+    expect(r.out).toMatch(/info {5}daemons {7}.* running \(none started by 'aep setup up'\); 'aep doctor --all' lists them/);
+    expect(r.out).not.toContain('claude-code (the Claude Code adapter daemon');
+    const all = await aep(['doctor', '--relay', url, '--token', TOKEN, '--all'], await env());
+    expect(all.out).toMatch(/info {5}daemons {7}claude-code \(the Claude Code adapter daemon, port \d+\) is not running/);
     expect(r.out).toContain(`run 'aep doctor --relay ${url}' there and compare`);
     expect(r.out).not.toContain(TOKEN);
   });

@@ -6,7 +6,7 @@ import { aepHome } from '../operator/home.js';
 import { CONSOLE_PORT, CONSOLE_PORT_ENV } from '../integrations.js';
 import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 
-const HELP = `usage: aep doctor [--relay URL] [--token T] [--json]
+const HELP = `usage: aep doctor [--relay URL] [--token T] [--all] [--json]
 
 One read-only pass over the environment; prints ok / info / warning / FINDING lines per lane,
 each finding with its remedy:
@@ -21,13 +21,15 @@ each finding with its remedy:
   stats         sessions, events, subscribers, connections (informational)
   daemons       every adapter and bridge daemon of the port catalog shared with 'aep setup'
                 (see 'aep setup --help'; each port variable overrides), with
-                $AEP_HOME/run/<id>.pid: up, not running (info), stale pid file (warning),
-                wedged = pid alive but /healthz dead (finding), another adapter answering
-                on its port (finding)
+                $AEP_HOME/run/<id>.pid: up, stale pid file (warning), wedged = pid alive
+                but /healthz dead (finding), another adapter answering on its port
+                (finding); the ones that are neither set up nor running are counted in
+                one info line (--all lists each)
 The probes run from this machine: run it again where a consumer is refused, and compare.
 
 flags:
 ${RELAY_HELP}
+  --all          list every known daemon that is not running, one line each
                  (--json: {"ok", "lines": [{level, lane, message, remedy?}]})
 
 environment:
@@ -41,11 +43,11 @@ export const verb: Verb = {
   summary: 'diagnose reachability, auth, CORS and the managed daemons (exit 0 clean, 1 findings)',
   help: HELP,
   allowPositionals: false,
-  options: { ...RELAY_FLAGS },
+  options: { ...RELAY_FLAGS, all: { type: 'boolean' } },
   async run({ values }, io) {
     const t = target(values, io.env);
     if (!values.json) io.stderr(`aep doctor: probing ${t.relay} and the managed daemons (read-only)\n`);
-    const lines = [...judge(await runProbes(t, aepHome(io.env, io.cwd), io.env)), ...(await (await import('../console/cors-check.js')).consoleCorsLines(t.relay, io.env))];
+    const lines = [...judge(await runProbes(t, aepHome(io.env, io.cwd), io.env), { all: values.all === true }), ...(await (await import('../console/cors-check.js')).consoleCorsLines(t.relay, io.env))];
     const findings = lines.filter((l) => l.level === 'finding').length;
     io.stdout(values.json ? `${JSON.stringify({ ok: findings === 0, lines })}\n` : renderReport(lines, t.relay));
     return findings === 0 ? 0 : 1;

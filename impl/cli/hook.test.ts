@@ -17,6 +17,7 @@ import { ADAPTERS } from './adapter.js';
 import { SHIM_ADAPTERS, neutralOf, shimPort, shimPortEnv } from './hook.cjs';
 import { fakeIo } from '../test-utils/cli-io.js';
 import { deadPort } from '../test-utils/dead-port.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 let running: RunningAdapter | null = null;
 let relay: RunningRelay | null = null;
@@ -172,7 +173,7 @@ describe('aep hook', () => {
 });
 
 const bin = 'bin/aep.js';
-describe.skipIf(!existsSync('dist/impl/cli/hook.cjs'))('aep hook as a real process', () => {
+describe.skipIf(!existsSync('dist/impl/cli/hook.cjs'))(`aep hook as a real process${skipped(!existsSync('dist/impl/cli/hook.cjs'), WHY.build)}`, () => {
   it('with no daemon: exit 0, stdout {}, within the 2 s bound', async () => {
     const port = await deadPort();
     const started = Date.now();

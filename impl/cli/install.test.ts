@@ -15,6 +15,7 @@ import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { tempHome } from '../adapter-kit/test-utils.js';
 import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
 import { adapter as codex } from '../adapter-codex/adapter.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const root = resolve('.');
 const npm = spawnSync('npm', ['--version'], { encoding: 'utf8' }).status === 0;
@@ -56,7 +57,7 @@ const files = [
   'impl/adapter-codex/hooks.example.json',
 ];
 
-describe.skipIf(!ready)('the example configurations, installed from the clone', () => {
+describe.skipIf(!ready)(`the example configurations, installed from the clone${skipped(!ready, WHY.build)}`, () => {
   let prefix = '';
   const daemons: RunningAdapter[] = [];
   let env: Record<string, string> = {};

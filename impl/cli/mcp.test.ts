@@ -6,12 +6,13 @@ import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js'
 import { describe, expect, it } from 'vitest';
 import { fetchReplay } from '../operator/stream.js';
 import { TOKEN, useStack, waitUntil } from '../operator/test-utils/stack.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const stack = useStack();
 const BIN = new URL('../../bin/aep.js', import.meta.url).pathname;
 const BUILT = existsSync(new URL('../../dist/impl/cli/mcp.js', import.meta.url));
 
-describe.skipIf(!BUILT)('aep mcp as a stdio process (built dist/)', () => {
+describe.skipIf(!BUILT)(`aep mcp as a stdio process (built dist/)${skipped(!BUILT, WHY.build)}`, () => {
   it('an MCP client spawns it, calls emit_event, and closing stdin ends the session', async () => {
     const url = await stack.relay();
     const home = mkdtempSync(join(tmpdir(), 'aep-mcp-proc-'));

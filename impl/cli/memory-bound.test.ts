@@ -9,6 +9,7 @@ import { closeSync, existsSync, mkdtempSync, openSync, rmSync, writeSync } from 
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BIN = join(ROOT, 'bin', 'aep.js');
@@ -59,7 +60,7 @@ function run(heapMb: number, args: string[]): Promise<{ code: number | null; out
   });
 }
 
-describe.skipIf(!BUILT)('file verbs in a heap smaller than their input (needs dist/: npx tsc -p tsconfig.build.json)', () => {
+describe.skipIf(!BUILT)(`file verbs in a heap smaller than their input (needs dist/: npx tsc -p tsconfig.build.json)${skipped(!BUILT, WHY.build)}`, () => {
   it('aep validate: 400,000 Events (100 MB) in a 64 MB heap', async () => {
     const file = writeCapture('validate.jsonl', 400_000, 20);
     const r = await run(64, ['validate', file]);

@@ -55,7 +55,7 @@ const CASES: Array<{ name: string; argv: string[]; env?: Record<string, string>;
   { name: 'bridge otlp-in with AEP_HOME', argv: ['bridge', 'otlp-in', '--port', '0', '--relay', DEAD], env: { AEP_HOME: BAD }, code: 1 },
   { name: 'conformance --report', argv: ['conformance', '--family', 'attr-match', '--report', `${BAD}/r`], code: 2 },
   { name: 'validate FILE', argv: ['validate', `${BAD}/x.jsonl`], code: 2 },
-  { name: 'timeline --file', argv: ['timeline', 'S', '--file', `${BAD}/x.jsonl`], code: 1 },
+  { name: 'timeline --file', argv: ['timeline', 'S', '--file', `${BAD}/x.jsonl`], code: 2 },
   { name: 'replay FILE', argv: ['replay', `${BAD}/x.jsonl`, '--relay', DEAD], code: 2 },
 ];
 

@@ -2,7 +2,10 @@
  * One name for the relay URL (issue 21 §6): AEP_RELAY_URL everywhere; the old AEP_RELAY is still
  * read, by every verb, with one deprecation line on stderr, and never wins over AEP_RELAY_URL.
  */
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
+import { parseConsoleConfig } from '../console/config.js';
 import { deadPort } from '../test-utils/dead-port.js';
 import { relayTarget } from '../operator/relay-opts.js';
 import { daemonOptions } from '../adapter-kit/config.js';
@@ -25,4 +28,41 @@ describe('the relay URL variable', () => {
       expect(daemonOptions('codex', 0, {}, env)).toMatchObject({ relay: 'http://h:1' });
     }
   });
+});
+
+describe('every verb that takes --relay reads AEP_RELAY_URL, and AEP_RELAY with a notice', () => {
+  it('setup up: the daemons are pointed at it', async () => {
+    const env = { AEP_HOME: '/nonexistent-aep-home', AEP_CODEX_PORT: String(await deadPort()) };
+    const canonical = await aep(['setup', 'up', 'codex', '--dry-run'], { ...env, AEP_RELAY_URL: 'http://127.0.0.1:4444' });
+    expect(canonical.out).toContain('--relay http://127.0.0.1:4444');
+    expect(canonical.err).not.toContain('deprecated');
+    const old = await aep(['setup', 'up', 'codex', '--dry-run'], { ...env, AEP_RELAY: 'http://127.0.0.1:5555' });
+    expect(old.out).toContain('--relay http://127.0.0.1:5555');
+    expect(old.err).toContain('aep setup: AEP_RELAY is deprecated: set AEP_RELAY_URL instead');
+  });
+  it('console: the relay it watches', () => {
+    expect(parseConsoleConfig({}, { AEP_RELAY_URL: 'http://10.0.0.3:8787' }).relays[0]!.url).toBe('http://10.0.0.3:8787');
+    expect(parseConsoleConfig({}, { AEP_RELAY: 'http://10.0.0.4:8787' }).relays[0]!.url).toBe('http://10.0.0.4:8787');
+    expect(parseConsoleConfig({}, { AEP_RELAY_URL: 'http://10.0.0.3:8787', AEP_RELAY: 'http://10.0.0.4:8787' }).relays[0]!.url).toBe('http://10.0.0.3:8787');
+  });
+  it('demo-agent: it connects to it (a relay that refuses the credentials there: exit 1)', async () => {
+    const refusing = createServer((_req, res) => res.writeHead(401).end());
+    let hits = 0;
+    refusing.on('upgrade', (_req, socket) => {
+      hits++;
+      socket.end('HTTP/1.1 401 Unauthorized\r\ncontent-length: 0\r\n\r\n');
+    });
+    await new Promise<void>((r) => refusing.listen(0, '127.0.0.1', r));
+    try {
+      const url = `http://127.0.0.1:${(refusing.address() as AddressInfo).port}`;
+      for (const env of [{ AEP_RELAY_URL: url }, { AEP_RELAY: url }] as Array<Record<string, string>>) {
+        const before = hits;
+        const r = await aep(['demo-agent'], { ...env, AEP_TOKEN: 't' });
+        expect(r.code, r.err).toBe(1);
+        expect(hits).toBeGreaterThan(before); // it came here, not to the default relay URL
+      }
+    } finally {
+      refusing.close();
+    }
+  }, 20_000);
 });

@@ -10,6 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { fakeIo } from '../test-utils/cli-io.js';
 import { main } from './main.js';
 import { VERBS } from './verbs.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const bin = 'bin/aep.js';
 const built = existsSync('dist/impl/cli/main.js');
@@ -44,7 +45,7 @@ async function within<T>(p: Promise<T>, ms: number): Promise<T> {
   return Promise.race([p, sleep(ms).then(() => Promise.reject(new Error(`not within ${ms} ms`)))]);
 }
 
-describe.skipIf(!built || !onLinux)('interruption and endless input (real processes)', () => {
+describe.skipIf(!built || !onLinux)(`interruption and endless input (real processes)${skipped(!built || !onLinux, !built ? WHY.build : WHY.linux)}`, () => {
   it('aep validate /dev/zero: memory stays under 100 MB, and SIGINT stops its endless read with exit 130', async () => {
     const p = run(['validate', '/dev/zero']);
     await sleep(2500);
@@ -107,7 +108,7 @@ describe.skipIf(!built || !onLinux)('interruption and endless input (real proces
   });
 });
 
-describe.skipIf(!onLinux)('bad paths are refused before any work starts', () => {
+describe.skipIf(!onLinux)(`bad paths are refused before any work starts${skipped(!onLinux, WHY.linux)}`, () => {
   it.each([
     [['conformance', '--report', '/proc/nope'], /^aep conformance: --report \/proc\/nope: cannot create it: /],
     [['conformance', '--json', '/proc/nope/report.json'], /^aep conformance: --json \/proc\/nope\/report\.json: the directory \/proc\/nope does not exist\n/],

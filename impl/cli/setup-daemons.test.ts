@@ -14,6 +14,7 @@ import { isAlive, readPid } from '../operator/daemons.js';
 import { CATALOG } from '../operator/catalog.js';
 import { DAEMON_INTEGRATIONS } from '../integrations.js';
 import { aep } from '../operator/test-utils/stack.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const BUILT = existsSync(new URL('../../dist/impl/cli/setup.js', import.meta.url));
 
@@ -31,7 +32,7 @@ describe('aep setup: every integration of the registry', () => {
     expect(CATALOG.filter((d) => d.kind === 'inbound-bridge').map((d) => d.id).sort()).toEqual(['agui', 'kilocode-sse', 'kimi-web', 'opencode-sse', 'openhands', 'otlp-in']);
   });
 
-  it.skipIf(!BUILT)('a bridge that needs a vendor server names the flag and the variable, and starts nothing', async () => {
+  it.skipIf(!BUILT)(`a bridge that needs a vendor server names the flag and the variable, and starts nothing${skipped(!BUILT, WHY.build)}`, async () => {
     const env = await isolatedEnv();
     const r = await aep(['setup', 'up', 'otlp-in', 'agui'], env);
     expect(r.code).toBe(2);
@@ -42,7 +43,7 @@ describe('aep setup: every integration of the registry', () => {
     expect(server.err).toContain('--server is for a bridge that needs a vendor server (agui, kimi-web)');
   });
 
-  it.skipIf(!BUILT)('status lists every daemon; up <name> starts each one on its port variable, /healthz answers, doctor sees it, down stops it', async () => {
+  it.skipIf(!BUILT)(`status lists every daemon; up <name> starts each one on its port variable, /healthz answers, doctor sees it, down stops it${skipped(!BUILT, WHY.build)}`, async () => {
     const env = await isolatedEnv();
     const dead = await deadPort();
     const status = await aep(['setup', 'status', '--json'], env);

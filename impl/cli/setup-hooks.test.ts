@@ -144,6 +144,10 @@ describe('aep setup hooks / unhooks, every hook vendor', () => {
     const p = await aep(['setup', 'hooks', 'opencode']);
     expect(p.code).toBe(2);
     expect(p.err).toContain('plugin');
+    // The plugin file by absolute path, one that exists: the user may run this from any folder.
+    const path = /install (\S+) as/.exec(p.err)?.[1] ?? '';
+    expect(path.startsWith('/'), p.err).toBe(true);
+    expect(existsSync(path), path).toBe(true);
     expect((await aep(['setup', 'unhooks'])).code).toBe(2);
   });
   it('claude-code: the http hooks follow AEP_CLAUDE_CODE_PORT, SessionStart runs bin/aep.js by absolute path', async () => {

@@ -3,7 +3,7 @@
  * a vendor's hook wiring for its adapter. The merging is pure (impl/operator/hook-wiring/*); this
  * file reads and checks the path, takes the backup, and writes through a temporary file.
  */
-import { chmodSync, copyFileSync, readFileSync, readdirSync, renameSync, rmdirSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+import { chmodSync, copyFileSync, readFileSync, readdirSync, renameSync, rmSync, rmdirSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import { ensureDir, PathError } from '../adapter-kit/ensure-dir.js';
@@ -30,9 +30,11 @@ Command hooks run this clone's bin/aep.js by absolute path (no 'aep' on PATH nee
 --port N when VENDOR's port variable is set; http hooks point at 127.0.0.1:<port>. Our entries
 are known by their target (the 'aep hook VENDOR' shim, a 127.0.0.1 /hook/ URL) or by their fence
 (YAML, TOML), so a re-run replaces them, and everything else in the file is kept. A changed file
-is first copied to <file>.aep-backup-<unix-ms>; 'unhooks' restores the original bytes when a
-backup holds the same settings, and deletes a file that held only our wiring. --dry-run prints
-the result and writes nothing. --file must name a file in an existing folder.`;
+is first copied to its one backup, <file>.aep-backup (refreshed, never piled up; a re-run keeps
+the copy from before our wiring); 'unhooks' restores those original bytes when the backup holds
+the same settings, else writes the file without our entries and keeps your edits, and deletes a
+file that held only our wiring (with its backup). --dry-run prints the result and writes
+nothing. --file must name a file in an existing folder.`;
 };
 
 function defaultTargetText(v: HookVendor): string {
@@ -47,7 +49,8 @@ function vendorOf(name: string | undefined): HookVendor {
   const v = hookVendors().find((x) => x.name === name);
   if (v) return v;
   const plugin = pluginOnly().get(name);
-  if (plugin) throw new UsageError(`${name} is wired by a plugin file, not hooks: install ${plugin} as its README says; 'setup hooks' knows ${known()}`);
+  // The plugin file is inside the package: said by absolute path, since the user runs this from anywhere.
+  if (plugin) throw new UsageError(`${name} is wired by a plugin file, not hooks: install ${join(packageRoot(), plugin)} as ${join(packageRoot(), dirname(plugin), 'README.md')} says; 'setup hooks' knows ${known()}`);
   throw new UsageError(`no hook wiring for '${name}'; the vendors 'setup hooks' knows: ${known()}`);
 }
 
@@ -78,19 +81,20 @@ const readText = (file: string): string | undefined => {
   }
 };
 
-/** The backups of `file`, newest first. */
+/** The one backup of `file`: the file as it was before 'hooks' last wired it (refreshed, never piled up). */
+export const backupOf = (file: string): string => `${file}.aep-backup`;
+
+/** The texts that may hold `file` as it was before our wiring: its backup, then older versions' `.aep-backup-<unix-ms>` copies, newest first. */
 function backupsOf(file: string): string[] {
   const prefix = `${basename(file)}.aep-backup-`;
   let names: string[];
   try {
-    names = readdirSync(dirname(file)).filter((n) => n.startsWith(prefix));
+    names = readdirSync(dirname(file)).filter((n) => n.startsWith(prefix) && /^\d+$/.test(n.slice(prefix.length)));
   } catch {
-    return [];
+    names = [];
   }
-  return names
-    .sort((a, b) => Number(b.slice(prefix.length)) - Number(a.slice(prefix.length)))
-    .map((n) => readText(join(dirname(file), n)))
-    .filter((t): t is string => t !== undefined);
+  const legacy = names.sort((a, b) => Number(b.slice(prefix.length)) - Number(a.slice(prefix.length))).map((n) => join(dirname(file), n));
+  return [backupOf(file), ...legacy].map((p) => readText(p)).filter((t): t is string => t !== undefined);
 }
 
 /** The path's folder must exist when the user named the path; the default path's folder is created. */
@@ -117,23 +121,28 @@ function makeDir(dir: string): void {
   }
 }
 
-/** Replace `file`'s content (backup first when it existed), or delete it when `text` is null. Returns the backup path. */
-function commit(file: string, before: string | undefined, text: string | null): string | undefined {
+/**
+ * What happens to `file`'s one backup (`<file>.aep-backup`) on a write: `refresh` copies the file
+ * there first, `keep` leaves it (a re-run of 'hooks': it still holds the file before our wiring),
+ * `drop` deletes it (the file is back to what the backup held, or deleted).
+ */
+type BackupMove = 'refresh' | 'keep' | 'drop';
+
+/** Replace `file`'s content, or delete it when `text` is null; moves the backup as told. Returns the backup path when one is left. */
+function commit(file: string, before: string | undefined, text: string | null, move: BackupMove): string | undefined {
+  const backup = backupOf(file);
   try {
-    let backup: string | undefined;
-    if (before !== undefined && text !== null) {
-      backup = `${file}.aep-backup-${Date.now()}`;
-      copyFileSync(file, backup);
-    }
+    if (move === 'refresh' && before !== undefined) copyFileSync(file, backup);
     if (text === null) {
       if (before !== undefined) unlinkSync(file);
-      return backup;
+    } else {
+      makeDir(dirname(file));
+      const tmp = `${file}.aep-tmp-${process.pid}`;
+      writeFileSync(tmp, text);
+      renameSync(tmp, file);
     }
-    makeDir(dirname(file));
-    const tmp = `${file}.aep-tmp-${process.pid}`;
-    writeFileSync(tmp, text);
-    renameSync(tmp, file);
-    return backup;
+    if (move === 'drop') rmSync(backup, { force: true });
+    return move === 'drop' || statOf(backup) === undefined ? undefined : backup;
   } catch (err) {
     if (err instanceof HookFileError) throw err;
     throw new HookFileError(`${file}: cannot write it: ${fsReason(err)}`);
@@ -166,6 +175,8 @@ interface Outcome {
   text: string | null | undefined;
   added: number;
   removed: number;
+  /** unhooks: the new content is a backup's bytes (the file as it was before our wiring). */
+  restored?: boolean;
 }
 
 /** The new content of a file-format target. Throws HookFileError with the reason. */
@@ -185,7 +196,7 @@ function planFile(v: HookVendor, remove: boolean, before: string | undefined, ex
       const p = parseSettings(b);
       return b.trim() !== '' && p.ok && sameJson(p.value, r.value);
     });
-    return { text: original ?? (Object.keys(r.value).length === 0 ? null : r.text), added: 0, removed: r.removed };
+    return { text: original ?? (Object.keys(r.value).length === 0 ? null : r.text), added: 0, removed: r.removed, restored: original !== undefined };
   }
   const text = before ?? '';
   if (remove) {
@@ -193,7 +204,7 @@ function planFile(v: HookVendor, remove: boolean, before: string | undefined, ex
     if (!r.ok) return fail(r.error);
     if (!r.removed) return { text: undefined, added: 0, removed: 0 };
     const original = backupsOf(file).find((b) => b === r.text);
-    return { text: original ?? (r.text === '' ? null : r.text), added: 0, removed: 1 };
+    return { text: original ?? (r.text === '' ? null : r.text), added: 0, removed: 1, restored: original !== undefined };
   }
   const r = v.format === 'yaml' ? wireYaml(text, exampleText, t, v.example) : wireToml(text, exampleText, t);
   if (!r.ok) return fail(r.error);
@@ -226,9 +237,13 @@ export function runHooks(remove: boolean, rest: string[], values: Record<string,
       say(remove ? `${target}: no hooks of the ${v.name} adapter there; nothing to remove` : `${target}: the ${v.name} hooks are already wired this way; nothing written`, summary);
       return EXIT.ok;
     }
-    const backup = commit(target, before, plan.text);
+    // One backup per file: 'hooks' refreshes it, unless the file already holds our wiring and a backup
+    // exists (it still holds the file before our wiring); 'unhooks' drops it once the file is back to
+    // those bytes or deleted, and otherwise (the user edited the file since) refreshes it with the wired file.
+    const move: BackupMove = remove ? (plan.text === null || plan.restored ? 'drop' : 'refresh') : plan.removed > 0 && statOf(backupOf(target)) !== undefined ? 'keep' : 'refresh';
+    const backup = commit(target, before, plan.text, move);
     const b = backup ? ` (backup: ${backup})` : '';
-    if (remove) say(plan.text === null ? `${target}: removed the ${v.name} hooks; the file held nothing else, so it is deleted` : `${target}: removed the ${v.name} hooks; everything else is kept${b}`, { ...summary, ...(backup ? { backup } : {}), deleted: plan.text === null });
+    if (remove) say(plan.text === null ? `${target}: removed the ${v.name} hooks; the file held nothing else, so it is deleted` : plan.restored ? `${target}: removed the ${v.name} hooks; the file is back to its bytes from before they were wired` : `${target}: removed the ${v.name} hooks; everything else is kept${b}`, { ...summary, ...(backup ? { backup } : {}), deleted: plan.text === null });
     else say(`${target}: wired the ${v.name} hooks to 127.0.0.1:${t.port}${plan.removed > 0 ? ', replacing the earlier ones' : ''}${b}. ${v.note}. 'aep setup unhooks ${v.name}' takes them out again.`, { ...summary, ...(backup ? { backup } : {}) });
     return EXIT.ok;
   } catch (err) {

@@ -5,10 +5,11 @@ import { describe, expect, it } from 'vitest';
 import { deadPort } from '../test-utils/dead-port.js';
 import { readPid, isAlive } from '../operator/daemons.js';
 import { aep } from '../operator/test-utils/stack.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const BUILT = existsSync(new URL('../../dist/impl/cli/setup.js', import.meta.url));
 
-describe.skipIf(!BUILT)('aep setup up/down (built dist/)', () => {
+describe.skipIf(!BUILT)(`aep setup up/down (built dist/)${skipped(!BUILT, WHY.build)}`, () => {
   it('starts the relay detached with a pid file, status and doctor see it, down stops it', async () => {
     const home = mkdtempSync(join(tmpdir(), 'aep-setup-home-'));
     const env = { AEP_HOME: home, AEP_PORT: String(await deadPort()), AEP_TOKEN: 'setup-test-token', AEP_CLAUDE_CODE_PORT: String(await deadPort()), AEP_CODEX_PORT: String(await deadPort()), PATH: process.env.PATH ?? '' };

@@ -2,13 +2,14 @@
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
 import { CATALOG, daemonPort, daemonSpec, logFile, pidFile, withNeeds } from '../operator/catalog.js';
-import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL } from '../integrations.js';
+import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ALIAS, RELAY_URL_ENV, relayUrlFromEnv } from '../integrations.js';
 import { down, healthy, isAlive, readPid, up } from '../operator/daemons.js';
 import { HOOKS_HELP, runHooks, wiredHooksWarning } from './setup-hooks.js';
 import { aepHome } from '../operator/home.js';
 
 const HELP = `usage: aep setup up [ID...|all]       start managed daemons (default: relay)
-       aep setup down [ID...|all]     stop managed daemons started by 'setup up'
+       aep setup down [ID...|all] [--all]
+                                      stop managed daemons started by 'setup up'
        aep setup status               the catalog: each daemon's port, pid file and health
        aep setup hooks VENDOR [--file F] [--dry-run] [--remove]
                                       write VENDOR's hook wiring for its adapter
@@ -22,10 +23,12 @@ $AEP_HOME/run/<id>.log, its pid in $AEP_HOME/run/<id>.pid, and waits (10 s) unti
 /healthz answers; one already answering on its port is left alone (a relay that refuses this
 shell's AEP_TOKEN is exit 1), a port held by another program is exit 1 at once. 'up relay' binds
 AEP_HOST (default 127.0.0.1). The adapters and bridges are pointed at --relay (default
-${DEFAULT_RELAY_URL}). A bridge that needs a vendor server takes it from --server URL or its
-variable (${CATALOG.filter((d) => d.needs).map((d) => `${d.id}: ${d.needs!.env}`).join(', ')}).
+${RELAY_URL_ENV}, else ${DEFAULT_RELAY_URL}). A bridge that needs a vendor server takes it
+from --server URL or its variable (${CATALOG.filter((d) => d.needs).map((d) => `${d.id}: ${d.needs!.env}`).join(', ')}).
 AEP_TOKEN is adopted from the environment, never generated: without it the relay is watch-only.
-'down' sends SIGTERM to the pid of the pid file and removes the file.
+'down' sends SIGTERM to the pid of the pid file and removes the file. With no ID it reports
+what 'up' started and counts the known daemons without a pid file in one line; --all (or
+naming the daemons) reports each one.
 
 ${HOOKS_HELP()}
 
@@ -34,11 +37,13 @@ flags:
   --server URL  the vendor server of a bridge that needs one (up)
   --file F      the vendor file to write (hooks, unhooks; default above)
   --remove      with hooks: the same as unhooks
+  --all         down: one line for every known daemon, not only the ones 'up' started
   --dry-run     show what would be done, do nothing (up, down, hooks, unhooks)
   --json        machine output
 
 environment:
-  AEP_HOME (default ~/.aep), AEP_TOKEN, AEP_HOST, the port variables above, HOME,
+  AEP_HOME (default ~/.aep), AEP_TOKEN, AEP_HOST, ${RELAY_URL_ENV} (old name ${RELAY_URL_ALIAS}, read
+  with a notice), the port variables above, HOME,
   ${[...new Set(ADAPTER_INTEGRATIONS.flatMap((i) => (i.settings?.dirEnv ? [i.settings.dirEnv] : [])))].join(', ')}
 
 exit codes: 0 done · 1 a daemon did not come up or stop, or a file could not be merged · 2 usage
@@ -67,7 +72,7 @@ export const verb: Verb = {
   summary: 'start/stop the managed daemons (pid files, port catalog) and write vendor hook wiring',
   help: HELP,
   allowPositionals: true,
-  options: { relay: { type: 'string' }, server: { type: 'string' }, file: { type: 'string' }, remove: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
+  options: { relay: { type: 'string' }, server: { type: 'string' }, file: { type: 'string' }, remove: { type: 'boolean' }, all: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
   async run({ values, positionals }, io) {
     const [sub, ...rest] = positionals;
     const home = aepHome(io.env, io.cwd);
@@ -92,7 +97,7 @@ export const verb: Verb = {
       return false;
     };
     if (sub === 'up') {
-      const relay = typeof values.relay === 'string' ? values.relay : DEFAULT_RELAY_URL;
+      const relay = typeof values.relay === 'string' ? values.relay : relayUrlFromEnv(io.env).url || DEFAULT_RELAY_URL;
       let code = EXIT.ok as number;
       const list = ids(rest, ['relay']);
       const server = typeof values.server === 'string' ? values.server : undefined;
@@ -111,26 +116,32 @@ export const verb: Verb = {
           say(`would start ${id}: aep ${d.args(port, relay).join(' ')} (pid ${pidFile(home, id)}, log ${logFile(home, id)})`, { id, dryRun: true, port });
           continue;
         }
-        io.stderr(`aep setup: starting ${id} on port ${port}\n`);
-        const r = await up(d, home, io.env, relay);
+        const r = await up(d, home, io.env, relay, (p) => io.stderr(`aep setup: starting ${id} on port ${p}\n`));
         if (!outcome(id, r, (ok) => (ok.already ? `${id} already answers on 127.0.0.1:${port}; left alone` : `${id} up on 127.0.0.1:${ok.port} (pid ${ok.pid}, log ${logFile(home, id)})`))) code = EXIT.failed;
       }
       return finish(code);
     }
     if (sub === 'down') {
       let code = EXIT.ok as number;
-      for (const id of ids(rest, CATALOG.map((d) => d.id))) {
+      // Named daemons are each reported; with none named, only what 'up' set up is, the rest counted in one line (--all lists them).
+      const listAll = values.all === true || rest.length > 0;
+      const list = ids(rest, CATALOG.map((d) => d.id));
+      const idle: string[] = [];
+      for (const id of list) {
         const d = daemonSpec(id)!;
         if (dry) {
           const pid = readPid(home, id);
-          say(pid ? `would stop ${id} (pid ${pid})` : `${id}: no pid file, nothing to stop`, { id, dryRun: true, ...(pid ? { pid } : {}) });
+          if (pid || listAll) say(pid ? `would stop ${id} (pid ${pid})` : `${id}: no pid file, nothing to stop`, { id, dryRun: true, ...(pid ? { pid } : {}) });
+          else (idle.push(id), report.push({ id, dryRun: true }));
           continue;
         }
         const r = await down(d, home);
-        if (!outcome(id, r, (ok) => (ok.state === 'stopped' ? `${id} stopped` : ok.state === 'stale' ? `${id}: the pid file was stale; removed it` : `${id}: not started by 'aep setup up' (no pid file)`))) code = EXIT.failed;
+        if (r.ok && r.state === 'not-managed' && !listAll) (idle.push(id), report.push({ id, ...r }));
+        else if (!outcome(id, r, (ok) => (ok.state === 'stopped' ? `${id} stopped` : ok.state === 'stale' ? `${id}: the pid file was stale; removed it` : `${id}: not started by 'aep setup up' (no pid file)`))) code = EXIT.failed;
         const wired = wiredHooksWarning(id, io);
         if (wired) io.stderr(`aep setup: warning: ${wired}\n`);
       }
+      if (idle.length > 0 && !values.json) io.stdout(`${idle.length === list.length ? `nothing to stop: none of the ${list.length} known daemons was started by 'aep setup up' (no pid file)` : `${idle.length} other known daemon${idle.length === 1 ? ' was' : 's were'} not started by 'aep setup up' (no pid file)`}; 'aep setup down --all' lists them\n`);
       return finish(code);
     }
     if (sub === 'status') {

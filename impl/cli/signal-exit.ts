@@ -3,12 +3,12 @@
  * save positions, close) and then exits the way every other verb does: 130 on SIGINT, 143 on
  * SIGTERM. Reading `io.stopSignal` is what makes the first signal a graceful stop.
  */
-import { SIGNAL_EXIT } from './io.js';
+import { OUTPUT_CLOSED, SIGNAL_EXIT } from './io.js';
 
 export interface StopWatch {
   /** Resolves with the signal's name (pass it on as the verb's stop). */
   signal: Promise<string>;
-  /** 130/143 once a signal arrived, else undefined. */
+  /** 130/143 once a signal arrived, else undefined (also when the reader of the output went away: the verb's own code stands). */
   code(): number | undefined;
 }
 
@@ -18,5 +18,5 @@ export function watchStop(stop: Promise<string>): StopWatch {
     got = s;
     return s;
   });
-  return { signal, code: () => (got === 'SIGINT' || got === 'SIGTERM' ? SIGNAL_EXIT[got] : got === undefined ? undefined : 128) };
+  return { signal, code: () => (got === 'SIGINT' || got === 'SIGTERM' ? SIGNAL_EXIT[got] : got === undefined || got === OUTPUT_CLOSED ? undefined : 128) };
 }

@@ -7,6 +7,7 @@ import { main } from './main.js';
 import { validateJsonl } from './validate.js';
 import { parseName } from '../operator/sink-files.js';
 import { TOKEN, aep, flowEvent, liveIo, post, useStack, waitUntil } from '../operator/test-utils/stack.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const stack = useStack();
 const BIN = new URL('../../bin/aep.js', import.meta.url).pathname;
@@ -57,7 +58,7 @@ describe('aep sink on a real relay', () => {
     expect((await aep(['sink', '--out', '/tmp/x', '--rotate-mb', '0'])).err).toContain('--rotate-mb must be a positive number');
   });
 
-  it.skipIf(!BUILT)('killed mid-stream (SIGKILL), torn, restarted with rotation: no gaps, no duplicates, every file valid', async () => {
+  it.skipIf(!BUILT)(`killed mid-stream (SIGKILL), torn, restarted with rotation: no gaps, no duplicates, every file valid${skipped(!BUILT, WHY.build)}`, async () => {
     const url = await stack.relay();
     const dir = mkdtempSync(join(tmpdir(), 'aep-sink-kill-'));
     const children: ChildProcess[] = [];

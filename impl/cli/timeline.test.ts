@@ -44,7 +44,9 @@ describe('aep timeline', () => {
     expect(ambiguous.code).toBe(2);
     expect(ambiguous.err).toContain('holds 2 sessions (x, y)');
     expect((await aep(['timeline', 'nope', '--file', f])).code).toBe(1);
-    expect((await aep(['timeline', 'x', '--file', join(dir, 'missing')])).err).toContain('no such file or directory; check the path');
+    const missing = await aep(['timeline', 'x', '--file', join(dir, 'missing')]);
+    expect(missing.err).toContain('no such file or directory; check the path');
+    expect(missing.code).toBe(2);
   });
 
   it('an evicted or unknown session on the relay says where else to look', async () => {

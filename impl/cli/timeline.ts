@@ -35,8 +35,8 @@ flags:
 ${RELAY_HELP}
                (--json prints the ordered events, one per line, exactly as read)
 
-exit codes: 0 printed · 1 no events for the session, the file is unreadable, or the relay
-refused or cannot be reached · 2 usage
+exit codes: 0 printed · 1 no events for the session, or the relay refused or cannot be
+reached · 2 usage (also: --file cannot be read)
 `;
 
 export const verb: Verb = {
@@ -54,8 +54,9 @@ export const verb: Verb = {
     if (typeof values.file === 'string') {
       const read = await readSession(values.file, session, values.json === true, io);
       if (!read.ok) {
+        // An input file that cannot be read is a usage error in every verb (validate, replay, bridge --from-file).
         io.stderr(`aep timeline: cannot read ${values.file}: ${fsReason(read.error)}\n`);
-        return EXIT.failed;
+        return EXIT.usage;
       }
       const { bad, sessions } = read;
       if (bad > 0) io.stderr(`aep timeline: skipped ${count(bad, 'line')} of ${values.file} that ${bad === 1 ? 'is not a JSON object' : 'are not JSON objects'} (check it with 'aep validate ${values.file}')\n`);

@@ -2,7 +2,7 @@
  * `aep console` settings, pure: the port, the relays (each with its own token) and the capture
  * ceiling the page asks for. Reads only the env object and flag values it is given.
  */
-import { CONSOLE_PORT, CONSOLE_PORT_ENV, DEFAULT_RELAY_URL } from '../integrations.js';
+import { CONSOLE_PORT, CONSOLE_PORT_ENV, DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations.js';
 import { CAPTURE_ORDER, type CaptureLevel } from '../core/event.js';
 
 /** The console's port when neither `--port` nor its variable is given (the registry's). */
@@ -68,7 +68,7 @@ function port(name: string, raw: string): number {
 
 export function parseConsoleConfig(flags: ConsoleFlags, env: Readonly<Record<string, string | undefined>>): ConsoleConfig {
   const fallbackToken = env.AEP_TOKEN === undefined || env.AEP_TOKEN === '' ? undefined : env.AEP_TOKEN;
-  const specs = flags.relay !== undefined && flags.relay.length > 0 ? flags.relay : [env.AEP_RELAY !== undefined && env.AEP_RELAY !== '' ? env.AEP_RELAY : DEFAULT_RELAY_URL];
+  const specs = flags.relay !== undefined && flags.relay.length > 0 ? flags.relay : [relayUrlFromEnv(env).url || DEFAULT_RELAY_URL];
   const relays = specs.map((s, i) => parseRelaySpec(s, i, fallbackToken));
   const seen = new Set<string>();
   for (const r of relays) {

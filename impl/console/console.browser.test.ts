@@ -14,6 +14,7 @@ import { postHook } from '../adapter-kit/test-utils.js';
 import { packageRoot } from '../operator/package-root.js';
 import type { Assets } from './assets.js';
 import { Stack, builtAssets, freePort } from './test-utils/stack.js';
+import { skipped } from '../test-utils/skip.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync', '--host-resolver-rules=MAP rebind.test 127.0.0.1'];
@@ -59,7 +60,7 @@ async function oneRelay(opts: { capture?: string } = {}): Promise<{ relay: Await
 
 const card = (page: Page, name: RegExp) => page.getByRole('article', { name });
 
-describe.skipIf(!run)('aep console in headless Chromium', () => {
+describe.skipIf(!run)(`aep console in headless Chromium${skipped(!run, 'no Chromium for playwright-core here (CI=true requires it)')}`, () => {
   it('shows a permission request, answers it allow, the hook is released and the card resolves', async () => {
     const { relay, page } = await oneRelay();
     const daemon = await stack.claudeCode(relay.url, TOKEN, 'cc-allow');

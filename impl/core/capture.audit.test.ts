@@ -9,6 +9,7 @@ import { describeWhenPresent } from '../test-utils/suites.js';
 import { CAPTURE_ANNOTATIONS, STARRED_FIELDS, downlevel, loadCaptureAnnotations, projectSchemaTypesDir } from './capture.js';
 import { CAPTURE_ORDER, captureRank, isPlainObject, type AepEvent, type CaptureLevel } from './event.js';
 import { standardPath } from '../test-utils/standard.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const standardTypes = standardPath('schemas', 'types');
 const oursDir = projectSchemaTypesDir();
@@ -112,10 +113,10 @@ function matrix(label: string, load: () => Readonly<Record<string, Readonly<Reco
   });
 }
 
-describe.skipIf(!existsSync(oursDir))('our annotations', () => matrix('ours', () => CAPTURE_ANNOTATIONS));
+describe.skipIf(!existsSync(oursDir))(`our annotations${skipped(!existsSync(oursDir), WHY.schemas)}`, () => matrix('ours', () => CAPTURE_ANNOTATIONS));
 describeWhenPresent(standardTypes, "the standard's annotations", () => {
   matrix('standard', () => loadCaptureAnnotations(standardTypes));
-  it.skipIf(!existsSync(oursDir))('equal ours path by path (a missing path means metadata)', () => {
+  it.skipIf(!existsSync(oursDir))(`equal ours path by path (a missing path means metadata)${skipped(!existsSync(oursDir), WHY.schemas)}`, () => {
     const theirs = loadCaptureAnnotations(standardTypes);
     expect(Object.keys(CAPTURE_ANNOTATIONS).sort()).toEqual(Object.keys(theirs).sort());
     for (const type of Object.keys(theirs)) {

@@ -10,6 +10,7 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it, vi } from 'vitest';
 import { CAPTURE_ANNOTATIONS, annotationsOf, downlevel, loadCaptureAnnotations, projectSchemaTypesDir, type CaptureAnnotations } from './capture.js';
 import type { AepEvent, CaptureLevel } from './event.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const base: AepEvent = { aep: '0.1', id: 'e1', type: 'demo.thing', time: '2026-11-30T00:00:00Z', source: 's', agent: 'lumen', session: 'q' };
 const ev = (capture: CaptureLevel, data: Record<string, unknown> | undefined, extra: Partial<AepEvent> = {}): AepEvent =>
@@ -183,7 +184,7 @@ describe('reading x-aep-capture from a schema', () => {
   });
 });
 
-describe.skipIf(!existsSync(projectSchemaTypesDir()))('CAPTURE_ANNOTATIONS (our schemas)', () => {
+describe.skipIf(!existsSync(projectSchemaTypesDir()))(`CAPTURE_ANNOTATIONS (our schemas)${skipped(!existsSync(projectSchemaTypesDir()), WHY.schemas)}`, () => {
   it('answers `in` for our types only: not an unknown type, an inherited name or a symbol', () => {
     expect('tool.completed' in CAPTURE_ANNOTATIONS).toBe(true);
     expect('no.such.type' in CAPTURE_ANNOTATIONS).toBe(false);

@@ -7,6 +7,7 @@ import { describeWhenPresent } from '../test-utils/suites.js';
 import { CAPTURE_ANNOTATIONS, STARRED_FIELDS, annotationsOf, downlevel, loadCaptureAnnotations, projectSchemaTypesDir, type CaptureAnnotations } from './capture.js';
 import type { AepEvent, CaptureLevel } from './event.js';
 import { standardPath } from '../test-utils/standard.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 interface Case { name: string; ceiling: CaptureLevel; event: AepEvent; expect_capture: CaptureLevel | null; expect_data: unknown }
 
@@ -37,13 +38,13 @@ describe('project downlevel corpus', () => {
     expect(cases.length).toBeGreaterThanOrEqual(18);
     for (const c of cases) expect(c.rule).toMatch(/^AEP-000\d §/);
   });
-  describe.skipIf(!existsSync(oursDir))('against our schemas', () => runCases(ourCases, () => CAPTURE_ANNOTATIONS));
+  describe.skipIf(!existsSync(oursDir))(`against our schemas${skipped(!existsSync(oursDir), WHY.schemas)}`, () => runCases(ourCases, () => CAPTURE_ANNOTATIONS));
   describeWhenPresent(standardTypes, "against the standard's schemas", () => runCases(ourCases, () => loadCaptureAnnotations(standardTypes)));
 });
 
 describeWhenPresent([standardCases, standardTypes], 'standard downlevel corpus', () => {
   describe("with the standard's schemas", () => runCases(standardCases, () => loadCaptureAnnotations(standardTypes)));
-  describe.skipIf(!existsSync(oursDir))('with our schemas', () => runCases(standardCases, () => CAPTURE_ANNOTATIONS));
+  describe.skipIf(!existsSync(oursDir))(`with our schemas${skipped(!existsSync(oursDir), WHY.schemas)}`, () => runCases(standardCases, () => CAPTURE_ANNOTATIONS));
 });
 
 const base: AepEvent = { aep: '0.1', id: 'e1', type: 'demo.thing', time: '2026-11-30T00:00:00Z', source: 's', agent: 'a', session: 'x' };
@@ -119,7 +120,7 @@ describe('annotations', () => {
     expect(() => loadCaptureAnnotations(dir)).toThrow(/bad\.schema\.json is not valid JSON/);
     expect(() => loadCaptureAnnotations(join(dir, 'missing'))).toThrow(/does not exist/);
   });
-  it.skipIf(!existsSync(oursDir))('CAPTURE_ANNOTATIONS is our schema folder, lazily', () => {
+  it.skipIf(!existsSync(oursDir))(`CAPTURE_ANNOTATIONS is our schema folder, lazily${skipped(!existsSync(oursDir), WHY.schemas)}`, () => {
     const direct = loadCaptureAnnotations(oursDir);
     expect(Object.keys(CAPTURE_ANNOTATIONS).sort()).toEqual(Object.keys(direct).sort());
     expect('tool.completed' in CAPTURE_ANNOTATIONS).toBe(true);
@@ -136,7 +137,7 @@ describe('the project corpus catches broken down-levelers', () => {
       const out = impl(structuredClone(c.event), c.ceiling);
       return (out.capture ?? null) !== c.expect_capture || JSON.stringify(out.data ?? null) !== JSON.stringify(c.expect_data);
     }).length;
-  it.skipIf(!std)('rejects minting redacted, skipping the starred degrade, and passing vendor data through', () => {
+  it.skipIf(!std)(`rejects minting redacted, skipping the starred degrade, and passing vendor data through${skipped(!std, WHY.schemas)}`, () => {
     const ann = std!;
     const order: CaptureLevel[] = ['none', 'metadata', 'redacted', 'full'];
     const mints = (e: AepEvent, c: CaptureLevel) => {
@@ -158,7 +159,7 @@ describe('the project corpus catches broken down-levelers', () => {
   });
 });
 
-describe.skipIf(!existsSync(oursDir))('STARRED_FIELDS', () => {
+describe.skipIf(!existsSync(oursDir))(`STARRED_FIELDS${skipped(!existsSync(oursDir), WHY.schemas)}`, () => {
   it('equals the paths our schemas mark with x-aep-capture-exception', () => {
     const marked: Record<string, string[]> = {};
     const walk = (node: unknown, path: string, type: string): void => {

@@ -15,6 +15,7 @@ import { renderIssue } from './issue.js';
 import { schemaForType } from './payload.js';
 import { TYPES } from '../../spec/registry.js';
 import { standardPath } from '../test-utils/standard.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 type Schema = Record<string, unknown>;
 const rank = (level: unknown): number => captureRank((typeof level === 'string' ? level : 'metadata') as CaptureLevel);
@@ -132,7 +133,7 @@ function auditSchemas(label: string, schemaOf: (type: string) => Schema | undefi
 auditSchemas('our spec/', (type) => schemaForType(type));
 
 const standard = standardPath('schemas', 'types');
-describe.skipIf(!existsSync(standard))('against the standard schema files', () => {
+describe.skipIf(!existsSync(standard))(`against the standard schema files${skipped(!existsSync(standard), WHY.standard)}`, () => {
   auditSchemas('the standard (../shared)', (type) => JSON.parse(readFileSync(join(standard, `${type}.schema.json`), 'utf8')) as Schema);
 });
 

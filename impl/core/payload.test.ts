@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { TYPES } from '../../spec/registry.js';
 import { PAYLOAD_RULES, schemaForType, validatePayload } from './payload.js';
 import { standardPath } from '../test-utils/standard.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 /** One valid payload per registered type that has a schema: our own values, exercising nested members. */
 const VALID: Record<string, Record<string, unknown>> = {
@@ -169,7 +170,7 @@ describe('validatePayload: each rule fires with path, section and a fix', () => 
 
 const golden = standardPath('conformance', 'fixtures', 'golden', 'golden.jsonl');
 
-describe.skipIf(!existsSync(golden))('the standard\'s golden stream', () => {
+describe.skipIf(!existsSync(golden))(`the standard's golden stream${skipped(!existsSync(golden), WHY.standard)}`, () => {
   it('has zero payload issues', () => {
     const lines = readFileSync(golden, 'utf8').split('\n').filter((l) => l.trim() !== '');
     const problems = lines.flatMap((line, n) => {

@@ -7,6 +7,7 @@ import type { CaptureLevel } from './event.js';
 import { RULES, lookupRule } from './rules.js';
 import { parseJsonl, validateStream } from './stream.js';
 import { standardPath } from '../test-utils/standard.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const OURS = join(ROOT, 'conformance', 'fixtures');
@@ -129,7 +130,7 @@ describe('our capture-gating corpus', () => {
   });
 });
 
-describe.skipIf(!existsSync(STANDARD))('the standard corpus (AEP_STANDARD_DIR, else ../shared beside the package)', () => {
+describe.skipIf(!existsSync(STANDARD))(`the standard corpus (AEP_STANDARD_DIR, else ../shared beside the package)${skipped(!existsSync(STANDARD), WHY.standard)}`, () => {
   it('golden.jsonl validates with zero issues', () => {
     const { events, issues } = parseJsonl(readFileSync(join(STANDARD, 'golden', 'golden.jsonl')));
     expect(issues).toEqual([]);

@@ -7,15 +7,22 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { deadPort } from '../test-utils/dead-port.js';
 import { logFile, pidFile, runDir, type DaemonSpec } from './catalog.js';
-import { heldByOther, up } from './daemons.js';
+import { down, healthy, heldByOther, up } from './daemons.js';
 import { judge, type Probes } from './doctor-findings.js';
 
 const ROOT = join(import.meta.dirname, '..', '..');
 const BUILT = existsSync(join(ROOT, 'dist', 'impl', 'cli', 'main.js'));
 const SKIP = BUILT ? '' : ' (skipped: dist/ is not built; run npx tsc -p tsconfig.build.json)';
 
+/** Every AEP_HOME a test used: afterAll stops what 'up' may have started detached there (its pid file). */
+const homes: string[] = [];
+afterAll(async () => {
+  for (const h of homes) await down(relaySpec(), h);
+});
+
 const home = (): string => {
   const h = mkdtempSync(join(tmpdir(), 'aep-daemons-'));
+  homes.push(h);
   mkdirSync(runDir(h), { recursive: true });
   writeFileSync(logFile(h, 'relay'), 'OLD LINE from an earlier run\n');
   return h;
@@ -82,11 +89,11 @@ describe.skipIf(!BUILT)(`aep setup up: a relay already running with another toke
     const port = await deadPort();
     relay = spawn(process.execPath, [join(ROOT, 'bin', 'aep.js'), 'relay', '--port', String(port)], { stdio: 'ignore', env: { ...process.env, AEP_TOKEN: 'token-a' } });
     const h = home();
-    let r = await up(relaySpec(), h, { AEP_PORT: String(port), AEP_TOKEN: 'token-a' }, '');
-    for (let i = 0; i < 60 && !(r.ok && r.already); i++) {
-      await new Promise((ok) => setTimeout(ok, 250));
-      r = await up(relaySpec(), h, { AEP_PORT: String(port), AEP_TOKEN: 'token-a' }, '');
-    }
+    // Wait for the spawned relay itself: calling up() before it answers would start a detached relay of its own.
+    for (let i = 0; i < 80 && !(await healthy(port)); i++) await new Promise((ok) => setTimeout(ok, 250));
+    const r = await up(relaySpec(), h, { AEP_PORT: String(port), AEP_TOKEN: 'token-a' }, '', () => {
+      throw new Error('up() started a relay of its own: the spawned one did not answer in time');
+    });
     expect(r).toMatchObject({ ok: true, already: true });
     const other = await up(relaySpec(), h, { AEP_PORT: String(port), AEP_TOKEN: 'token-b' }, '');
     expect(other.ok).toBe(false);

@@ -53,7 +53,11 @@ function newLines(file: string, offset: number): string {
   }
 }
 
-export async function up(d: DaemonSpec, home: string, env: NodeJS.ProcessEnv, relay: string): Promise<UpResult> {
+/**
+ * Starts `d` detached unless it already answers. `onStart` runs only when a process is really about
+ * to be started (not for one left alone, a held port, or an AEP_HOME that cannot hold the pid file).
+ */
+export async function up(d: DaemonSpec, home: string, env: NodeJS.ProcessEnv, relay: string, onStart?: (port: number) => void): Promise<UpResult> {
   const port = daemonPort(d, env);
   const health = await probe(`http://127.0.0.1:${port}/healthz`);
   if (health.status === 200) {
@@ -71,6 +75,7 @@ export async function up(d: DaemonSpec, home: string, env: NodeJS.ProcessEnv, re
     if (err instanceof PathError) return { ok: false, error: `AEP_HOME ${home}: ${err.path === runDir(home) ? '' : `${err.path}: `}${err.reason}; set AEP_HOME to a writable folder` };
     throw err;
   }
+  onStart?.(port);
   const logPath = logFile(home, d.id);
   const offset = sizeOf(logPath);
   const log = openSync(logPath, 'a');

@@ -52,7 +52,12 @@ export interface Probes {
 
 const ok = (p: HttpProbe): boolean => p.status !== undefined && p.status >= 200 && p.status < 300;
 
-export function judge(p: Probes): Line[] {
+/** How much `judge` says: `all` lists every known daemon that is not running, one line each. */
+export interface JudgeOptions {
+  all?: boolean;
+}
+
+export function judge(p: Probes, opts: JudgeOptions = {}): Line[] {
   const out: Line[] = [];
   const port = new URL(p.relay).port || '80';
   const urlProbe = p.family === 'ipv6' ? p.v6 : p.v4;
@@ -83,10 +88,10 @@ export function judge(p: Probes): Line[] {
         ? `port ${port} is held by a program that is not an aep relay: ${p.relay}/healthz answered ${p.health.status !== undefined ? `HTTP ${p.health.status}` : p.health.error}`
         : `the relay at ${p.relay} does not answer /healthz (${p.health.error ?? `HTTP ${p.health.status}`})`,
       remedy: held
-        ? `stop that program, or run the relay on another port: AEP_PORT=${next} aep setup up relay, then pass --relay http://127.0.0.1:${next} (or set AEP_RELAY) everywhere`
+        ? `stop that program, or run the relay on another port: AEP_PORT=${next} aep setup up relay, then pass --relay http://127.0.0.1:${next} (or set AEP_RELAY_URL) everywhere`
         : `start it: 'aep relay' (or 'aep setup up relay'); if it runs elsewhere, pass --relay URL`,
     });
-    return [...out, ...daemonLines(p)];
+    return [...out, ...daemonLines(p, opts)];
   }
   // Auth posture.
   const open = p.health.json !== undefined && 'sessions' in p.health.json;
@@ -110,11 +115,16 @@ export function judge(p: Probes): Line[] {
   // Stats.
   const withCounts = open ? p.health.json : undefined;
   if (withCounts) out.push({ level: 'info', lane: 'stats', message: `sessions ${String(withCounts.sessions)} · events ${String(withCounts.events)} · subscribers ${String(withCounts.subscribers)} · connections ${String(withCounts.connections)}` });
-  return [...out, ...daemonLines(p)];
+  return [...out, ...daemonLines(p, opts)];
 }
 
-function daemonLines(p: Probes): Line[] {
+/**
+ * The daemons lane: a line for every daemon that was set up (a pid file) or answers on its port;
+ * the known ones that are neither are counted in one line, or listed one by one with `all`.
+ */
+function daemonLines(p: Probes, opts: JudgeOptions): Line[] {
   const out: Line[] = [];
+  const idle: string[] = [];
   for (const d of p.daemons) {
     const healthy = ok(d.health);
     const where = `${d.id} (${d.describe}, port ${d.port})`;
@@ -129,9 +139,17 @@ function daemonLines(p: Probes): Line[] {
       out.push({ level: 'finding', lane: 'daemons', message: `${where} is wedged: pid ${d.pid} is alive but /healthz does not answer (${d.health.error ?? `HTTP ${d.health.status}`})`, remedy: `restart it: 'aep setup down ${d.id} && aep setup up ${d.id}'` });
     } else if (d.pid !== undefined) {
       out.push({ level: 'warning', lane: 'daemons', message: `${where} is down and its pid file names pid ${d.pid}, which is gone (stale pid file)`, remedy: `'aep setup up ${d.id}' starts it and replaces the pid file` });
-    } else out.push({ level: 'info', lane: 'daemons', message: `${where} is not running` });
+    } else if (opts.all) out.push({ level: 'info', lane: 'daemons', message: `${where} is not running` });
+    else idle.push(d.id);
   }
+  if (idle.length > 0) out.push({ level: 'info', lane: 'daemons', message: notRunningSummary(idle.length, p.daemons.length, 'aep doctor --all') });
   return out;
+}
+
+/** The one line for the known daemons nobody started, pure: shared by 'aep doctor' and 'aep setup down'. */
+export function notRunningSummary(idle: number, known: number, listCommand: string): string {
+  const some = idle === 1 ? '1 known integration daemon is' : `${idle} known integration daemons are`;
+  return `${idle === known ? `none of the ${known} known integration daemons is running` : `${some} not running`} (none started by 'aep setup up'); '${listCommand}' lists them`;
 }
 
 const MARK: Record<Level, string> = { ok: 'ok     ', info: 'info   ', warning: 'warning', finding: 'FINDING' };

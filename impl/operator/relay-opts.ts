@@ -88,6 +88,8 @@ export function refused(t: RelayTarget, status: number, what: string): string {
 export function describeNetError(err: unknown): string {
   if (err instanceof Error) {
     const cause = (err as Error & { cause?: unknown }).cause;
+    // fetch's own refusal of a blocked port, before any connection: say what it means.
+    if (cause instanceof Error && cause.message === 'bad port') return 'fetch refuses this port: it is a blocked "bad port" of the Fetch standard (like 1, 9, 25 or 6000); use another port';
     if (cause instanceof Error) return (cause as Error & { code?: string }).code ?? cause.message;
     return (err as Error & { code?: string }).code ?? err.message;
   }

@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import { renderAt } from './render.js';
 import { makeEvent } from './testing.js';
 import { standardPath } from '../test-utils/standard.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const dir = standardPath('schemas', 'types');
 
@@ -43,7 +44,7 @@ function place(path: string[], leaf: unknown): unknown {
   return head === '[]' ? [place(rest, leaf)] : { [head!]: place(rest, leaf) };
 }
 
-describe.skipIf(!existsSync(dir))('capture ceiling over every gated field of the standard', () => {
+describe.skipIf(!existsSync(dir))(`capture ceiling over every gated field of the standard${skipped(!existsSync(dir), WHY.standard)}`, () => {
   const fields = existsSync(dir) ? gatedFields() : [];
   it('finds gated fields to probe', () => expect(fields.length).toBeGreaterThan(20));
   it.each(fields.map((f) => [`${f.type} ${f.path.join('.')} (${f.level})`, f] as const))('%s never reaches a metadata ceiling', (_name, f) => {

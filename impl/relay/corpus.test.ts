@@ -5,6 +5,7 @@ import { isCommand } from './control.js';
 import { startRelay, type RunningRelay } from './server.js';
 import { openSse, post } from './testing.js';
 import { standardPath } from '../test-utils/standard.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const GOLDEN = standardPath('conformance', 'fixtures', 'golden', 'golden.jsonl');
 
@@ -14,7 +15,7 @@ afterEach(async () => {
   relay = undefined;
 });
 
-describe.skipIf(!existsSync(GOLDEN))('golden corpus over the relay', () => {
+describe.skipIf(!existsSync(GOLDEN))(`golden corpus over the relay${skipped(!existsSync(GOLDEN), WHY.standard)}`, () => {
   it('accepts every non-command golden event and replays each session byte-identically', async () => {
     relay = await startRelay({ port: 0 });
     const lines = readFileSync(GOLDEN, 'utf8').split('\n').filter((l) => l.trim() !== '');

@@ -5,6 +5,7 @@ import { connect } from 'node:net';
 import { request } from 'node:http';
 import { useRelay } from './test-utils/use-relay.js';
 import { helloWs, makeEvent, openSse, post, sleep } from './testing.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const harness = useRelay();
 const start = harness.start;
@@ -77,7 +78,7 @@ describe('shutdown', () => {
 const BIN = new URL('../../bin/aep.js', import.meta.url).pathname;
 const BUILT = existsSync(new URL('../../dist/impl/relay/server.js', import.meta.url));
 
-describe.skipIf(!BUILT)('the aep relay process (built dist/)', () => {
+describe.skipIf(!BUILT)(`the aep relay process (built dist/)${skipped(!BUILT, WHY.build)}`, () => {
   it('prints its URL, and on SIGTERM says goodbye to clients and exits 0', async () => {
     const child = spawn(process.execPath, [BIN, 'relay', '--port', '0'], { stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, AEP_TOKEN: '' } });
     try {

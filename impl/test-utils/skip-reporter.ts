@@ -1,7 +1,9 @@
 /**
  * A vitest reporter that ends the run with every skipped test counted by its reason. A skip names
  * its reason in a title: `(skipped: WHY)` in the test's or a suite's name (`it.skipIf(c)(\`x${c ? ' (skipped: WHY)' : ''}\`)`),
- * or the title `describeWhenPresent` gives (`needs <path> ...`). Skips with no reason are listed by file.
+ * or the title `describeWhenPresent` gives (`needs <path> ...`), or the note of `ctx.skip(note)`.
+ * `skipped(cond, reason)` (skip.ts) writes the first form; skip-titles.test.ts holds every test
+ * file to one of them. Skips with no reason are listed by file.
  */
 import { relative } from 'node:path';
 import type { Reporter, TestModule } from 'vitest/node';
@@ -24,7 +26,8 @@ export default class SkipReporter implements Reporter {
       for (const t of m.children.allTests()) {
         if (t.result().state !== 'skipped') continue;
         total++;
-        const why = skipReason(t.fullName);
+        const result = t.result();
+        const why = skipReason(t.fullName) ?? (result.state === 'skipped' && result.note ? result.note : undefined);
         if (why !== undefined) byReason.set(why, (byReason.get(why) ?? 0) + 1);
         else {
           const file = relative(process.cwd(), m.moduleId);

@@ -17,6 +17,7 @@ import { LIVE_FAMILIES, liveControlLoopFamily, liveMappingsFamily } from './fami
 import { withStack } from './stack.js';
 import { mapHeld } from '../../impl/adapter-kit/held.js';
 import { standardPath } from '../../impl/test-utils/standard.js';
+import { skipped, WHY } from '../../impl/test-utils/skip.js';
 
 const STANDARD = standardPath('conformance', 'fixtures');
 const dirs: string[] = [];
@@ -55,7 +56,7 @@ describe('live families against our adapters', () => {
     expect(loop.map((c) => c.name)).toContain('live/control-loop/hermes/observed approval card: the vendor user answers in Hermes, via oob (session_key joined)');
   }, 120_000);
 
-  it.skipIf(!existsSync(STANDARD))("the standard's claude-code.json and codex.json pass through the daemons", async () => {
+  it.skipIf(!existsSync(STANDARD))(`the standard's claude-code.json and codex.json pass through the daemons${skipped(!existsSync(STANDARD), WHY.standard)}`, async () => {
     const checks = await run(LIVE_FAMILIES.mappings!, STANDARD);
     expect(failed(checks)).toEqual({});
     expect(checks.map((c) => c.name)).toContain('live/mappings/codex/PermissionRequest');

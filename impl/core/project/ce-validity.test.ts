@@ -5,6 +5,7 @@ import { validateCloudEvent } from './ce-validity.js';
 import { toCloudEvent } from './cloudevents.js';
 import { parseGolden } from './pin.js';
 import { standardPath } from '../../test-utils/standard.js';
+import { skipped, WHY } from '../../test-utils/skip.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 
@@ -58,7 +59,7 @@ for (const [label, dir] of [
   ['standard', pathToFileURL(standardPath('conformance', 'fixtures', 'golden', 'golden.jsonl'))],
   ['project', new URL('conformance/fixtures/golden/golden.jsonl', ROOT)],
 ] as const) {
-  describe.skipIf(!existsSync(dir))(`${label} golden forward validity`, () => {
+  describe.skipIf(!existsSync(dir))(`${label} golden forward validity${skipped(!existsSync(dir), `the ${label} corpus files are absent${label === 'standard' ? `: ${WHY.standard}` : ''}`)}`, () => {
     const events = existsSync(dir) ? parseGolden(readFileSync(dir, 'utf8')) : [];
     it.each(events.map((e, i) => [i, e] as const))('toCloudEvent(golden[%i]) is a valid CloudEvent', (_i, event) => {
       expect(validateCloudEvent(toCloudEvent(event))).toStrictEqual([]);

@@ -6,6 +6,7 @@ import type { AepEvent } from '../event.js';
 import { fromCloudEvent, fromCloudEventDetailed, toCloudEvent } from './cloudevents.js';
 import { parseGolden } from './pin.js';
 import { standardPath } from '../../test-utils/standard.js';
+import { skipped, WHY } from '../../test-utils/skip.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 const STANDARD = pathToFileURL(`${standardPath('conformance', 'fixtures')}/`);
@@ -158,7 +159,7 @@ function corpus(dir: URL, label: string): void {
   const golden = new URL('golden/golden.jsonl', dir);
   const pins = new URL('ce-roundtrip/ce-expected.jsonl', dir);
   const inbound = new URL('ce-roundtrip/inbound-cases.json', dir);
-  describe.skipIf(!existsSync(golden) || !existsSync(pins))(`${label} ce-roundtrip pins`, () => {
+  describe.skipIf(!existsSync(golden) || !existsSync(pins))(`${label} ce-roundtrip pins${skipped(!existsSync(golden) || !existsSync(pins), `the ${label} corpus files are absent${label === 'standard' ? `: ${WHY.standard}` : ''}`)}`, () => {
     const events = existsSync(golden) ? parseGolden(readFileSync(golden, 'utf8')) : [];
     const expected = existsSync(pins) ? parseGolden(readFileSync(pins, 'utf8')) : [];
     it('pins one CE per golden line', () => {
@@ -171,7 +172,7 @@ function corpus(dir: URL, label: string): void {
       expectIdentical(fromCloudEvent(ce), event);
     });
   });
-  describe.skipIf(!existsSync(inbound))(`${label} inbound preserve-path cases`, () => {
+  describe.skipIf(!existsSync(inbound))(`${label} inbound preserve-path cases${skipped(!existsSync(inbound), `the ${label} corpus files are absent${label === 'standard' ? `: ${WHY.standard}` : ''}`)}`, () => {
     const cases = existsSync(inbound)
       ? (JSON.parse(readFileSync(inbound, 'utf8')) as { cases: { name: string; ce: unknown; expected: unknown }[] }).cases
       : [];

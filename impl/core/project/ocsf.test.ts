@@ -6,6 +6,7 @@ import { checkOcsfRecord, type OcsfClassesPin } from './ocsf-classes.js';
 import { ocsfProjects, toOcsf } from './ocsf.js';
 import { parseGolden } from './pin.js';
 import { standardPath } from '../../test-utils/standard.js';
+import { skipped, WHY } from '../../test-utils/skip.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 const STANDARD = pathToFileURL(`${standardPath('conformance', 'fixtures')}/`);
@@ -176,7 +177,7 @@ function corpus(dir: URL, label: string): void {
   const golden = new URL('golden/golden.jsonl', dir);
   const pins = new URL('ocsf/ocsf-expected.json', dir);
   const classes = new URL('ocsf/ocsf-classes.json', dir);
-  describe.skipIf(!existsSync(golden) || !existsSync(pins) || !existsSync(classes))(`${label} ocsf pins`, () => {
+  describe.skipIf(!existsSync(golden) || !existsSync(pins) || !existsSync(classes))(`${label} ocsf pins${skipped(!existsSync(golden) || !existsSync(pins) || !existsSync(classes), `the ${label} corpus files are absent${label === 'standard' ? `: ${WHY.standard}` : ''}`)}`, () => {
     const events = existsSync(golden) ? parseGolden(readFileSync(golden, 'utf8')) : [];
     const expected = existsSync(pins) ? (JSON.parse(readFileSync(pins, 'utf8')) as Record<string, unknown>) : {};
     const pin = existsSync(classes) ? (JSON.parse(readFileSync(classes, 'utf8')) as OcsfClassesPin) : undefined;

@@ -5,6 +5,7 @@ import type { AepEvent } from '../event.js';
 import { parseGolden } from './pin.js';
 import { severityFromOtlp, toOtlp } from './otlp.js';
 import { standardPath } from '../../test-utils/standard.js';
+import { skipped, WHY } from '../../test-utils/skip.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 const STANDARD = pathToFileURL(`${standardPath('conformance', 'fixtures')}/`);
@@ -128,7 +129,7 @@ describe('severityFromOtlp (AEP-0005 §3.4 inverse)', () => {
 function corpus(dir: URL, label: string): void {
   const golden = new URL('golden/golden.jsonl', dir);
   const pins = new URL('otlp/otlp-expected.json', dir);
-  describe.skipIf(!existsSync(golden) || !existsSync(pins))(`${label} otlp pins`, () => {
+  describe.skipIf(!existsSync(golden) || !existsSync(pins))(`${label} otlp pins${skipped(!existsSync(golden) || !existsSync(pins), `the ${label} corpus files are absent${label === 'standard' ? `: ${WHY.standard}` : ''}`)}`, () => {
     const events = existsSync(golden) ? parseGolden(readFileSync(golden, 'utf8')) : [];
     const expected = existsSync(pins) ? (JSON.parse(readFileSync(pins, 'utf8')) as Record<string, unknown>) : {};
     it.each(Object.entries(expected))('golden[%s] projects to its pin', (index, pin) => {

@@ -2,6 +2,7 @@ import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import type { AepEvent } from '../event.js';
 import { buildCePins, buildOcsfPins, buildOtlpPins, buildProjectPins, parseGolden } from './pin.js';
+import { skipped, WHY } from '../../test-utils/skip.js';
 
 const ROOT = new URL('../../../', import.meta.url);
 const OURS = new URL('conformance/fixtures/', ROOT);
@@ -50,7 +51,7 @@ const files = {
   otlpExpected: new URL('otlp/otlp-expected.json', OURS),
   ocsfExpected: new URL('ocsf/ocsf-expected.json', OURS),
 } as const;
-describe.skipIf(!existsSync(ourGolden))('project bridge pins', () => {
+describe.skipIf(!existsSync(ourGolden))(`project bridge pins${skipped(!existsSync(ourGolden), WHY.corpus)}`, () => {
   const built = existsSync(ourGolden) ? buildProjectPins(readFileSync(ourGolden, 'utf8')) : undefined;
   if (built !== undefined && process.env.AEP_WRITE_PINS === '1') {
     for (const [key, url] of Object.entries(files)) writeFileSync(url, built[key as keyof typeof files]);

@@ -7,6 +7,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/transport-node';
 import { sleep } from '../testing.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
+import { skipped } from '../../test-utils/skip.js';
 import { connectFleet, serverList } from './connect.js';
 
 const present = natsServerBinary() !== undefined;
@@ -56,7 +57,7 @@ function nextReconnect(nc: NatsConnection, ms: number): Promise<string | undefin
   });
 }
 
-suite('connectFleet against real nats-servers', () => {
+suite(`connectFleet against real nats-servers${skipped(!present, NATS_MISSING)}`, () => {
   it('keeps a server that refused the first connection: when the one it reached dies, it reconnects to that server', async () => {
     const late = await downServer();
     const early = await upServer();

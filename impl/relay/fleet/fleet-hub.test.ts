@@ -8,6 +8,7 @@ import type { Received } from '../buffer.js';
 import type { Peer } from '../hub.js';
 import { fleetStream } from '../test-utils/fleet-nodes.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
+import { skipped } from '../../test-utils/skip.js';
 import { makeEvent, sleep } from '../testing.js';
 import { FLEET_DEFAULTS } from './config.js';
 import { startFleetHub, type FleetHub } from './fleet-hub.js';
@@ -29,7 +30,7 @@ afterAll(async () => {
   await nats?.dispose();
 });
 
-suite('FleetHub while NATS is unreachable', () => {
+suite(`FleetHub while NATS is unreachable${skipped(!present, NATS_MISSING)}`, () => {
   it('answers unavailable as data from ingest, claim, ownedElsewhere, dispatch and roster, and serves again after', async () => {
     const hub: FleetHub = await startFleetHub({ fleet: { ...FLEET_DEFAULTS, url: nats.url, stream: fleetStream(), node: 'solo' }, buffer: 16, maxSessions: 16, log: () => {} });
     const peer: Peer = { claims: new Set(), accepts: undefined, send: () => {} };

@@ -11,6 +11,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningRelay } from '../server.js';
 import { fleetStream, startNode } from '../test-utils/fleet-nodes.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
+import { skipped } from '../../test-utils/skip.js';
 import { helloWs, makeEvent, post, sleep, type WsClient } from '../testing.js';
 
 const present = natsServerBinary() !== undefined;
@@ -49,7 +50,7 @@ async function storedCount(stream: string): Promise<number> {
   }
 }
 
-suite('fleet rules under a race and a wait', () => {
+suite(`fleet rules under a race and a wait${skipped(!present, NATS_MISSING)}`, () => {
   it('stores an event posted through two nodes at once exactly once (the Nats-Msg-Id window)', async () => {
     const stream = fleetStream();
     const [a, b] = [await node(stream, 'a'), await node(stream, 'b')];

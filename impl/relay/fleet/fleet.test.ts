@@ -6,6 +6,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningRelay } from '../server.js';
 import { fleetStream, spawnNode, startNode, type ChildNode } from '../test-utils/fleet-nodes.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
+import { skipped } from '../../test-utils/skip.js';
 import { helloWs, makeEvent, openSse, post, sleep, type SseReader, type WsClient } from '../testing.js';
 
 const present = natsServerBinary() !== undefined;
@@ -61,7 +62,7 @@ async function sse(url: string, headers: Record<string, string> = {}): Promise<S
   return r;
 }
 
-suite('a three-node fleet', () => {
+suite(`a three-node fleet${skipped(!present, NATS_MISSING)}`, () => {
   it('fans an event posted to A out to B and C in (epoch, seq) order, and every replay serves one copy', async () => {
     const stream = fleetStream();
     const [a, b, c] = [await node(stream, 'a'), await node(stream, 'b'), await node(stream, 'c')];
@@ -269,7 +270,7 @@ suite('a three-node fleet', () => {
   });
 });
 
-suite('a fleet node when NATS goes away', () => {
+suite(`a fleet node when NATS goes away${skipped(!present, NATS_MISSING)}`, () => {
   it('answers 503 while NATS is down, acknowledges nothing, and ingests again once NATS is back', async () => {
     const own = await startNats();
     try {

@@ -14,6 +14,7 @@ import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RunningRelay } from '../server.js';
 import { fleetStream, startNode } from '../test-utils/fleet-nodes.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
+import { skipped } from '../../test-utils/skip.js';
 import { helloWs, makeEvent, sleep, type WsClient } from '../testing.js';
 import { fleetNames, sessionToken } from './names.js';
 import { startProxy, type TcpProxy } from './test-utils/proxy.js';
@@ -76,7 +77,7 @@ async function takeLease(stream: string, session: string, owner: string): Promis
   }
 }
 
-suite('a node that loses a lease', () => {
+suite(`a node that loses a lease${skipped(!present, NATS_MISSING)}`, () => {
   it('ends its connection\'s claim: the old owner\'s next event is refused, commands reach the new owner, one log line', async () => {
     const stream = fleetStream();
     const logA: string[] = [];

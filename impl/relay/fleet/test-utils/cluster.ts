@@ -140,11 +140,11 @@ export async function startCluster(opts: { launch?: number } = {}): Promise<Nats
  * right after a killed server rejoined, the cluster may still be electing its leaders and let a
  * request time out: it asks again until `ms` have passed.
  */
-export async function busiestServer(cluster: NatsCluster, stream: string, ms = 30_000): Promise<ClusterServer> {
+export async function busiestServer(cluster: NatsCluster, stream: string, ms = 30_000, pick: 'consumers' | 'leader' = 'consumers'): Promise<ClusterServer> {
   const deadline = Date.now() + ms;
   for (;;) {
     try {
-      return await busiestOnce(cluster, stream);
+      return await busiestOnce(cluster, stream, pick);
     } catch (err) {
       if (Date.now() >= deadline) throw err;
       await new Promise((r) => setTimeout(r, 500));
@@ -152,7 +152,12 @@ export async function busiestServer(cluster: NatsCluster, stream: string, ms = 3
   }
 }
 
-async function busiestOnce(cluster: NatsCluster, stream: string): Promise<ClusterServer> {
+/** The server leading `stream` now: its death leaves the stream without a leader until the others elect one (publishes fail meanwhile). */
+export function streamLeader(cluster: NatsCluster, stream: string, ms = 30_000): Promise<ClusterServer> {
+  return busiestServer(cluster, stream, ms, 'leader');
+}
+
+async function busiestOnce(cluster: NatsCluster, stream: string, pick: 'consumers' | 'leader'): Promise<ClusterServer> {
   const nc = await connect({ servers: cluster.servers.filter((s) => s.alive()).map((s) => s.url), timeout: 5_000 });
   try {
     const jsm = await jetstreamManager(nc);
@@ -161,6 +166,11 @@ async function busiestOnce(cluster: NatsCluster, stream: string): Promise<Cluste
     for await (const c of jsm.consumers.list(stream)) {
       const leader = c.cluster?.leader;
       if (leader) count.set(leader, (count.get(leader) ?? 0) + 1);
+    }
+    if (pick === 'leader') {
+      const leader = cluster.servers.find((s) => s.alive() && s.name === info.cluster?.leader);
+      if (!leader) throw new Error(`stream ${stream} has no leader among the live servers yet`);
+      return leader;
     }
     const score = (s: ClusterServer): number => (count.get(s.name) ?? 0) * 2 + (info.cluster?.leader === s.name ? 1 : 0);
     return [...cluster.servers].filter((s) => s.alive()).sort((x, y) => score(y) - score(x))[0]!;

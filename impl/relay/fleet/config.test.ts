@@ -12,8 +12,8 @@ describe('parseFleetConfig', () => {
 
   it('takes the URL from --nats over AEP_NATS_URL, with every default', () => {
     const c = parseFleetConfig({ AEP_NATS_URL: 'nats://10.0.0.1:4222' }, 'nats://127.0.0.1:4333');
-    expect(c).toEqual({ url: 'nats://127.0.0.1:4333', stream: 'AEP', replicas: 1, duplicateWindowMs: 120_000, leaseMs: 15_000, node: defaultNode(), failoverMs: 6_000 });
-    expect(FLEET_DEFAULTS).toEqual({ stream: 'AEP', replicas: 1, duplicateWindowMs: 120_000, leaseMs: 15_000, failoverMs: 6_000 });
+    expect(c).toEqual({ url: 'nats://127.0.0.1:4333', stream: 'AEP', replicas: 1, duplicateWindowMs: 120_000, leaseMs: 15_000, node: defaultNode(), failoverMs: 8_000 });
+    expect(FLEET_DEFAULTS).toEqual({ stream: 'AEP', replicas: 1, duplicateWindowMs: 120_000, leaseMs: 15_000, failoverMs: 8_000 });
   });
 
   it('reads every AEP_NATS_* variable', () => {
@@ -60,7 +60,7 @@ describe('fleet names', () => {
   });
 
   it('asks for a stream with twice the relay buffer per session and in all, and the duplicate window in ns', () => {
-    const fleet = { url: 'nats://x:1', stream: 'S', replicas: 3, duplicateWindowMs: 1_500, leaseMs: 900, node: 'n', failoverMs: 6_000 };
+    const fleet = { url: 'nats://x:1', stream: 'S', replicas: 3, duplicateWindowMs: 1_500, leaseMs: 900, node: 'n', failoverMs: 8_000 };
     expect(streamConfig(fleet, fleetNames('S'), 8, 5)).toMatchObject({ name: 'S', subjects: ['aep.S.ev.*'], max_msgs_per_subject: 16, max_msgs: 80, duplicate_window: 1_500_000_000, num_replicas: 3 });
   });
 });

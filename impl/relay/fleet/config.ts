@@ -22,12 +22,12 @@ export interface FleetConfig {
   /**
    * How long ingest holds a publish the stream does not acknowledge (no leader after a server
    * died, the connection between servers) and retries it, in ms: the bound of a POST's answer.
-   * `AEP_NATS_FAILOVER_MS`, default 6000 (see failover.ts).
+   * `AEP_NATS_FAILOVER_MS`, default 8000 (see failover.ts).
    */
   readonly failoverMs: number;
 }
 
-export const FLEET_DEFAULTS = Object.freeze({ stream: 'AEP', replicas: 1, duplicateWindowMs: 120_000, leaseMs: 15_000, failoverMs: 6_000 });
+export const FLEET_DEFAULTS = Object.freeze({ stream: 'AEP', replicas: 1, duplicateWindowMs: 120_000, leaseMs: 15_000, failoverMs: 8_000 });
 
 /** Stream, bucket and node names: letters, digits, `-` and `_` (they become NATS subject tokens). */
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;

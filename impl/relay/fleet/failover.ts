@@ -20,7 +20,7 @@ export const ATTEMPT_MS = 2_000;
  * this of it, instead of up to ATTEMPT_MS later. A retried publish keeps its message id, so an
  * attempt that was stored after all is not stored twice.
  */
-export const FAILOVER_ATTEMPT_MS = 600;
+export const FAILOVER_ATTEMPT_MS = 500;
 /** An attempt shorter than this is not started: the window is spent. */
 export const MIN_ATTEMPT_MS = 100;
 
@@ -38,9 +38,9 @@ export function isRetryable(err: unknown): boolean {
   return isNotReady(err) || /jetstream is not enabled|disconnect|reconnect|connection (lost|draining)/i.test(err.message);
 }
 
-/** The pause before attempt `n` (0-based retry count): 100, 200, 400, then 500 ms, never past `deadline`. */
+/** The pause before retry `n` (0-based): 50, 100, then 200 ms, never past `deadline` (a leaderless stream refuses at once, so the pause sets the pace). */
 export function pauseBefore(n: number, now: number, deadline: number): number {
-  return Math.max(0, Math.min(100 * 2 ** Math.min(n, 3), 500, deadline - now));
+  return Math.max(0, Math.min(50 * 2 ** Math.min(n, 2), 200, deadline - now));
 }
 
 /**

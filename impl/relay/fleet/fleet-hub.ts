@@ -52,7 +52,12 @@ export interface FleetHubOptions {
 /** How long a routed command waits for its reply. */
 const ROUTE_TIMEOUT_MS = 3_000;
 /** An acknowledged batch is answered after at most this long even if this node has not applied it yet. */
-const APPLY_WAIT_MS = 5_000;
+const APPLY_WAIT_MS = 1_000;
+/**
+ * The same for a request held through a failover: this node's stream reader may itself be on the
+ * dead server (re-created after 3 s of silence), and the events are stored; the 202 does not wait for it.
+ */
+const APPLY_AFTER_FAILOVER_MS = 250;
 /** After a reconnect, ingest waits at most this long for the lease check (a bucket without a leader answers late). */
 const LEASE_CHECK_MS = 2_000;
 
@@ -84,6 +89,13 @@ export async function startFleetHub(opts: FleetHubOptions): Promise<FleetHub> {
     await nc.close().catch(() => {});
     throw new Error(`cannot set up the fleet on NATS at ${fleet.url}: ${describe(err)}`);
   }
+}
+
+/** An acknowledged publish: whether it took more than one attempt, and whether it was held through a failover. */
+interface Published {
+  readonly ack: PubAck;
+  readonly retried: boolean;
+  readonly held: boolean;
 }
 
 interface Deferred {
@@ -324,7 +336,7 @@ export class FleetHub implements HubLike {
   }
 
   /** One publish, held through a failover: retried (same message id) until acknowledged or the window ends. */
-  async #publish(subject: string, rec: Received, msgID: string, deadline: number): Promise<{ ack: PubAck; retried: boolean }> {
+  async #publish(subject: string, rec: Received, msgID: string, deadline: number): Promise<Published> {
     const h = rec.overDeclared ? headers() : undefined;
     if (h) h.set(OVER, '1');
     for (let n = 0; ; n++) {
@@ -332,9 +344,10 @@ export class FleetHub implements HubLike {
       const timeout = attemptTimeout(Date.now(), deadline, this.#failover.holding);
       if (timeout === 0) throw new Unavailable(`JetStream did not acknowledge an event within the failover window (AEP_NATS_FAILOVER_MS=${this.#fleet.failoverMs})`);
       try {
+        const held = this.#failover.holding;
         const ack = await this.js.publish(subject, rec.raw, { msgID, timeout, ...(h ? { headers: h } : {}) });
         this.#stored();
-        return { ack, retried: n > 0 };
+        return { ack, retried: n > 0, held: held || n > 0 };
       } catch (err) {
         if (!isRetryable(err) || this.#closing) throw new Unavailable(`JetStream did not acknowledge an event (${describe(err)})`);
         this.#failover.hold();
@@ -356,7 +369,8 @@ export class FleetHub implements HubLike {
     await this.#untilReachable(deadline);
     let fresh = 0;
     let stored = 0; // highest stream sequence acknowledged for this batch
-    let pending: Array<{ rec: Received; ack: Promise<{ ack: PubAck; retried: boolean } | Error> }> = [];
+    let pending: Array<{ rec: Received; ack: Promise<Published | Error> }> = [];
+    let heldThrough = false;
     const seen = new Set<string>();
     const settle = async (): Promise<void> => {
       if (pending.length === 0) return;
@@ -366,7 +380,8 @@ export class FleetHub implements HubLike {
       const failed = acks.find((a): a is Error => a instanceof Error);
       if (failed) throw failed instanceof Unavailable ? failed : new Unavailable(`JetStream did not acknowledge an event (${describe(failed)})`);
       for (const [i, result] of acks.entries()) {
-        const { ack, retried } = result as { ack: PubAck; retried: boolean };
+        const { ack, retried, held } = result as Published;
+        heldThrough ||= held;
         stored = Math.max(stored, ack.seq);
         // Dropped by the stream as a redelivery within its window: still forwarded live. A
         // retried publish reported as a duplicate was stored by its own earlier attempt.
@@ -393,7 +408,7 @@ export class FleetHub implements HubLike {
       pending.push({ rec, ack });
     }
     await settle();
-    await this.#caughtUp(stored, Math.max(0, Math.min(APPLY_WAIT_MS, deadline - Date.now())));
+    await this.#caughtUp(stored, Math.max(0, Math.min(heldThrough ? APPLY_AFTER_FAILOVER_MS : APPLY_WAIT_MS, deadline - Date.now())));
     return fresh;
   }
 

@@ -1,0 +1,97 @@
+/**
+ * The SSE writer as a consumer sees it (issue 37, mutation testing where the I/O is): the exact
+ * response headers, a replay larger than the socket takes at once arriving whole and in order
+ * (chunks written after each drain), `: replay-complete` ending a non-live replay, a consumer
+ * gone is a subscriber gone. `SseStreams` forgets a stream that ended. (A stalled consumer's
+ * `: slow-consumer` is backpressure.test.ts's.)
+ */
+import { connect, type Socket } from 'node:net';
+import { afterEach, describe, expect, it } from 'vitest';
+import { startRelay, type RunningRelay } from './server.js';
+import { SseStreams } from './sse.js';
+import { makeEvent, openSse, post, sleep } from './testing.js';
+
+let relay: RunningRelay | undefined;
+const sockets: Socket[] = [];
+afterEach(async () => {
+  for (const s of sockets.splice(0)) s.destroy();
+  await relay?.close();
+  relay = undefined;
+});
+
+const subscribers = async (base: string): Promise<number> => ((await (await fetch(`${base}/healthz`)).json()) as { subscribers: number }).subscribers;
+
+async function until(pred: () => boolean | Promise<boolean>, ms = 5000): Promise<void> {
+  const deadline = Date.now() + ms;
+  while (!(await pred())) {
+    if (Date.now() > deadline) throw new Error('timed out');
+    await sleep(20);
+  }
+}
+
+/** A raw HTTP/1.1 SSE request; `read` false leaves the socket paused after the headers. */
+function rawSse(port: number, path: string, read = true): Promise<{ socket: Socket; text: () => string; closed: Promise<void> }> {
+  return new Promise((resolve) => {
+    let text = '';
+    const socket = connect(port, '127.0.0.1', () => socket.write(`GET ${path} HTTP/1.1\r\nHost: relay\r\nAccept: text/event-stream\r\n\r\n`));
+    sockets.push(socket);
+    const closed = new Promise<void>((r) => socket.once('close', () => r()));
+    socket.setEncoding('latin1');
+    socket.on('error', () => {});
+    socket.once('data', (first: string) => {
+      text += first;
+      if (!read) socket.pause();
+      else socket.on('data', (c: string) => (text += c));
+      resolve({ socket, text: () => text, closed });
+    });
+  });
+}
+
+describe('SseStreams', () => {
+  it('counts open streams, forgets one unregistered, and says goodbye to each open one once', () => {
+    const streams = new SseStreams();
+    const said: string[] = [];
+    const a = streams.add(() => said.push('a'));
+    streams.add(() => said.push('b'));
+    expect(streams.size).toBe(2);
+    a();
+    expect(streams.size).toBe(1);
+    streams.shutdownAll();
+    expect(said).toEqual(['b']);
+  });
+});
+
+describe('the SSE writer', () => {
+  it('answers with exactly the event-stream headers, flushed before any event', async () => {
+    relay = await startRelay({ port: 0 });
+    const s = await rawSse(relay.port, '/stream');
+    const head = s.text().split('\r\n\r\n')[0]!.toLowerCase().split('\r\n');
+    expect(head[0]).toBe('http/1.1 200 ok');
+    expect(head).toEqual(expect.arrayContaining(['content-type: text/event-stream', 'cache-control: no-cache', 'connection: keep-alive', 'x-accel-buffering: no']));
+  });
+
+  it('a replay of several MB, more than the socket takes at once, arrives whole and in order, then : replay-complete', async () => {
+    relay = await startRelay({ port: 0 });
+    const lines = Array.from({ length: 400 }, (_, seq) => JSON.stringify(makeEvent({ session: 'big', seq, capture: 'redacted', data: { message: `${seq}:${'y'.repeat(16 * 1024)}` } })));
+    for (let i = 0; i < lines.length; i += 50) expect((await post(relay.url, lines.slice(i, i + 50))).status).toBe(202);
+    const s = await rawSse(relay.port, '/stream?from=all&live=0', false);
+    await sleep(300); // the relay fills the socket and waits for it to drain
+    let collected = '';
+    s.socket.on('data', (c: string) => (collected += c));
+    s.socket.resume();
+    await until(() => collected.includes(': replay-complete\n\n'), 15_000);
+    const all = s.text() + collected;
+    const seqs = [...all.matchAll(/^id: big:0:(\d+)$/gm)].map((m) => Number(m[1]));
+    expect(seqs).toEqual(lines.map((_, i) => i));
+    expect(all.indexOf(': replay-complete')).toBeGreaterThan(all.lastIndexOf('id: big:0:399'));
+  }, 20_000);
+
+  it('a consumer that goes away is no subscriber any more', async () => {
+    relay = await startRelay({ port: 0 });
+    const sse = await openSse(`${relay.url}/stream`);
+    await until(async () => (await subscribers(relay!.url)) === 1);
+    sse.close();
+    await until(async () => (await subscribers(relay!.url)) === 0);
+  });
+
+});

@@ -89,6 +89,19 @@ describe('rotation', () => {
     expect(readdirSync(dir).sort()).toEqual(['.sink-state.json', 'r.5000.jsonl', 'r.5001.jsonl', 'r.jsonl']);
   });
 
+  it('lines written out by a rotation no longer count toward the batch', () => {
+    const dir = tempDir();
+    const one = `${ev('q', 0).raw}\n`.length;
+    const w = new SinkWriter({ dir, batch: 4, flushMs: 60_000, rotateBytes: 2 * one, now: () => 9_000 });
+    w.recover();
+    for (const s of [0, 1, 2]) w.accept(ev('q', s).raw, ev('q', s).e); // 2 rotated out, 1 pending
+    expect(seqs(join(dir, 'q.9000.jsonl'))).toEqual([0, 1]);
+    w.accept(ev('q', 3).raw, ev('q', 3).e); // 2 pending: under the batch of 4
+    expect(lines(join(dir, 'q.jsonl'))).toEqual([]);
+    w.close();
+    expect(seqs(join(dir, 'q.jsonl'))).toEqual([2, 3]);
+  });
+
   it('a first line longer than rotateBytes goes into the empty live file: no empty file is rotated', () => {
     const dir = tempDir();
     const w = new SinkWriter({ dir, batch: 1, rotateBytes: 10, now: () => 7_000 });

@@ -7,14 +7,24 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { DEFAULTS } from './config.js';
+import type { HubLike } from './hub.js';
 import { startRelay, type RunningRelay } from './server.js';
-import { SseStreams } from './sse.js';
+import { handleStream, SseStreams } from './sse.js';
+import type { SubscriptionWriter } from './subscription.js';
 import { makeEvent, openSse, post, sleep } from './testing.js';
 
 let relay: RunningRelay | undefined;
 const sockets: Socket[] = [];
+const servers: Server[] = [];
 afterEach(async () => {
   for (const s of sockets.splice(0)) s.destroy();
+  for (const s of servers.splice(0)) {
+    s.closeAllConnections();
+    await new Promise((r) => s.close(r));
+  }
   await relay?.close();
   relay = undefined;
 });
@@ -95,3 +105,66 @@ describe('the SSE writer', () => {
   });
 
 });
+
+/**
+ * The writer driven directly: `GET /stream` served by `handleStream` over a hub whose `subscribe`
+ * hands the test the writer, so each ending is asserted on the bytes a consumer reads.
+ */
+async function driven(): Promise<{ writer: () => SubscriptionWriter; streams: SseStreams; client: Awaited<ReturnType<typeof rawSse>>; closedSubs: () => number }> {
+  let writer: SubscriptionWriter | undefined;
+  let closedSubs = 0;
+  const hub = { subscribe: (_spec: unknown, w: SubscriptionWriter) => ((writer = w), { close: () => void closedSubs++ }) } as unknown as HubLike;
+  const streams = new SseStreams();
+  const server = createServer((req, res) => handleStream(req, res, new URL(req.url ?? '/', 'http://x'), DEFAULTS, hub, streams));
+  servers.push(server);
+  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
+  const client = await rawSse((server.address() as AddressInfo).port, '/stream');
+  await until(() => writer !== undefined);
+  return { writer: () => writer!, streams, client, closedSubs: () => closedSubs };
+}
+const body = (text: string): string => text.slice(text.indexOf('\r\n\r\n') + 4);
+const live = (seq: number) => {
+  const event = makeEvent({ session: 'w', seq });
+  return { event, raw: JSON.stringify(event) } as never;
+};
+
+describe('how a stream ends, on the wire', () => {
+  it('slow-consumer: what was held goes first, then the goodbye naming how to resume, then the end; nothing after it', async () => {
+    const d = await driven();
+    d.writer().live(live(0), undefined);
+    d.writer().end('slow-consumer');
+    d.writer().end('replay-complete');
+    d.writer().live(live(1), undefined);
+    d.writer().flush?.();
+    d.streams.shutdownAll();
+    await until(() => body(d.client.text()).includes('0\r\n\r\n'));
+    const text = body(d.client.text());
+    expect(text).toContain('id: w:0:0');
+    expect(text).toContain(': slow-consumer: resume from your Last-Event-ID\n\n');
+    expect(text.indexOf(': slow-consumer')).toBeGreaterThan(text.indexOf('id: w:0:0'));
+    for (const absent of ['replay-complete', 'id: w:0:1', 'shutting-down']) expect(text).not.toContain(absent);
+    expect(d.closedSubs()).toBe(1);
+    expect(d.streams.size).toBe(0);
+  });
+
+  it('replay-complete: the marker, then the end; failed: the end with no marker at all', async () => {
+    const a = await driven();
+    a.writer().end('replay-complete');
+    await until(() => body(a.client.text()).includes('0\r\n\r\n'));
+    expect(body(a.client.text())).toMatch(/^[0-9a-f]+\r\n: replay-complete\n\n\r\n0\r\n\r\n$/);
+    const b = await driven();
+    b.writer().end('failed', new Error('render failed'));
+    await until(() => body(b.client.text()).includes('0\r\n\r\n'));
+    expect(body(b.client.text())).toBe('0\r\n\r\n');
+  });
+
+  it('shutdown says : shutting-down once to an open stream and ends it', async () => {
+    const d = await driven();
+    d.streams.shutdownAll();
+    d.streams.shutdownAll();
+    await until(() => body(d.client.text()).includes('0\r\n\r\n'));
+    expect(body(d.client.text()).match(/shutting-down/g)).toHaveLength(1);
+    expect(d.closedSubs()).toBe(1);
+  });
+});
+

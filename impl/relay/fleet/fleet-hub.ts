@@ -121,6 +121,8 @@ export class FleetHub implements HubLike {
   #reader: StreamReader | undefined;
   #subs: Subscription[] = [];
   readonly #failover = new FailoverRecord();
+  /** Leases this node lost so far: a request held while NATS was away is refused when one was lost meanwhile. */
+  #leaseLosses = 0;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -141,6 +143,7 @@ export class FleetHub implements HubLike {
    * it claims again (refused while the other lease lives); commands go to the lease's owner.
    */
   #lostLease(session: string, owner: string | undefined): void {
+    this.#leaseLosses++;
     const ended = this.#local.revoke(session);
     const to = owner === undefined ? 'NATS could not say who holds it now' : `node ${JSON.stringify(owner)} holds it now`;
     this.#log(`lost the lease on session ${JSON.stringify(session)} (${to}): ${ended} local connection(s) no longer claim it; their next event in it claims again, and commands for it go to the lease's owner`);
@@ -329,10 +332,16 @@ export class FleetHub implements HubLike {
   async #untilReachable(deadline: number): Promise<void> {
     if (this.#reachable && !this.nc.isClosed()) return;
     this.#failover.hold();
+    const losses = this.#leaseLosses;
     while (!this.#reachable || this.nc.isClosed()) {
       if (this.nc.isClosed() || this.#closing || Date.now() >= deadline) throw this.#unavailable();
       await sleep(Math.min(50, Math.max(0, deadline - Date.now())));
     }
+    // The lease check on reconnect ended claims another node took meanwhile: an event held
+    // across it may come from a connection that claims no more (its claim was checked before the
+    // wait). It is refused, so its sender sends it again and claims again (refused `unauthorized`
+    // while the other lease lives): a held request never stores what a lost lease forbids.
+    if (this.#leaseLosses !== losses) throw new Unavailable(`this node lost a session lease while NATS was away, so the events held meanwhile are not stored; send them again`);
   }
 
   /** One publish, held through a failover: retried (same message id) until acknowledged or the window ends. */

@@ -62,6 +62,10 @@ describe('when lines reach the disk', () => {
     expect([w.events, w.duplicates]).toEqual([3, 1]);
     expect(notices).toEqual([`warning: session d jumps from 0:1 to 0:4 (source ${SRC}); the relay no longer held the events in between`]);
     expect(seqs(join(dir, 'd.jsonl'))).toEqual([0, 1, 4]);
+    // A new epoch starts its own sequence: no jump across epochs.
+    const next = { ...ev('d', 9).e, id: 'd-e1-9', epoch: 1 };
+    expect(w.accept(JSON.stringify(next), next)).toBe(true);
+    expect(notices).toHaveLength(1);
     w.close();
   });
 });

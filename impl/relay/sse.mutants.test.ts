@@ -84,6 +84,9 @@ describe('the SSE writer', () => {
     relay = await startRelay({ port: 0 });
     const lines = Array.from({ length: 400 }, (_, seq) => JSON.stringify(makeEvent({ session: 'big', seq, capture: 'redacted', data: { message: `${seq}:${'y'.repeat(16 * 1024)}` } })));
     for (let i = 0; i < lines.length; i += 50) expect((await post(relay.url, lines.slice(i, i + 50))).status).toBe(202);
+    const warnings: string[] = [];
+    const onWarning = (w: Error): void => void warnings.push(w.name);
+    process.on('warning', onWarning);
     const s = await rawSse(relay.port, '/stream?from=all&live=0', false);
     await sleep(300); // the relay fills the socket and waits for it to drain
     let collected = '';
@@ -94,6 +97,10 @@ describe('the SSE writer', () => {
     const seqs = [...all.matchAll(/^id: big:0:(\d+)$/gm)].map((m) => Number(m[1]));
     expect(seqs).toEqual(lines.map((_, i) => i));
     expect(all.indexOf(': replay-complete')).toBeGreaterThan(all.lastIndexOf('id: big:0:399'));
+    // Each wait for a drain leaves no listener behind (dozens of waits: no MaxListenersExceededWarning).
+    await sleep(50);
+    process.off('warning', onWarning);
+    expect(warnings).toEqual([]);
   }, 20_000);
 
   it('a consumer that goes away is no subscriber any more', async () => {

@@ -173,5 +173,35 @@ describe('how a stream ends, on the wire', () => {
     expect(body(d.client.text()).match(/shutting-down/g)).toHaveLength(1);
     expect(d.closedSubs()).toBe(1);
   });
+
+  it('a replay smaller than a chunk goes out as one HTTP chunk, not one per event', async () => {
+    relay = await startRelay({ port: 0 });
+    const lines = Array.from({ length: 50 }, (_, seq) => JSON.stringify(makeEvent({ session: 'small', seq })));
+    expect((await post(relay.url, lines)).status).toBe(202);
+    const s = await rawSse(relay.port, '/stream?from=all&live=0');
+    await until(() => s.text().includes(': replay-complete'));
+    await until(() => s.text().endsWith('0\r\n\r\n'));
+    // Chunked transfer: each write is a size line; the replay is one, the marker another, then the end.
+    const chunks = body(s.text()).split('\r\n').filter((l, i) => i % 2 === 0 && /^[0-9a-f]+$/.test(l));
+    expect(chunks).toHaveLength(3);
+    expect(body(s.text())).toContain('id: small:0:49');
+  });
+
+  it('a stalled consumer ended slow-consumer with megabytes still queued is cut off within seconds', async () => {
+    const d = await driven();
+    d.client.socket.pause();
+    const big = 'v'.repeat(512 * 1024);
+    for (let seq = 0; seq < 40; seq++) {
+      const event = makeEvent({ session: 'cut', seq, data: { big } });
+      d.writer().live({ event, raw: JSON.stringify(event) } as never, undefined);
+      d.writer().flush?.();
+    }
+    expect(d.writer().bufferedBytes()).toBeGreaterThan(1024 * 1024);
+    d.writer().end('slow-consumer');
+    const server = servers.at(-1)!;
+    const connections = (): Promise<number> => new Promise((r) => server.getConnections((_e, n) => r(n)));
+    expect(await connections()).toBe(1);
+    await until(async () => (await connections()) === 0, 5_000);
+  }, 15_000);
 });
 

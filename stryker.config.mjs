@@ -1,4 +1,5 @@
-// Mutation testing of the pure decision modules (issue 25): `npm run mutate`.
+// Mutation testing of the pure decision modules (issue 25) and the I/O modules a user sees
+// break first (issue 37): `npm run mutate`.
 // A part: `npm run mutate -- --mutate impl/core/filter.ts`.
 // Score table for the README: `node --experimental-strip-types runners/mutation/summary.ts`
 // (reads reports/mutation/mutation.json). See docs/mutation.md.
@@ -19,6 +20,12 @@ export default {
     'impl/relay/{buffer,render,render-link,control,positions}.ts',
     'impl/relay/fleet/{names,ownership}.ts',
     'runners/conformance/{report-totals,certify}.ts',
+    // Where the I/O is (issue 37): the relay's ingest, SSE writer and subscription, the sink
+    // writer, the sidecars' retry (the sink's retry decision and Retry-After reading). Their
+    // tests open loopback ports and write temporary files, so run them one module at a time.
+    'impl/relay/{ingest,sse,subscription}.ts',
+    'impl/operator/sink-writer.ts',
+    'impl/bridge-ce/sink.ts',
   ],
   ignorePatterns: ['dist', 'coverage', 'reports', '.stryker-tmp'],
   reporters: ['clear-text', 'json', 'progress'],

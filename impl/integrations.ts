@@ -35,6 +35,7 @@ export const COMMON_ENV: readonly EnvVar[] = [
   { name: 'AEP_CAPTURE', summary: 'capture ceiling: none|metadata|redacted|full (default metadata)' },
   { name: 'AEP_CAPTURE_ATTENTION', summary: 'ceiling for attention.* (default redacted, or AEP_CAPTURE when higher)' },
   { name: 'AEP_ATTENTION_TIMEOUT_MS', summary: "adapters: how long a held hook waits for an answer (default: the adapter's)" },
+  { name: 'AEP_LINK_GRACE_MS', summary: 'adapters: how long a hook held while the relay link is down waits for the link before the neutral reply (default 10000; 0: at once)' },
   { name: 'AEP_INSTRUCT', summary: 'adapters: 1 accepts x.<name>.control.instruct steering; 0 or unset refuses it' },
   { name: 'AEP_ADAPTER_PORT', summary: 'adapters: the port when AEP_<NAME>_PORT is unset' },
   { name: 'AEP_DEBUG', summary: "aep hook: 1 also says when no daemon is running" },

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { attentionTimeout, daemonOptions, holdEnvName, holdWindow, instructFromEnv, portEnvName, resolvePort } from './config.js';
+import { attentionTimeout, daemonOptions, holdEnvName, holdWindow, instructFromEnv, linkGraceFromEnv, portEnvName, resolvePort } from './config.js';
 import { levelFor, postureFromEnv, red } from './capture.js';
 import { Sequencer } from './envelope.js';
 import { sessionFileName } from './store.js';
@@ -46,6 +46,18 @@ describe('daemon configuration', () => {
     expect(instructFromEnv({ AEP_INSTRUCT: '1' })).toBe(true);
     expect(instructFromEnv({ AEP_INSTRUCT: 'yes' })).toBe("AEP_INSTRUCT must be 1 (accept steering) or 0 (refuse it, the default), got 'yes'");
     expect(daemonOptions('codex', 8378, {}, { AEP_INSTRUCT: 'yes' })).toMatch(/^AEP_INSTRUCT must be/);
+  });
+  it('AEP_LINK_GRACE_MS: 10 s by default, 0 allowed (answer at once), anything but a whole number is an error naming it', () => {
+    expect(linkGraceFromEnv({})).toBe(10_000);
+    expect(linkGraceFromEnv({ AEP_LINK_GRACE_MS: '' })).toBe(10_000);
+    expect(linkGraceFromEnv({ AEP_LINK_GRACE_MS: '0' })).toBe(0);
+    expect(linkGraceFromEnv({ AEP_LINK_GRACE_MS: '2500' })).toBe(2500);
+    for (const bad of ['-1', '1.5', '10s', ' 1']) {
+      expect(linkGraceFromEnv({ AEP_LINK_GRACE_MS: bad })).toBe(`AEP_LINK_GRACE_MS must be a whole number of milliseconds (0 answers at once), got '${bad}'`);
+    }
+    expect(daemonOptions('codex', 8378, {}, {})).toMatchObject({ linkGraceMs: 10_000 });
+    expect(daemonOptions('codex', 8378, {}, { AEP_LINK_GRACE_MS: '300' })).toMatchObject({ linkGraceMs: 300 });
+    expect(daemonOptions('codex', 8378, {}, { AEP_LINK_GRACE_MS: 'x' })).toMatch(/^AEP_LINK_GRACE_MS must be/);
   });
   it('assembles daemon options; relay none disables the link; a bad relay URL is an error', () => {
     const opts = daemonOptions('claude-code', 8377, { token: 't' }, { AEP_HOME: '/tmp/x', AEP_INSTRUCT: '1' });

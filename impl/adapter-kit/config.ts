@@ -9,10 +9,12 @@
  * | home | | `AEP_HOME` | `~/.aep` |
  * | capture | | `AEP_CAPTURE`, `AEP_CAPTURE_ATTENTION` | `metadata`, `redacted` |
  * | hold | | `AEP_<AGENT>_HOLD_MS` (e.g. `AEP_CODEX_HOLD_MS`), then `AEP_ATTENTION_TIMEOUT_MS` | the adapter's `holdMs` (Codex 20 000), else 55 000 |
+ * | link grace | | `AEP_LINK_GRACE_MS` (0: a request raised while the relay link is down is answered neutrally at once) | 10 000 |
  * | steering | | `AEP_INSTRUCT=1` (`0` or empty: off; anything else is an error) | off |
  */
 import { DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations.js';
 import { postureFromEnv } from './capture.js';
+import { DEFAULT_LINK_GRACE_MS } from './held-requests.js';
 import { aepHome } from './store.js';
 import type { AdapterOptions } from './daemon.js';
 
@@ -66,6 +68,18 @@ export function holdWindow(agent: string, defaultMs: number | undefined, env: En
   return readMs(env, holdEnvName(agent)) ?? attentionTimeout(env, defaultMs ?? DEFAULT_HOLD_MS);
 }
 
+/**
+ * `AEP_LINK_GRACE_MS`: how long a held request raised while the relay link is down waits for the
+ * link before the neutral reply (a whole number of ms, 0 allowed); default 10 000; an error string
+ * when malformed.
+ */
+export function linkGraceFromEnv(env: Env): number | string {
+  const raw = env.AEP_LINK_GRACE_MS;
+  if (raw === undefined || raw === '') return DEFAULT_LINK_GRACE_MS;
+  if (!/^[0-9]+$/.test(raw)) return `AEP_LINK_GRACE_MS must be a whole number of milliseconds (0 answers at once), got '${raw}'`;
+  return Number(raw);
+}
+
 /** `AEP_INSTRUCT`: `1` on; unset, empty or `0` off; an error string for anything else. */
 export function instructFromEnv(env: Env): boolean | string {
   const raw = env.AEP_INSTRUCT;
@@ -90,6 +104,8 @@ export function daemonOptions(
   if (typeof attentionTimeoutMs === 'string') return attentionTimeoutMs;
   const instruct = instructFromEnv(env);
   if (typeof instruct === 'string') return instruct;
+  const linkGraceMs = linkGraceFromEnv(env);
+  if (typeof linkGraceMs === 'string') return linkGraceMs;
   const relay = flags.relay ?? relayUrlFromEnv(env).url ?? DEFAULT_RELAY_URL;
   if (relay !== 'none') {
     try {
@@ -107,6 +123,7 @@ export function daemonOptions(
     home: aepHome(env),
     posture,
     attentionTimeoutMs,
+    linkGraceMs,
     instruct,
   };
 }

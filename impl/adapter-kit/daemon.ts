@@ -25,6 +25,7 @@ import { readBody } from '../http/body.js';
 import { CAPTURE_ORDER, captureRank, isPlainObject, type AepEvent } from '../core/event.js';
 import { DEFAULT_POSTURE } from './capture.js';
 import { createEngine } from './engine.js';
+import { DEFAULT_LINK_GRACE_MS } from './held-requests.js';
 import { RelayLink } from './relay-link.js';
 import { MAX_HOOK_DEPTH, guardHookInput } from './hook-input.js';
 import { ADAPTER_HEADER, HOLD_HEADER } from './shim.cjs';
@@ -44,6 +45,12 @@ export interface AdapterOptions {
   posture?: Posture;
   /** How long a held hook waits for an answer; default 55 000 ms. */
   attentionTimeoutMs?: number;
+  /**
+   * How long a held request raised while the relay link is down waits for the link, in ms
+   * (default 10 000, `AEP_LINK_GRACE_MS`; 0 answers it neutrally at once); never past the hold
+   * window. See held-requests.ts `Audience`.
+   */
+  linkGraceMs?: number;
   /** Accept `x.{agent}.control.instruct` steering (default false; `AEP_INSTRUCT=1`). */
   instruct?: boolean;
   /** Declared ack window in hello; default 10 000 ms (AEP-0004 §3). */
@@ -90,9 +97,18 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   const engine = createEngine(guardedDef, {
     posture,
     timeoutMs,
-    // With a relay configured, a request is held only while the link is up: while it is down
-    // nobody can see the request, so the hook gets the vendor's neutral reply at once.
-    ...(options.relay ? { audience: () => link?.connected ?? false } : {}),
+    // With a relay configured, the link is the audience: a request raised while it is down is
+    // held for the link grace (its events wait in the outbox, the link reconnects promptly) and
+    // answered neutrally only if the link is still down when the grace ends.
+    ...(options.relay
+      ? {
+          audience: {
+            visible: () => link?.connected ?? false,
+            graceMs: options.linkGraceMs ?? DEFAULT_LINK_GRACE_MS,
+            unseen: (graceMs: number) => link?.hurry(graceMs),
+          },
+        }
+      : {}),
     // Observe-only adapters declare no control at all, so steering is never on for them.
     instruct: def.observeOnly ? false : (options.instruct ?? false),
     home,

@@ -23,21 +23,21 @@
 import type { AepEvent } from '../core/event.js';
 import { createCommandTarget } from './commands.js';
 import { createEmitter } from './emission.js';
-import { HeldRequests, REAL_TIMERS, type EngineTimers } from './held-requests.js';
+import { HeldRequests, REAL_TIMERS, type Audience, type EngineTimers } from './held-requests.js';
 import { guardHookInput, guardProblems } from './hook-input.js';
 import { SessionBook } from './sessions.js';
 import { SteeringDesk } from './steering-desk.js';
 import { CallCauses } from './call-causes.js';
 import type { AdapterDef, HookContext, HoldSpec, Posture } from './types.js';
 
-export type { EngineTimers } from './held-requests.js';
+export type { Audience, EngineTimers } from './held-requests.js';
 
 export interface EngineConfig {
   posture: Posture;
   /** How long a held hook waits for an answer, in ms. */
   timeoutMs: number;
-  /** Whether anyone can see a held request now (the daemon: the relay link is up); absent = always. */
-  audience?: () => boolean;
+  /** Who can see a held request and how long one raised unseen waits (the daemon: the relay link); absent = always somebody. */
+  audience?: Audience;
   /** Whether `x.{agent}.control.instruct` is accepted. */
   instruct: boolean;
   /** AEP home: session logs go under `logs/<agent>/`; absent = no session log (offline runs). */

@@ -6,7 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import { DEFAULT_POSTURE } from './capture.js';
 import { createEmitter } from './emission.js';
-import { HeldRequests, REAL_TIMERS, type EngineTimers } from './held-requests.js';
+import { HeldRequests, REAL_TIMERS, type Audience, type EngineTimers } from './held-requests.js';
 import type { FieldSpec, HoldSpec, Posture, Settlement } from './types.js';
 
 const S = 'held-s1';
@@ -29,7 +29,7 @@ function manualTimers() {
   return { armed, timers };
 }
 
-function setup(opts: { posture?: Posture; timeoutMs?: number; audience?: () => boolean; start?: number } = {}) {
+function setup(opts: { posture?: Posture; timeoutMs?: number; audience?: Audience; start?: number } = {}) {
   const wire: Record<string, any>[] = [];
   let now = opts.start ?? Date.UTC(2026, 0, 1);
   const clock = () => now;
@@ -123,9 +123,11 @@ describe('open: an out-of-band request', () => {
 
 describe('the hold window', () => {
   it('is the configured timeout when somebody can see the request, and the timeout reports it', async () => {
-    const k = setup({ timeoutMs: 12_345, audience: () => true });
+    const unseen: number[] = [];
+    const k = setup({ timeoutMs: 12_345, audience: { visible: () => true, graceMs: 10_000, unseen: (ms) => unseen.push(ms) } });
     const held = k.held.hold(permission(), 'r1');
     expect(k.armed.map((t) => t.ms)).toEqual([12_345]);
+    expect(unseen).toEqual([]);
     k.armed[0]!.fn();
     expect(await held).toMatchObject({ settlement: { kind: 'timeout' } });
     const [timeout] = k.of('attention.timeout');
@@ -140,26 +142,89 @@ describe('the hold window', () => {
     expect(k.armed.map((t) => t.ms)).toEqual([777]);
   });
 
-  it('is zero when nobody can see the request: it times out at once, reporting after_ms 0', async () => {
-    const k = setup({ timeoutMs: 30_000, audience: () => false });
+  it('raised unseen: held for the grace; still unseen when it ends, it times out reporting the grace', async () => {
+    const unseen: number[] = [];
+    const k = setup({ timeoutMs: 30_000, audience: { visible: () => false, graceMs: 10_000, unseen: (ms) => unseen.push(ms) } });
     const held = k.held.hold(permission(), undefined);
-    expect(k.armed.map((t) => t.ms)).toEqual([0]);
+    expect(k.armed.map((t) => t.ms)).toEqual([10_000]);
+    expect(unseen).toEqual([10_000]);
+    expect(k.of('attention.requested')).toHaveLength(1);
+    expect(k.of('attention.timeout')).toEqual([]);
     k.armed[0]!.fn();
-    await held;
-    expect(k.of('attention.timeout').map((e) => e.data)).toEqual([{ after_ms: 0 }]);
+    expect((await held).settlement).toEqual({ kind: 'timeout' });
+    expect(k.of('attention.timeout').map((e) => e.data)).toEqual([{ after_ms: 10_000 }]);
     expect('run' in k.of('attention.timeout')[0]!).toBe(false);
+    expect(k.armed).toHaveLength(1);
   });
 
-  it('a later request seen by an audience again reports the full window', () => {
+  it('raised unseen, seen again before the grace ends: held for the rest of the window and answerable', async () => {
     let visible = false;
-    const k = setup({ timeoutMs: 900, audience: () => visible });
+    const k = setup({ timeoutMs: 30_000, audience: { visible: () => visible, graceMs: 10_000 } });
+    const held = k.held.hold(permission(), 'r1');
+    visible = true;
+    k.armed[0]!.fn();
+    expect(k.armed.map((t) => t.ms)).toEqual([10_000, 20_000]);
+    expect(k.of('attention.timeout')).toEqual([]);
+    const outcome = k.held.respond(held.requestId, { option: 'allow' });
+    expect(outcome).toMatchObject({ ok: true });
+    if (!outcome.ok) throw new Error('refused');
+    k.held.applyAnswer(outcome, 'cmd-1');
+    expect((await held).settlement).toMatchObject({ kind: 'option', option: 'allow' });
+    expect(k.armed[1]!.cleared).toBe(true);
+    k.armed[1]!.fn();
+    expect(k.of('attention.timeout')).toEqual([]);
+  });
+
+  it('raised unseen, seen again but never answered: it times out at the end of the whole window', async () => {
+    let visible = false;
+    const k = setup({ timeoutMs: 30_000, audience: { visible: () => visible, graceMs: 10_000 } });
+    const held = k.held.hold(permission(), undefined);
+    visible = true;
+    k.armed[0]!.fn();
+    k.armed[1]!.fn();
+    expect((await held).settlement).toEqual({ kind: 'timeout' });
+    expect(k.of('attention.timeout').map((e) => e.data)).toEqual([{ after_ms: 30_000 }]);
+  });
+
+  it('an answer during the grace settles the request and clears the grace timer', async () => {
+    const k = setup({ timeoutMs: 30_000, audience: { visible: () => false, graceMs: 10_000 } });
+    const held = k.held.hold(permission(), undefined);
+    const outcome = k.held.respond(held.requestId, { option: 'deny' });
+    if (!outcome.ok) throw new Error('refused');
+    k.held.applyAnswer(outcome, 'cmd-2');
+    expect((await held).settlement).toMatchObject({ kind: 'option', option: 'deny' });
+    expect(k.armed[0]!.cleared).toBe(true);
+    k.armed[0]!.fn();
+    expect(k.of('attention.timeout')).toEqual([]);
+    expect(k.armed).toHaveLength(1);
+  });
+
+  it('a grace of 0 answers at once (after_ms 0); a grace longer than the window is cut to it, never extended', async () => {
+    const none = setup({ timeoutMs: 30_000, audience: { visible: () => false, graceMs: 0 } });
+    const first = none.held.hold(permission(), undefined);
+    expect(none.armed.map((t) => t.ms)).toEqual([0]);
+    none.armed[0]!.fn();
+    await first;
+    expect(none.of('attention.timeout').map((e) => e.data)).toEqual([{ after_ms: 0 }]);
+
+    let visible = false;
+    const long = setup({ timeoutMs: 900, audience: { visible: () => visible, graceMs: 10_000 } });
+    const second = long.held.hold(permission(), undefined);
+    expect(long.armed.map((t) => t.ms)).toEqual([900]);
+    visible = true;
+    long.armed[0]!.fn();
+    expect((await second).settlement).toEqual({ kind: 'timeout' });
+    expect(long.armed).toHaveLength(1);
+    expect(long.of('attention.timeout').map((e) => e.data)).toEqual([{ after_ms: 900 }]);
+  });
+
+  it('a later request raised while somebody sees it again gets the full window', () => {
+    let visible = false;
+    const k = setup({ timeoutMs: 900, audience: { visible: () => visible, graceMs: 300 } });
     k.held.hold(permission(), undefined);
     visible = true;
     k.held.hold(permission(), undefined);
-    expect(k.armed.map((t) => t.ms)).toEqual([0, 900]);
-    k.armed[0]!.fn();
-    k.armed[1]!.fn();
-    expect(k.of('attention.timeout').map((e) => e.data.after_ms)).toEqual([0, 900]);
+    expect(k.armed.map((t) => t.ms)).toEqual([300, 900]);
   });
 
   it('a timer firing after the request settled does nothing', async () => {

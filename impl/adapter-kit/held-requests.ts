@@ -20,6 +20,26 @@ export interface EngineTimers {
   clear(handle: unknown): void;
 }
 
+/**
+ * Who can see a held request, and how long one raised unseen waits for them.
+ * The daemon's audience is the relay link: a request raised while the link is down is still held
+ * (its events wait in the link's outbox) for `graceMs`, long enough for a relay restart; when the
+ * grace ends with the link still down it times out and the hook gets the vendor's neutral reply;
+ * when the link is back by then, the request is held for the rest of its window. Never past the
+ * window: the grace is cut to it.
+ */
+export interface Audience {
+  /** Whether anyone can see a request now (the relay link is up). */
+  visible(): boolean;
+  /** How long a request raised unseen waits for the audience, in ms (0: answered neutrally at once). */
+  graceMs: number;
+  /** Called when a request is raised unseen, with the grace it gets (the daemon hurries the link's reconnects). */
+  unseen?(graceMs: number): void;
+}
+
+/** The default link grace of a daemon (`AEP_LINK_GRACE_MS`): a relay restart takes a few seconds. */
+export const DEFAULT_LINK_GRACE_MS = 10_000;
+
 export const REAL_TIMERS: EngineTimers = {
   set: (fn, ms) => setTimeout(fn, ms),
   clear: (handle) => clearTimeout(handle as NodeJS.Timeout),
@@ -45,14 +65,13 @@ export class HeldRequests {
     private readonly clock: () => number,
     private readonly timers: EngineTimers,
     /**
-     * Whether anyone can see a request now (the relay link is up); absent = always. A request
-     * nobody can see is not held: it times out at once and the hook gets the vendor's neutral
-     * reply, instead of waiting the whole window for an answer that cannot come.
+     * Who can see a request (see {@link Audience}); absent = always somebody. A request nobody
+     * can see is held for the audience's grace only, unless they are back when it ends.
      */
-    private readonly audience?: () => boolean,
+    private readonly audience?: Audience,
   ) {}
 
-  /** The window of each waiting request, when it is not {@link timeoutMs} (0: nobody could see it). */
+  /** The window a request timed out after, when it is not {@link timeoutMs} (its grace ended unseen). */
   private readonly windows = new Map<string, number>();
 
   private register(spec: HoldSpec, run: string | undefined, oob: boolean): AepEvent {
@@ -76,13 +95,30 @@ export class HeldRequests {
   /** Emit `attention.requested` and hold until it settles; resolves exactly once. */
   hold(spec: HoldSpec, run: string | undefined): Held {
     const request = this.register(spec, run, false);
-    const unseen = this.audience !== undefined && !this.audience();
-    if (unseen) this.windows.set(request.id, 0);
+    const audience = this.audience;
+    const unseen = audience !== undefined && !audience.visible();
+    const grace = unseen ? Math.max(0, Math.min(audience.graceMs, this.timeoutMs)) : this.timeoutMs;
+    if (unseen) audience.unseen?.(grace);
     const settled = new Promise<{ request: AepEvent; settlement: Settlement }>((resolve) => {
-      const timer = this.timers.set(() => this.expire(request.id), unseen ? 0 : this.timeoutMs);
+      const timer = this.timers.set(() => (unseen ? this.graceOver(request.id, grace) : this.expire(request.id)), grace);
       this.waiters.set(request.id, { timer, resolve: (settlement) => resolve({ request, settlement }) });
     });
     return Object.assign(settled, { requestId: request.id });
+  }
+
+  /**
+   * The grace of a request raised unseen is over: held for the rest of its window when somebody
+   * can see it now, else timed out (`after_ms`: the grace).
+   */
+  private graceOver(id: string, grace: number): void {
+    const waiter = this.waiters.get(id);
+    if (!waiter || !this.loop.get(id)) return;
+    if (grace < this.timeoutMs && this.audience!.visible()) {
+      waiter.timer = this.timers.set(() => this.expire(id), this.timeoutMs - grace);
+      return;
+    }
+    this.windows.set(id, grace);
+    this.expire(id);
   }
 
   /** Emit `attention.requested` for a request answered out of band only (no hook waits; no timer). */

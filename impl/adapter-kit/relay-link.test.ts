@@ -1,6 +1,7 @@
 /** The relay link: hello first, outbox until the hello answer, reconnect with backoff after a drop. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { RelayLink } from './relay-link.js';
+import { HURRY_MS, RelayLink } from './relay-link.js';
+import { deadPort } from '../test-utils/dead-port.js';
 import { startStubRelay, type StubRelay } from './test-utils.js';
 
 let relay: StubRelay | null = null;
@@ -49,6 +50,36 @@ describe('RelayLink', () => {
     await until(() => relay!.frames.includes('{"aep":"0.1","n":3}'));
     expect(relay.frames.filter((f) => f.includes('"hello"'))).toHaveLength(2);
     expect(lines.some((l) => l.includes('reconnecting'))).toBe(true);
+  });
+
+  it('hurried while down (a hook is held): a relay back on its port is joined within HURRY_MS, not after the grown backoff', async () => {
+    const port = await deadPort();
+    const lines: string[] = [];
+    link = new RelayLink({ url: `http://127.0.0.1:${port}`, hello, onCommand: () => {}, log: (l) => lines.push(l) });
+    // Attempts at about 0, 0.25, 0.75, 1.75 and 3.75 s; the wait after the last is 4 s.
+    await new Promise((r) => setTimeout(r, 4200));
+    expect(link.state.status).toBe('down');
+    const back = await startRelay({ port, log: () => {} });
+    try {
+      const at = Date.now();
+      link.hurry(5000);
+      await until(() => link!.connected, 3000);
+      expect(Date.now() - at).toBeLessThan(HURRY_MS + 700);
+    } finally {
+      await link.close();
+      link = null;
+      await back.close();
+    }
+  }, 15_000);
+
+  it('hurry does nothing while the link is up', async () => {
+    relay = await startStubRelay();
+    link = new RelayLink({ url: relay.url, hello, onCommand: () => {}, log: () => {} });
+    await until(() => link!.connected);
+    link.hurry(5000);
+    link.send('{"aep":"0.1","n":9}');
+    await until(() => relay!.frames.includes('{"aep":"0.1","n":9}'));
+    expect(relay.frames.filter((f) => f.includes('"hello"'))).toHaveLength(1);
   });
 
   it('keeps retrying while no relay listens (the outbox is bounded), logging the same failure once', async () => {

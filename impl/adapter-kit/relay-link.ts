@@ -25,6 +25,10 @@
  * ("token refused"), and the link keeps retrying quietly at the longest backoff (10 s), so a relay
  * restarted with the right token is joined without a restart here; events wait in the outbox
  * meanwhile. Any other failure is logged when its reason changes, not on every retry.
+ *
+ * Hurry (`hurry(forMs)`): while a held request waits for the link (the daemon's link grace), the
+ * reconnect waits are at most {@link HURRY_MS}, and a wait already longer is brought forward, so a
+ * relay back after a restart is joined within half a second, not after a backoff of up to 10 s.
  */
 import WebSocket from 'ws';
 
@@ -79,6 +83,9 @@ export function socketUrl(base: string): string {
   return url.toString();
 }
 
+/** The longest reconnect wait while hurried (see the module comment), in ms. */
+export const HURRY_MS = 500;
+
 interface Entry {
   readonly line: string;
   /** Send order, for acknowledgement. */
@@ -112,6 +119,10 @@ export class RelayLink {
   private closed = false;
   private backoff = 250;
   private timer: NodeJS.Timeout | null = null;
+  /** When the pending reconnect attempt is due (epoch ms). */
+  private dueAt = 0;
+  /** Until when reconnect waits are at most HURRY_MS (epoch ms). */
+  private hurryUntil = 0;
   /** Not yet handed to a live connection, in order. */
   private readonly outbox: Entry[] = [];
   /** Sent on the current connection, not yet acknowledged by a pong (only with pong-acks). */
@@ -161,6 +172,28 @@ export class RelayLink {
     }
     this.outbox.push(entry);
     this.trim();
+  }
+
+  /**
+   * Reconnect promptly for the next `forMs` ms: waits of at most {@link HURRY_MS}, and a pending
+   * longer wait brought forward. Nothing changes while the link is up, closed, or refused (a
+   * refused token is not fixed by asking sooner).
+   */
+  hurry(forMs: number): void {
+    if (this.closed || this.ready || this.linkState.status === 'refused') return;
+    const now = Date.now();
+    this.hurryUntil = Math.max(this.hurryUntil, now + forMs);
+    if (this.timer !== null && this.dueAt - now > HURRY_MS) this.schedule(HURRY_MS);
+  }
+
+  /** The next attempt in `ms`, replacing any pending one. */
+  private schedule(ms: number): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.dueAt = Date.now() + ms;
+    this.timer = setTimeout(() => {
+      this.timer = null;
+      this.connect();
+    }, ms);
   }
 
   /** Stop reconnecting and close the socket. */
@@ -250,14 +283,14 @@ export class RelayLink {
         const line = `relay refused the token (HTTP ${refusedWith}) at ${socketUrl(this.opts.url)}: set AEP_TOKEN (or --token) to the relay's token; events are kept in the session log and held for delivery, and the link retries quietly every ${every / 1000} s`;
         if (this.lastLogged !== 'refused') this.opts.log(this.opts.token ? line : line.replace('relay refused the token', 'relay refused the connection: no token was given'));
         this.lastLogged = 'refused';
-        this.timer = setTimeout(() => this.connect(), every);
+        this.schedule(every);
         return;
       } else {
         this.linkState = { status: 'down', reason: why };
         if (this.lastLogged !== why) this.opts.log(`relay link down (${why}); reconnecting with backoff (up to 10 s), logged again only if the reason changes`);
         this.lastLogged = why;
       }
-      this.timer = setTimeout(() => this.connect(), this.backoff);
+      this.schedule(Date.now() < this.hurryUntil ? Math.min(this.backoff, HURRY_MS) : this.backoff);
       this.backoff = Math.min(this.backoff * 2, 10_000);
     };
     ws.on('unexpected-response', (_req, res) => {

@@ -3,7 +3,7 @@
  * as a user runs it), its effect observed on the wire: the port variables move /healthz, the
  * hold variables move the window the daemon announces (x-aep-hold-ms) and the window a held
  * PermissionRequest waits. The list of adapters and variables is the registry's. And while the
- * relay link is down a held request nobody can see is answered neutrally at once.
+ * relay link is down a held request waits AEP_LINK_GRACE_MS for the link, then is answered neutrally.
  */
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
@@ -93,17 +93,20 @@ describe('documented adapter variables, on the real verb', () => {
     }
   }, 20_000);
 
-  it('relay link down: a held PermissionRequest nobody can see is answered neutrally at once, not after the window', async () => {
+  it('relay link down: a held PermissionRequest waits AEP_LINK_GRACE_MS for the link, then gets the neutral reply; 0 answers at once', async () => {
     const codex = adapterNamed('codex')!;
-    const verb = await runVerb('codex', { [codex.portEnv]: '0', AEP_RELAY_URL: `http://127.0.0.1:${await deadPort()}` });
-    try {
-      const session = { session_id: 'env-unseen', turn_id: 't1' };
-      await call(verb.port, 'POST', '/hook/UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', ...session, prompt: 'x' });
-      const held = await call(verb.port, 'POST', '/hook/PermissionRequest', { hook_event_name: 'PermissionRequest', ...session, tool_name: 'shell', tool_input: { command: ['ls'] } });
-      expect(held.body).toBe(neutralReply(codex, 'PermissionRequest'));
-      expect(held.ms).toBeLessThan(1500);
-    } finally {
-      await verb.stop();
+    for (const [grace, min, max] of [['600', 550, 3000], ['0', 0, 1500]] as const) {
+      const verb = await runVerb('codex', { [codex.portEnv]: '0', AEP_RELAY_URL: `http://127.0.0.1:${await deadPort()}`, AEP_LINK_GRACE_MS: grace });
+      try {
+        const session = { session_id: `env-unseen-${grace}`, turn_id: 't1' };
+        await call(verb.port, 'POST', '/hook/UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', ...session, prompt: 'x' });
+        const held = await call(verb.port, 'POST', '/hook/PermissionRequest', { hook_event_name: 'PermissionRequest', ...session, tool_name: 'shell', tool_input: { command: ['ls'] } });
+        expect(held.body).toBe(neutralReply(codex, 'PermissionRequest'));
+        expect(held.ms, `grace ${grace}`).toBeGreaterThanOrEqual(min);
+        expect(held.ms, `grace ${grace}`).toBeLessThan(max);
+      } finally {
+        await verb.stop();
+      }
     }
   }, 20_000);
 });

@@ -55,8 +55,9 @@ environment:
   AEP_ATTENTION_TIMEOUT_MS   how long a held hook waits for an answer (default: the adapter's,
                              ${ADAPTER_INTEGRATIONS.filter((i) => i.descriptor.holdMs !== undefined).map((i) => `${i.descriptor.holdMs} for ${i.command}`).join(', ') || 'none'}, 55000 otherwise)
   AEP_<NAME>_HOLD_MS         the same for one adapter, e.g. AEP_CODEX_HOLD_MS (wins over the above)
-                             While the relay link is down nobody can see a held hook: it is answered
-                             with the vendor's neutral reply at once instead of waiting the window.
+  AEP_LINK_GRACE_MS          how long a hook held while the relay link is down waits for the link
+                             (a relay restart) before the vendor's neutral reply (default 10000,
+                             never past the hold window; 0 answers at once)
   AEP_INSTRUCT               1 accepts x.<name>.control.instruct steering; 0 or unset refuses it
                              (default; never for cline, antigravity, gemini-cli); any other value
                              is a usage error

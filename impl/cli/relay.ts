@@ -39,6 +39,8 @@ fleet (with --nats / AEP_NATS_URL):
   AEP_NATS_DUPLICATE_WINDOW_MS  JetStream duplicate window, ms (default 120000)
   AEP_NATS_LEASE_MS session ownership lease, ms, renewed every third (default 15000)
   AEP_NATS_NODE     this node's id in the fleet (default {hostname}-{pid})
+  AEP_NATS_FAILOVER_MS  how long a publish the stream does not acknowledge (a server died, no
+                    leader yet) is held and retried before 503 + Retry-After, ms (default 8000)
 
 exit codes: 0 stopped cleanly · 1 failed to start, or drain cut off · 2 usage error
 `;

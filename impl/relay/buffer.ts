@@ -68,10 +68,13 @@ export function isSuccessor(pos: Position, next: Position): boolean {
 export const MATERIALIZED = 16_384;
 
 /**
- * The memoized parses: at most `MATERIALIZED`, the oldest dropped first (Map order is insertion
- * order). Kept beside the held events rather than in a field of each, which every held event would pay for.
+ * The memoized parses of one buffer: at most `MATERIALIZED`, the oldest dropped first (Map order
+ * is insertion order). Kept beside the held events rather than in a field of each (each held
+ * event pays one reference to its buffer's memo). One per buffer, not one per process: a
+ * module-level memo kept up to 16 384 events (their text and parsed form, tens of MB) of a relay
+ * after it closed (issue 37, the soak's heap after close).
  */
-const parsed = new Map<HeldEvent, AepEvent>();
+type ParseMemo = Map<HeldEvent, AepEvent>;
 
 /**
  * A held event: the received text and its index, never the parsed object (except while it is
@@ -92,6 +95,8 @@ class HeldEvent implements Held, Position {
     readonly seq: number,
     positioned: boolean,
     ord: number,
+    /** The buffer's parse memo. */
+    private readonly parsed: ParseMemo,
   ) {
     this.#order = positioned ? ord : -ord;
   }
@@ -111,6 +116,7 @@ class HeldEvent implements Held, Position {
 
   /** The event, parsed from `raw` on demand; the last `MATERIALIZED` parses are kept. */
   get event(): AepEvent {
+    const parsed = this.parsed;
     let event = parsed.get(this);
     if (event === undefined) {
       event = JSON.parse(this.raw) as AepEvent;
@@ -180,6 +186,8 @@ export class ReplayBuffer {
    * `4 * maxSessions` names.
    */
   readonly #evicted = new Map<string, Position>();
+  /** The last `MATERIALIZED` parses of this buffer's held events (see `ParseMemo`). */
+  readonly #parsed: ParseMemo = new Map();
   /** The most recently written session (the Map's last key), so a run of writes to it skips the re-insert. */
   #newest: string | undefined;
   #ord = 0;
@@ -226,7 +234,7 @@ export class ReplayBuffer {
     const positioned = typeof seq === 'number';
     const pos: Position = positioned ? { epoch: event.epoch ?? 0, seq } : (state.highWater ?? BEFORE_ALL);
     const source = event.source === state.lastSource ? state.lastSource : (state.lastSource = event.source);
-    const held = new HeldEvent(rec.raw, state.name, event.id, pos.epoch, pos.seq, positioned, ++this.#ord);
+    const held = new HeldEvent(rec.raw, state.name, event.id, pos.epoch, pos.seq, positioned, ++this.#ord, this.#parsed);
     if (rec.overDeclared !== undefined) (held as { overDeclared?: boolean }).overDeclared = rec.overDeclared;
     if (positioned && (!state.highWater || comparePositions(pos, state.highWater) > 0)) state.highWater = pos;
     // A down-levelled copy made for live delivery is the held event's too (made once per event and ceiling).

@@ -5,6 +5,7 @@
  * `SubscriptionWriter` and peers are an interface the WebSocket binding implements.
  * Nothing outside the hub touches its sets: subscriptions, peers and counts go through methods.
  */
+import type { FailoverStatus } from './fleet/failover.js';
 import { compileFilter, type FilterMatch } from '../core/filter.js';
 import { ReplayBuffer, type Received } from './buffer.js';
 import { routeCommand, type Claimant, type RefusalCode } from './control.js';
@@ -51,6 +52,8 @@ export interface FleetStatus {
   readonly node: string;
   readonly stream: string;
   readonly nats: 'reachable' | 'unreachable';
+  /** Publishes held through a stream failover: the one under way, the last one (fleet/failover.ts). */
+  readonly failover?: FailoverStatus;
 }
 
 /** Counts for `/healthz`. */

@@ -19,9 +19,15 @@ export interface FleetConfig {
   readonly leaseMs: number;
   /** This node's id, unique in the fleet. `AEP_NATS_NODE`, default `{hostname}-{pid}`. */
   readonly node: string;
+  /**
+   * How long ingest holds a publish the stream does not acknowledge (no leader after a server
+   * died, the connection between servers) and retries it, in ms: the bound of a POST's answer.
+   * `AEP_NATS_FAILOVER_MS`, default 8000 (see failover.ts).
+   */
+  readonly failoverMs: number;
 }
 
-export const FLEET_DEFAULTS = Object.freeze({ stream: 'AEP', replicas: 1, duplicateWindowMs: 120_000, leaseMs: 15_000 });
+export const FLEET_DEFAULTS = Object.freeze({ stream: 'AEP', replicas: 1, duplicateWindowMs: 120_000, leaseMs: 15_000, failoverMs: 8_000 });
 
 /** Stream, bucket and node names: letters, digits, `-` and `_` (they become NATS subject tokens). */
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
@@ -64,5 +70,6 @@ export function parseFleetConfig(env: Readonly<Record<string, string | undefined
     duplicateWindowMs: integer('AEP_NATS_DUPLICATE_WINDOW_MS', env.AEP_NATS_DUPLICATE_WINDOW_MS, FLEET_DEFAULTS.duplicateWindowMs, 100, 7 * 24 * 3_600_000),
     leaseMs: integer('AEP_NATS_LEASE_MS', env.AEP_NATS_LEASE_MS, FLEET_DEFAULTS.leaseMs, 300, 3_600_000),
     node: name('AEP_NATS_NODE', env.AEP_NATS_NODE, defaultNode()),
+    failoverMs: integer('AEP_NATS_FAILOVER_MS', env.AEP_NATS_FAILOVER_MS, FLEET_DEFAULTS.failoverMs, 500, 60_000),
   });
 }

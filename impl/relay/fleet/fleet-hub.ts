@@ -6,6 +6,13 @@
  *   (and this node applied them, so a replay right after the 202 holds them). The stream keeps
  *   one copy: a pair this node already holds, or repeated in the batch, is not published; a
  *   pair JetStream drops as a duplicate within its window is counted a duplicate.
+ * - Failover (failover.ts): a publish the stream does not acknowledge because it has no leader
+ *   (a server died) or NATS is between servers is held and tried again, with the same message
+ *   id, for at most `AEP_NATS_FAILOVER_MS` from the request's start; only then does ingest answer
+ *   `unavailable` (503 with `Retry-After`). A retried event JetStream reports as a duplicate was
+ *   stored by an earlier attempt of the same request: it counts as new, and is not sent live
+ *   again. The failover under way and the last one are on `/healthz` (`fleet.failover`), and
+ *   each ended failover is one log line with its duration.
  * - Every node reads the whole stream (stream-reader.ts: an ordered consumer, recreated from the
  *   last applied sequence when the server it lives on dies) into its own in-memory `Hub`
  *   (replay buffer + fan-out), so SSE, WebSocket, filters, ceilings and resume are the single
@@ -30,6 +37,7 @@ import type { RosterEntry } from './ownership.js';
 import { Leases } from './ownership.js';
 import { ensureStream, ownershipBucket, streamConfig, untilReady } from './stream.js';
 import { StreamReader } from './stream-reader.js';
+import { attemptTimeout, failoverLine, FailoverRecord, isRetryable, MIN_ATTEMPT_MS, pauseBefore } from './failover.js';
 
 export interface FleetHubOptions {
   readonly fleet: FleetConfig;
@@ -41,11 +49,15 @@ export interface FleetHubOptions {
   readonly setupMs?: number;
 }
 
-/** How long a publish waits for its JetStream ack, and a routed command for its reply. */
-const PUBLISH_TIMEOUT_MS = 5_000;
+/** How long a routed command waits for its reply. */
 const ROUTE_TIMEOUT_MS = 3_000;
 /** An acknowledged batch is answered after at most this long even if this node has not applied it yet. */
-const APPLY_WAIT_MS = 5_000;
+const APPLY_WAIT_MS = 1_000;
+/**
+ * The same for a request held through a failover: this node's stream reader may itself be on the
+ * dead server (re-created after 3 s of silence), and the events are stored; the 202 does not wait for it.
+ */
+const APPLY_AFTER_FAILOVER_MS = 250;
 /** After a reconnect, ingest waits at most this long for the lease check (a bucket without a leader answers late). */
 const LEASE_CHECK_MS = 2_000;
 
@@ -79,6 +91,13 @@ export async function startFleetHub(opts: FleetHubOptions): Promise<FleetHub> {
   }
 }
 
+/** An acknowledged publish: whether it took more than one attempt, and whether it was held through a failover. */
+interface Published {
+  readonly ack: PubAck;
+  readonly retried: boolean;
+  readonly held: boolean;
+}
+
 interface Deferred {
   readonly after: number;
   readonly rec: Received;
@@ -101,6 +120,9 @@ export class FleetHub implements HubLike {
   #waiters: Array<{ seq: number; resolve: () => void }> = [];
   #reader: StreamReader | undefined;
   #subs: Subscription[] = [];
+  readonly #failover = new FailoverRecord();
+  /** Leases this node lost so far: a request held while NATS was away is refused when one was lost meanwhile. */
+  #leaseLosses = 0;
 
   constructor(
     private readonly nc: NatsConnection,
@@ -121,6 +143,7 @@ export class FleetHub implements HubLike {
    * it claims again (refused while the other lease lives); commands go to the lease's owner.
    */
   #lostLease(session: string, owner: string | undefined): void {
+    this.#leaseLosses++;
     const ended = this.#local.revoke(session);
     const to = owner === undefined ? 'NATS could not say who holds it now' : `node ${JSON.stringify(owner)} holds it now`;
     this.#log(`lost the lease on session ${JSON.stringify(session)} (${to}): ${ended} local connection(s) no longer claim it; their next event in it claims again, and commands for it go to the lease's owner`);
@@ -275,7 +298,7 @@ export class FleetHub implements HubLike {
   }
 
   fleet(): FleetStatus {
-    return { node: this.#fleet.node, stream: this.#fleet.stream, nats: this.#reachable && !this.nc.isClosed() ? 'reachable' : 'unreachable' };
+    return { node: this.#fleet.node, stream: this.#fleet.stream, nats: this.#reachable && !this.nc.isClosed() ? 'reachable' : 'unreachable', failover: this.#failover.status() };
   }
 
   stats(): HubStats {
@@ -292,18 +315,71 @@ export class FleetHub implements HubLike {
 
   async ingest(recs: readonly Received[]): Promise<Ingested> {
     try {
-      return { ok: true, fresh: await this.#store(recs) };
+      return { ok: true, fresh: await this.#store(recs, Date.now() + this.#fleet.failoverMs) };
     } catch (err) {
+      if (err instanceof Unavailable) this.#failover.refused();
       return unreachable(err);
     }
   }
 
-  /** Publish the batch and wait for its acks and for this node to apply it: how many were new. Throws `Unavailable`. */
-  async #store(recs: readonly Received[]): Promise<number> {
-    if (!this.#reachable || this.nc.isClosed()) throw this.#unavailable();
+  /** A publish was acknowledged: a failover under way is over (one log line with its duration). */
+  #stored(): void {
+    const ended = this.#failover.stored();
+    if (ended) this.#log(failoverLine(this.#fleet.node, ended, this.#fleet.failoverMs));
+  }
+
+  /** Wait (within `deadline`) until NATS is reachable; throws `Unavailable` when the connection is closed or the window is spent. */
+  async #untilReachable(deadline: number): Promise<void> {
+    if (this.#reachable && !this.nc.isClosed()) return;
+    this.#failover.hold();
+    const losses = this.#leaseLosses;
+    while (!this.#reachable || this.nc.isClosed()) {
+      if (this.nc.isClosed() || this.#closing || Date.now() >= deadline) throw this.#unavailable();
+      await sleep(Math.min(50, Math.max(0, deadline - Date.now())));
+    }
+    // The lease check on reconnect ended claims another node took meanwhile: an event held
+    // across it may come from a connection that claims no more (its claim was checked before the
+    // wait). It is refused, so its sender sends it again and claims again (refused `unauthorized`
+    // while the other lease lives): a held request never stores what a lost lease forbids.
+    if (this.#leaseLosses !== losses) throw new Unavailable(`this node lost a session lease while NATS was away, so the events held meanwhile are not stored; send them again`);
+  }
+
+  /** One publish, held through a failover: retried (same message id) until acknowledged or the window ends. */
+  async #publish(subject: string, rec: Received, msgID: string, deadline: number): Promise<Published> {
+    const h = rec.overDeclared ? headers() : undefined;
+    if (h) h.set(OVER, '1');
+    for (let n = 0; ; n++) {
+      await this.#untilReachable(deadline);
+      const timeout = attemptTimeout(Date.now(), deadline, this.#failover.holding);
+      if (timeout === 0) throw new Unavailable(`JetStream did not acknowledge an event within the failover window (AEP_NATS_FAILOVER_MS=${this.#fleet.failoverMs})`);
+      try {
+        const held = this.#failover.holding;
+        const ack = await this.js.publish(subject, rec.raw, { msgID, timeout, ...(h ? { headers: h } : {}) });
+        this.#stored();
+        return { ack, retried: n > 0, held: held || n > 0 };
+      } catch (err) {
+        if (!isRetryable(err) || this.#closing) throw new Unavailable(`JetStream did not acknowledge an event (${describe(err)})`);
+        this.#failover.hold();
+        const pause = pauseBefore(n, Date.now(), deadline);
+        if (Date.now() + pause + MIN_ATTEMPT_MS >= deadline) {
+          throw new Unavailable(`JetStream did not acknowledge an event within the failover window (AEP_NATS_FAILOVER_MS=${this.#fleet.failoverMs}; last: ${describe(err)})`);
+        }
+        await sleep(pause);
+      }
+    }
+  }
+
+  /**
+   * Publish the batch and wait for its acks and for this node to apply it: how many were new.
+   * Everything happens before `deadline` (the failover window from the request's start); throws `Unavailable`.
+   */
+  async #store(recs: readonly Received[], deadline: number): Promise<number> {
+    if (this.nc.isClosed()) throw this.#unavailable();
+    await this.#untilReachable(deadline);
     let fresh = 0;
     let stored = 0; // highest stream sequence acknowledged for this batch
-    let pending: Array<{ rec: Received; ack: Promise<PubAck | Error> }> = [];
+    let pending: Array<{ rec: Received; ack: Promise<Published | Error> }> = [];
+    let heldThrough = false;
     const seen = new Set<string>();
     const settle = async (): Promise<void> => {
       if (pending.length === 0) return;
@@ -312,11 +388,13 @@ export class FleetHub implements HubLike {
       const acks = await Promise.all(batch.map((p) => p.ack));
       const failed = acks.find((a): a is Error => a instanceof Error);
       if (failed) throw failed instanceof Unavailable ? failed : new Unavailable(`JetStream did not acknowledge an event (${describe(failed)})`);
-      for (const [i, ack] of acks.entries()) {
-        const { seq, duplicate } = ack as PubAck;
-        stored = Math.max(stored, seq);
-        // Dropped by the stream as a redelivery within its window: still forwarded live.
-        if (duplicate) this.#live(batch[i]!.rec, seq);
+      for (const [i, result] of acks.entries()) {
+        const { ack, retried, held } = result as Published;
+        heldThrough ||= held;
+        stored = Math.max(stored, ack.seq);
+        // Dropped by the stream as a redelivery within its window: still forwarded live. A
+        // retried publish reported as a duplicate was stored by its own earlier attempt.
+        if (ack.duplicate && !retried) this.#live(batch[i]!.rec, ack.seq);
         else fresh++;
       }
     };
@@ -335,13 +413,11 @@ export class FleetHub implements HubLike {
         continue;
       }
       seen.add(msgId);
-      const h = rec.overDeclared ? headers() : undefined;
-      if (h) h.set(OVER, '1');
-      const ack = this.js.publish(this.names.eventSubject(session), rec.raw, { msgID: msgId, timeout: PUBLISH_TIMEOUT_MS, ...(h ? { headers: h } : {}) }).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
+      const ack = this.#publish(this.names.eventSubject(session), rec, msgId, deadline).catch((err: unknown) => (err instanceof Error ? err : new Error(String(err))));
       pending.push({ rec, ack });
     }
     await settle();
-    await this.#caughtUp(stored);
+    await this.#caughtUp(stored, Math.max(0, Math.min(heldThrough ? APPLY_AFTER_FAILOVER_MS : APPLY_WAIT_MS, deadline - Date.now())));
     return fresh;
   }
 
@@ -435,3 +511,4 @@ export class FleetHub implements HubLike {
 }
 
 const describe = (err: unknown): string => (err instanceof Error ? err.message : String(err));
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));

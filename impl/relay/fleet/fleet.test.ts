@@ -271,11 +271,50 @@ suite(`a three-node fleet${skipped(!present, NATS_MISSING)}`, () => {
 });
 
 suite(`a fleet node when NATS goes away${skipped(!present, NATS_MISSING)}`, () => {
+  it('holds a POST through an outage shorter than the failover window: 202, not 503; /healthz and one log line report the failover and its duration', async () => {
+    const own = await startNats();
+    const lines: string[] = [];
+    try {
+      const stream = fleetStream();
+      const a = await node(stream, 'a', { fleet: { failoverMs: 8_000 } as never, log: (l: string) => lines.push(l) }, own.url);
+      const onA = await sse(`${a.url}/stream?filter=${encodeURIComponent(JSON.stringify({ session: 'held' }))}`);
+      const first = JSON.stringify(makeEvent({ session: 'held', seq: 0 }));
+      expect((await post(a.url, [first])).status).toBe(202);
+      const health = async (): Promise<any> => (await fetch(`${a.url}/healthz`)).json();
+      await own.stop();
+      for (let i = 0; i < 100 && (await health()).fleet.nats !== 'unreachable'; i++) await sleep(50);
+      const second = JSON.stringify(makeEvent({ session: 'held', seq: 1 }));
+      const askedAt = Date.now();
+      const held = post(a.url, [second]);
+      await sleep(600);
+      expect((await health()).fleet.failover).toMatchObject({ state: 'holding', since: expect.any(String), held_ms: expect.any(Number), count: 0 });
+      await own.restart();
+      const answer = await held;
+      const tookMs = Date.now() - askedAt;
+      expect(answer.status).toBe(202);
+      expect(answer.body).toEqual({ accepted: 1, duplicates: 0 });
+      expect(tookMs).toBeLessThan(8_500);
+      await onA.waitFor((t) => dataOf(t).length >= 2, 10_000);
+      expect(dataOf(onA.text())).toEqual([first, second]);
+      const after = (await health()).fleet.failover;
+      expect(after).toMatchObject({ state: 'none', count: 1, last: { ended: expect.any(String), refused: 0 } });
+      expect(after.last.ms).toBeGreaterThan(0);
+      expect(after.last.ms).toBeLessThanOrEqual(tookMs + 1_000);
+      const said = lines.filter((l) => l.startsWith('fleet failover over on node a'));
+      expect(said).toHaveLength(1);
+      expect(said[0]).toMatch(/after \d+\.\d s \(\d+ ms\) of held publishes; no request was refused$/);
+    } finally {
+      await Promise.all(relays.splice(0).map((r) => r.close()));
+      await own.dispose();
+    }
+  }, 60_000);
+
   it('answers 503 while NATS is down, acknowledges nothing, and ingests again once NATS is back', async () => {
     const own = await startNats();
     try {
       const stream = fleetStream();
-      const a = await node(stream, 'a', {}, own.url);
+      // A short failover window: this test is about an outage longer than it.
+      const a = await node(stream, 'a', { fleet: { failoverMs: 1_000 } as never }, own.url);
       const c = await node(stream, 'c', {}, own.url);
       const onC = await sse(`${c.url}/stream?filter=${encodeURIComponent(JSON.stringify({ session: 'down' }))}`);
       const first = JSON.stringify(makeEvent({ session: 'down', seq: 0 }));
@@ -288,10 +327,15 @@ suite(`a fleet node when NATS goes away${skipped(!present, NATS_MISSING)}`, () =
       await own.stop();
       const health = async (): Promise<any> => (await fetch(`${a.url}/healthz`)).json();
       for (let i = 0; i < 100 && (await health()).fleet.nats !== 'unreachable'; i++) await sleep(50);
-      expect((await health()).fleet).toEqual({ node: 'a', stream, nats: 'unreachable' });
+      expect((await health()).fleet).toEqual({ node: 'a', stream, nats: 'unreachable', failover: { state: 'none', count: 0 } });
       const second = JSON.stringify(makeEvent({ session: 'down', seq: 1 }));
+      const askedAt = Date.now();
       const refused = await post(a.url, [second]);
+      // Held for the 1 s failover window, then refused: never sooner, never much later.
+      expect(Date.now() - askedAt).toBeGreaterThanOrEqual(900);
+      expect(Date.now() - askedAt).toBeLessThan(2_500);
       expect(refused.status).toBe(503);
+      expect(refused.headers['retry-after']).toBe('1');
       expect(refused.body.error).toBe('unavailable');
       expect(refused.body.detail).toContain('nothing of this request is acknowledged');
       const lost = makeEvent({ session: 'down-ws', seq: 1 });
@@ -305,7 +349,7 @@ suite(`a fleet node when NATS goes away${skipped(!present, NATS_MISSING)}`, () =
       newcomer.send(JSON.stringify(unclaimed));
       expect(JSON.parse(await newcomer.waitFor((f) => f?.type === 'error', 5000))).toMatchObject({ code: 'unavailable', cause: unclaimed.id });
       const disc = await (await fetch(`${a.url}/.well-known/aep`)).json();
-      expect((disc as any).fleet).toEqual({ node: 'a', stream, nats: 'unreachable' });
+      expect((disc as any).fleet).toMatchObject({ node: 'a', stream, nats: 'unreachable', failover: { state: 'holding' } });
       await own.restart();
       let status = 0;
       for (let i = 0; i < 200 && status !== 202; i++) {

@@ -17,7 +17,7 @@ export const FLEET_HUB = process.env.AEP_TEST_HUB === 'nats';
 
 /** What discovery and `/healthz` add on a fleet node (nothing on the in-memory hub), as an `expect` pattern. */
 export function fleetMember(): Record<string, unknown> {
-  return FLEET_HUB ? { fleet: { node: expect.stringMatching(/^n[0-9a-f]{8}$/), stream: expect.stringMatching(/^T[0-9a-f]{12}$/), nats: 'reachable' } } : {};
+  return FLEET_HUB ? { fleet: { node: expect.stringMatching(/^n[0-9a-f]{8}$/), stream: expect.stringMatching(/^T[0-9a-f]{12}$/), nats: 'reachable', failover: { state: 'none', count: 0 } } } : {};
 }
 
 let nats: Promise<NatsServer> | undefined;

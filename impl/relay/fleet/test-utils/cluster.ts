@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { connect as tcpConnect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { jetstreamManager } from '@nats-io/jetstream';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
 import { freePort, NATS_MISSING, natsServerBinary } from '../local-nats.js';
 
@@ -140,11 +140,11 @@ export async function startCluster(opts: { launch?: number } = {}): Promise<Nats
  * right after a killed server rejoined, the cluster may still be electing its leaders and let a
  * request time out: it asks again until `ms` have passed.
  */
-export async function busiestServer(cluster: NatsCluster, stream: string, ms = 30_000): Promise<ClusterServer> {
+export async function busiestServer(cluster: NatsCluster, stream: string, ms = 30_000, pick: 'consumers' | 'leader' = 'consumers'): Promise<ClusterServer> {
   const deadline = Date.now() + ms;
   for (;;) {
     try {
-      return await busiestOnce(cluster, stream);
+      return await busiestOnce(cluster, stream, pick);
     } catch (err) {
       if (Date.now() >= deadline) throw err;
       await new Promise((r) => setTimeout(r, 500));
@@ -152,7 +152,12 @@ export async function busiestServer(cluster: NatsCluster, stream: string, ms = 3
   }
 }
 
-async function busiestOnce(cluster: NatsCluster, stream: string): Promise<ClusterServer> {
+/** The server leading `stream` now: its death leaves the stream without a leader until the others elect one (publishes fail meanwhile). */
+export function streamLeader(cluster: NatsCluster, stream: string, ms = 30_000): Promise<ClusterServer> {
+  return busiestServer(cluster, stream, ms, 'leader');
+}
+
+async function busiestOnce(cluster: NatsCluster, stream: string, pick: 'consumers' | 'leader'): Promise<ClusterServer> {
   const nc = await connect({ servers: cluster.servers.filter((s) => s.alive()).map((s) => s.url), timeout: 5_000 });
   try {
     const jsm = await jetstreamManager(nc);
@@ -162,9 +167,60 @@ async function busiestOnce(cluster: NatsCluster, stream: string): Promise<Cluste
       const leader = c.cluster?.leader;
       if (leader) count.set(leader, (count.get(leader) ?? 0) + 1);
     }
+    if (pick === 'leader') {
+      const leader = cluster.servers.find((s) => s.alive() && s.name === info.cluster?.leader);
+      if (!leader) throw new Error(`stream ${stream} has no leader among the live servers yet`);
+      return leader;
+    }
     const score = (s: ClusterServer): number => (count.get(s.name) ?? 0) * 2 + (info.cluster?.leader === s.name ? 1 : 0);
     return [...cluster.servers].filter((s) => s.alive()).sort((x, y) => score(y) - score(x))[0]!;
   } finally {
     await nc.close();
   }
+}
+
+/**
+ * The broker's own recovery, measured without a relay in the path: from `since`, publish `payload`
+ * (message id `msgID`) to `subject` of the stream through a fresh connection to the live servers
+ * until JetStream acknowledges it; resolves with the ms from `since` (-1 after `ms`). What a
+ * relay node can do after a server's death is bounded below by this (the stream's leader election).
+ */
+export async function brokerBack(cluster: NatsCluster, subject: string, payload: string, msgID: string, since: number, ms = 30_000): Promise<number> {
+  const deadline = since + ms;
+  const nc = await connect({ servers: cluster.servers.filter((s) => s.alive()).map((s) => s.url), timeout: 5_000, reconnectTimeWait: 100 });
+  try {
+    const js = jetstream(nc);
+    while (Date.now() < deadline) {
+      try {
+        await js.publish(subject, payload, { msgID, timeout: 300 });
+        return Date.now() - since;
+      } catch {
+        await new Promise((r) => setTimeout(r, 25));
+      }
+    }
+    return -1;
+  } finally {
+    await nc.close();
+  }
+}
+
+/** Resolves once every replica of `stream` is current and online under a leader (a restarted server caught up), or after `ms`. */
+export async function untilCurrent(cluster: NatsCluster, stream: string, ms = 20_000): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    try {
+      const nc = await connect({ servers: cluster.servers.filter((s) => s.alive()).map((s) => s.url), timeout: 2_000 });
+      try {
+        const info = await (await jetstreamManager(nc)).streams.info(stream);
+        const replicas = info.cluster?.replicas ?? [];
+        if (info.cluster?.leader && replicas.length === cluster.servers.length - 1 && replicas.every((r) => r.current && !r.offline)) return true;
+      } finally {
+        await nc.close();
+      }
+    } catch {
+      // the cluster is still electing: ask again
+    }
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  return false;
 }

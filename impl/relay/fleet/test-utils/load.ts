@@ -19,9 +19,27 @@ export interface PostLog {
   readonly other: string[];
   /** The longest single POST, in ms. */
   slowestMs: number;
+  /** When each 202 arrived (epoch ms), in order. */
+  readonly ackedAt: number[];
+  /** The distinct `detail`s of the 503 answers, and how long each such POST took (the first 20). */
+  readonly refusals: string[];
 }
 
-export const newPostLog = (): PostLog => ({ acknowledged: [], posts: new Map(), unavailable: 0, retryAfter: 0, other: [], slowestMs: 0 });
+export const newPostLog = (): PostLog => ({ acknowledged: [], posts: new Map(), unavailable: 0, retryAfter: 0, other: [], slowestMs: 0, ackedAt: [], refusals: [] });
+
+/** The time from `at` to the first 202 that arrived after it, in ms (-1 when none did). */
+export function firstAckAfter(log: PostLog, at: number): number {
+  const t = log.ackedAt.find((a) => a >= at);
+  return t === undefined ? -1 : t - at;
+}
+
+/** Median and worst of a list of durations (ms). */
+export function medianWorst(values: readonly number[]): { median: number; worst: number } {
+  const sorted = [...values].sort((x, y) => x - y);
+  const mid = Math.floor(sorted.length / 2);
+  const median = sorted.length === 0 ? 0 : sorted.length % 2 === 1 ? sorted[mid]! : Math.round((sorted[mid - 1]! + sorted[mid]!) / 2);
+  return { median, worst: sorted.length === 0 ? 0 : sorted[sorted.length - 1]! };
+}
 
 /** One event line of session `session` at `seq`, with a stable id. */
 export function loadEvent(session: string, seq: number): { id: string; line: string } {
@@ -58,11 +76,13 @@ export async function postAll(
       }
       log.slowestMs = Math.max(log.slowestMs, Date.now() - t0);
       if (res.status === 202) {
+        log.ackedAt.push(Date.now());
         log.acknowledged.push(...batch.map((e) => e.id));
         break;
       }
       if (res.status === 503) {
         log.unavailable++;
+        if (log.refusals.length < 20) log.refusals.push(`${Date.now() - t0} ms: ${String((res.body as { detail?: unknown } | null)?.detail ?? '')}`);
         const after = Number(res.headers['retry-after']);
         if (Number.isFinite(after) && after > 0) log.retryAfter++;
         await sleep(Math.min((Number.isFinite(after) ? after : 1) * 1000, opts.maxWaitMs ?? 1000));

@@ -51,9 +51,9 @@ afterAll(async () => {
 async function oneRelay(opts: { capture?: string } = {}): Promise<{ relay: Awaited<ReturnType<Stack['relay']>>; page: Page; consolePort: number }> {
   const consolePort = await freePort();
   const relay = await stack.relay({ port: 0, token: TOKEN, corsOrigins: [`http://127.0.0.1:${consolePort}`] });
-  await stack.console(assets, consolePort, [`${relay.url}=${TOKEN}`], opts.capture);
+  const running = await stack.console(assets, consolePort, [{ url: relay.url, token: TOKEN }], opts.capture);
   const page = await context.newPage();
-  await page.goto(`http://127.0.0.1:${consolePort}/`);
+  await page.goto(running.url);
   return { relay, page, consolePort };
 }
 
@@ -72,7 +72,7 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     await expect.poll(() => c.count(), { timeout: 10_000 }).toBe(0);
     await expect.poll(() => page.getByRole('heading', { name: /Needs you/ }).innerText()).toBe('Needs you (0)');
     await page.getByText(/Recently settled/).click();
-    await expect.poll(() => page.getByText(/permission from claude-code in session cc-allow: (answered|resolved)/).count()).toBe(1);
+    await expect.poll(() => page.getByText('permission from claude-code in session cc-allow: allowed', { exact: true }).count()).toBe(1);
   }, 60_000);
 
   it('denies with free text: the text rides as the reason and the hook gets deny', async () => {
@@ -124,7 +124,9 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     // steering shows only where the hello declares it: the demo accepts cancel and respond, not pause/resume
     expect(await lane.getByRole('button', { name: /^(Pause|Resume)$/ }).count()).toBe(0);
     await lane.getByRole('button', { name: 'Cancel run demo-run' }).click();
-    await expect.poll(() => lane.getByRole('status').innerText(), { timeout: 10_000 }).toBe('Cancel: done.');
+    await expect.poll(() => lane.getByRole('status').innerText(), { timeout: 10_000 }).toBe('Cancel: the run was cancelled.');
+    // the run is terminal: no steering control is left
+    expect(await lane.getByRole('button', { name: /^(Cancel run|Pause|Resume)/ }).count()).toBe(0);
     expect(await lane.getByText('run demo-run: run.cancelled').count()).toBe(1);
     // the request the run held was dismissed with it
     await expect.poll(() => card(page, /in session demo-cancel/).count()).toBe(0);
@@ -139,14 +141,14 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     stack.demoAgent(a.url, TOKEN, 'on-a');
     stack.demoAgent(b.url, 'second-relay-token', 'on-b');
     stack.demoAgent(open.url, undefined, 'on-open');
-    await stack.console(assets, consolePort, [`${a.url}=${TOKEN}`, `${b.url}=second-relay-token`, open.url]);
+    const running = await stack.console(assets, consolePort, [{ url: a.url, token: TOKEN }, { url: b.url, token: 'second-relay-token' }, { url: open.url }]);
     const page = await context.newPage();
-    await page.goto(`http://127.0.0.1:${consolePort}/`);
+    await page.goto(running.url);
     for (const s of ['on-a', 'on-b', 'on-open']) await page.getByRole('region', { name: `aep-demo-agent · ${s}` }).waitFor({ timeout: 15_000 });
     // the relay without a token is watch-only: it refuses the command, and says why
     const c = card(page, /in session on-open/);
     await c.getByRole('button', { name: 'Allow', exact: true }).click();
-    await expect.poll(() => c.getByRole('status').innerText(), { timeout: 10_000 }).toMatch(/^Answer: rejected 'unauthorized' by the relay/);
+    await expect.poll(() => c.getByRole('alert').innerText(), { timeout: 10_000 }).toMatch(/^Answer: rejected 'unauthorized' by the relay/);
     expect(await c.getByRole('button', { name: 'Allow', exact: true }).isEnabled()).toBe(true);
     // the tokened one answers
     const onB = card(page, /in session on-b/);
@@ -169,10 +171,11 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     ws.send(JSON.stringify(ev(1, 'attention.requested', { kind: 'permission', prompt: 'Anyone there?', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }] }, { subject: 'silent-1' })));
     const c = card(page, /in session silent-session/);
     await c.getByRole('button', { name: 'Allow', exact: true }).click({ timeout: 15_000 });
-    await expect.poll(() => c.getByRole('status').innerText(), { timeout: 10_000 }).toBe('Answer: no acknowledgement within 800 ms; the agent may be gone. Try again.');
+    await expect.poll(() => c.getByRole('alert').innerText(), { timeout: 10_000 }).toBe('Answer: no acknowledgement within 800 ms; the agent may be gone. Try again.');
     expect(await c.getByRole('button', { name: 'Allow', exact: true }).isEnabled()).toBe(true);
-    // the target leaves: its request is marked as such, no longer answerable
+    // the target leaves: its request moves to the folded section, marked as such, no longer answerable
     ws.close();
+    await page.getByText('Not answerable here (1)').click({ timeout: 15_000 });
     await c.getByText(/no longer connected/).waitFor({ timeout: 15_000 });
     expect(await c.getByRole('button').count()).toBe(0);
     expect(await c.getByRole('heading').innerText()).toBe('permission from silent-agent in session silent-session');
@@ -189,6 +192,7 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     });
     await post([ev(0, 'session.started', {}), ev(1, 'attention.requested', { kind: 'permission', prompt: 'Approve in the IDE', options: [{ id: 'allow', label: 'Allow' }, { id: 'deny', label: 'Deny' }], respond_via: ['oob'] }, { subject: 'oob-1' })]);
     const c = card(page, /in session oob-session/);
+    await page.getByText('Not answerable here (1)').click({ timeout: 15_000 });
     await c.getByText(/Information only/).waitFor({ timeout: 15_000 });
     expect(await c.getByRole('button').count()).toBe(0);
     expect(await c.getByRole('textbox').count()).toBe(0);
@@ -203,15 +207,15 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     const consolePort = await freePort();
     const lowPort = await freePort();
     const relay = await stack.relay({ port: 0, token: TOKEN, corsOrigins: [`http://127.0.0.1:${consolePort}`, `http://127.0.0.1:${lowPort}`] });
-    await stack.console(assets, consolePort, [`${relay.url}=${TOKEN}`]);
-    await stack.console(assets, lowPort, [`${relay.url}=${TOKEN}`], 'metadata');
+    const fullConsole = await stack.console(assets, consolePort, [{ url: relay.url, token: TOKEN }]);
+    const lowConsole = await stack.console(assets, lowPort, [{ url: relay.url, token: TOKEN }], 'metadata');
     const daemon = await stack.claudeCode(relay.url, TOKEN, 'cc-ceiling');
     void postHook(daemon.url, 'PermissionRequest', { hook_event_name: 'PermissionRequest', session_id: 'cc-ceiling', tool_name: 'Bash', tool_input: { command: 'cat secrets.txt' } });
     const full = await context.newPage();
-    await full.goto(`http://127.0.0.1:${consolePort}/`);
+    await full.goto(fullConsole.url);
     await card(full, /in session cc-ceiling/).getByText(/cat secrets\.txt/).waitFor({ timeout: 15_000 });
     const low = await context.newPage();
-    await low.goto(`http://127.0.0.1:${lowPort}/`);
+    await low.goto(lowConsole.url);
     const lowCard = card(low, /in session cc-ceiling/);
     await lowCard.getByText("Seen at this console's capture ceiling (metadata): content above it is withheld.").waitFor({ timeout: 15_000 });
     // at metadata the prompt is the one synthesized from structure: the command is gone
@@ -228,10 +232,14 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     const seqs = async () => (await lane.getByRole('list', { name: /Latest events/ }).locator('.seq').allInnerTexts()).filter((s) => s !== '#-').join(' ');
     await expect.poll(seqs, { timeout: 15_000 }).toBe('#0 #1 #2');
     const froms: string[] = [];
-    page.on('request', (r) => r.url().startsWith(`${relay.url}/stream`) && froms.push(new URL(r.url()).searchParams.get('from') ?? ''));
+    const fromOf = (q: string | null): string => new URLSearchParams(q ?? '').get('from') ?? '';
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/relay/r0/events') froms.push(fromOf(u.searchParams.get('lanes')), fromOf(u.searchParams.get('inbox')));
+    });
     await relay.restart();
     // the demo agent reconnects and re-sends its opening events (a legal redelivery); then a new one
-    await expect.poll(() => page.getByRole('list', { name: 'Relays' }).innerText(), { timeout: 15_000 }).toMatch(/stream live · socket live · 1 connected/);
+    await expect.poll(() => page.getByRole('list', { name: 'Relays' }).innerText(), { timeout: 15_000 }).toMatch(/live · 1 connected/);
     await lane.getByRole('button', { name: 'Cancel run demo-run' }).click({ timeout: 15_000 });
     await expect.poll(seqs, { timeout: 15_000 }).toMatch(/^#0 #1 #2 #3 #4/);
     const text = await seqs();
@@ -276,7 +284,10 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     const json = JSON.parse(await lane.getByRole('region', { name: 'Event JSON' }).innerText());
     expect(json).toMatchObject({ type: 'attention.requested', session: 'demo-tree', seq: 2 });
     const asked: string[] = [];
-    page.on('request', (r) => r.url().startsWith(`${relay.url}/stream`) && asked.push(decodeURIComponent(new URL(r.url()).searchParams.get('filter') ?? '')));
+    page.on('request', (r) => {
+      const u = new URL(r.url());
+      if (u.pathname === '/relay/r0/events') asked.push(new URLSearchParams(u.searchParams.get('lanes') ?? '').get('filter') ?? '');
+    });
     await page.getByRole('textbox', { name: 'Type' }).fill('run.*');
     await page.getByRole('combobox', { name: 'Severity at least' }).selectOption('info');
     await page.getByRole('button', { name: 'Apply filters' }).click();

@@ -1,0 +1,67 @@
+/** A session's deeper views: its causal timeline, its state (from JSON-Patch), and a replay, step by step. */
+import { useState } from 'preact/hooks';
+import { causalTree, order, type TreeNode } from '../../operator/timeline.js';
+import { html } from './html.js';
+import type { Json, Lane } from './model.js';
+import { stateOf } from './state-view.js';
+
+export const laneEvents = (lane: Lane): Json[] => lane.items.flatMap((i) => (i.kind === 'event' ? [i.event] : []));
+
+function Node({ n, select, current }: { n: TreeNode; select: ((e: Json) => void) | undefined; current: Json | undefined }) {
+  const e = n.event;
+  const label = `${String(e.type)} #${String(e.seq ?? '-')}`;
+  return html`<li>
+    ${select
+      ? html`<button type="button" class="node" aria-pressed=${current === e} onClick=${() => select(e)}>${label}</button>`
+      : html`<span class=${`node${current === e ? ' current' : ''}`} aria-current=${current === e ? 'step' : undefined}>${label}</span>`}
+    ${n.children.length > 0 ? html`<ul>${n.children.map((k) => html`<${Node} n=${k} select=${select} current=${current} />`)}</ul>` : null}
+  </li>`;
+}
+
+export function Timeline({ lane }: { lane: Lane }) {
+  const [selected, setSelected] = useState<Json | undefined>(undefined);
+  const roots = causalTree(order(laneEvents(lane)));
+  return html`<div class="timeline">
+    <ul class="tree" aria-label=${`Causal tree of session ${lane.session}`}>${roots.map((n) => html`<${Node} n=${n} select=${setSelected} current=${selected} />`)}</ul>
+    ${selected ? html`<pre class="json" role="region" aria-label="Event JSON" tabindex="0">${JSON.stringify(selected, null, 2)}</pre>` : null}
+  </div>`;
+}
+
+export function StateView({ lane }: { lane: Lane }) {
+  const channels = stateOf(order(laneEvents(lane)));
+  return html`<section class="state" aria-label=${`State of session ${lane.session}`}>
+    ${channels.length === 0
+      ? html`<p class="empty">This session has sent no state (no state.snapshot or state.delta).</p>`
+      : channels.map(
+          (ch) => html`<div class="channel">
+            <h4>State ${ch.key === '' ? '(default key)' : `“${ch.key}”`}${ch.rev !== undefined ? ` · rev ${ch.rev}` : ''}</h4>
+            <p class="counts">${`${ch.applied} ops applied · ${ch.skipped} skipped · ${ch.gatedOps} ops gated at capture (${ch.gatedPatches} patches)`}</p>
+            ${ch.withheld
+              ? html`<p class="note">State exists upstream; its value is above this console's capture ceiling.</p>`
+              : html`<pre class="json" tabindex="0" aria-label=${`State value ${ch.key}`}>${ch.value === undefined ? '(no value known)' : JSON.stringify(ch.value, null, 2)}</pre>`}
+          </div>`,
+        )}
+  </section>`;
+}
+
+export function Replay({ lane }: { lane: Lane }) {
+  const events = order(laneEvents(lane));
+  const [step, setStep] = useState(0);
+  const i = Math.min(step, Math.max(0, events.length - 1));
+  const shown = events.slice(0, i + 1);
+  const current = events[i];
+  const roots = causalTree(shown);
+  return html`<section class="replay" aria-label=${`Replay of session ${lane.session}`}>
+    <div class="replay-bar">
+      <button type="button" onClick=${() => setStep(0)} disabled=${i === 0}>First</button>
+      <button type="button" onClick=${() => setStep(i - 1)} disabled=${i === 0}>Previous step</button>
+      <span class="step" role="status">${events.length === 0 ? 'No events' : `Step ${i + 1} of ${events.length}: ${String(current?.type)}`}</span>
+      <button type="button" onClick=${() => setStep(i + 1)} disabled=${i >= events.length - 1}>Next step</button>
+      <button type="button" onClick=${() => setStep(events.length - 1)} disabled=${i >= events.length - 1}>Last</button>
+    </div>
+    <div class="replay-body">
+      <ul class="tree" aria-label=${`Causal tree at step ${i + 1}`}>${roots.map((n) => html`<${Node} n=${n} select=${undefined} current=${current} />`)}</ul>
+      ${current ? html`<pre class="json" tabindex="0" aria-label="Event at this step">${JSON.stringify(current, null, 2)}</pre>` : null}
+    </div>
+  </section>`;
+}

@@ -47,7 +47,7 @@ export function summarize(lane: Lane): LaneSummary {
   return {
     status,
     run: lane.openRun ?? lane.lastRunEnd?.run,
-    tool: tool && lane.openRun ? { name: toolName(tool), subject: subjectOf(tool) } : undefined,
+    tool: tool && !lane.ended ? { name: toolName(tool), subject: subjectOf(tool) } : undefined,
     lastOutcome: last,
   };
 }

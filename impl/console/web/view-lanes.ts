@@ -53,9 +53,9 @@ function LaneView({ c, lane }: { c: Controller; lane: Lane }) {
       ${run && accepts.includes('control.cancel') ? html`<button type="button" class="danger" onClick=${() => c.cancelRun(lane.relay, lane.session, run)}>${`Cancel run ${run}`}</button>` : null}
       ${run && !lane.paused && accepts.includes('control.pause') ? html`<button type="button" onClick=${() => c.steer(lane.relay, lane.session, run, 'control.pause')}>Pause</button>` : null}
       ${run && accepts.includes('control.resume') ? html`<button type="button" onClick=${() => c.steer(lane.relay, lane.session, run, 'control.resume')}>Resume</button>` : null}
-      <button type="button" aria-expanded=${panel === 'timeline'} onClick=${toggle('timeline')}>${`Timeline of ${lane.session}`}</button>
-      <button type="button" aria-expanded=${panel === 'state'} onClick=${toggle('state')}>${`State of ${lane.session}`}</button>
-      <button type="button" aria-expanded=${panel === 'replay'} onClick=${toggle('replay')}>${`Replay ${lane.session}`}</button>
+      <button type="button" class="view" aria-expanded=${panel === 'timeline'} onClick=${toggle('timeline')}>${`Timeline of ${lane.session}`}</button>
+      <button type="button" class="view" aria-expanded=${panel === 'state'} onClick=${toggle('state')}>${`State of ${lane.session}`}</button>
+      <button type="button" class="view" aria-expanded=${panel === 'replay'} onClick=${toggle('replay')}>${`Replay ${lane.session}`}</button>
     </div>
     ${isProblem(cmd) ? html`<p class="command-status alert" role="alert">${commandLine(cmd)}</p>` : html`<p class="command-status" role="status">${commandLine(cmd)}</p>`}
     <ol class="events" aria-label=${`Latest events of ${lane.session}`}>${items.map((i) => html`<${Item} item=${i} />`)}</ol>

@@ -407,8 +407,9 @@ describe.skipIf(!run)('aep console v2 in headless Chromium', () => {
     await page.setViewportSize({ width: 1200, height: 760 });
     stack.demoAgent(relay.url, TOKEN, 'demo-session');
     const daemon = await stack.claudeCode(relay.url, TOKEN, 'claude-session');
-    void postHook(daemon.url, 'PreToolUse', { hook_event_name: 'PreToolUse', session_id: 'claude-session', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 'toolu_1' });
-    void postHook(daemon.url, 'PermissionRequest', { hook_event_name: 'PermissionRequest', session_id: 'claude-session', tool_name: 'Bash', tool_input: { command: 'npm test' } });
+    await postHook(daemon.url, 'UserPromptSubmit', { hook_event_name: 'UserPromptSubmit', session_id: 'claude-session', prompt_id: 'p1', prompt: 'run the tests' });
+    void postHook(daemon.url, 'PreToolUse', { hook_event_name: 'PreToolUse', session_id: 'claude-session', prompt_id: 'p1', tool_name: 'Bash', tool_input: { command: 'npm test' }, tool_use_id: 'toolu_1' });
+    void postHook(daemon.url, 'PermissionRequest', { hook_event_name: 'PermissionRequest', session_id: 'claude-session', prompt_id: 'p1', tool_name: 'Bash', tool_input: { command: 'npm test' } });
     await post(relay, [ev('left-behind', 0, 'attention.requested', PERMISSION, { id: 'lb' })]);
     await card(page, /in session claude-session/).waitFor({ timeout: 15_000 });
     await card(page, /in session demo-session/).getByRole('button', { name: 'Allow', exact: true }).waitFor({ timeout: 15_000 });

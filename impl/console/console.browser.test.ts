@@ -240,6 +240,8 @@ describe.skipIf(!run)('aep console in headless Chromium', () => {
     // the demo agent reconnects and re-sends its opening events (a legal redelivery); then a new one
     await expect.poll(() => page.getByRole('list', { name: 'Relays' }).innerText(), { timeout: 15_000 }).toMatch(/live\s*· 1 connected/);
     await lane.getByRole('button', { name: 'Cancel run demo-run' }).click({ timeout: 15_000 });
+    // the lane folds its older events, and says how many: show them all
+    await lane.getByRole('button', { name: /older events: show all/ }).click({ timeout: 15_000 });
     await expect.poll(seqs, { timeout: 15_000 }).toMatch(/^#0 #1 #2 #3 #4/);
     const text = await seqs();
     expect(new Set(text.split(' ')).size).toBe(text.split(' ').length);

@@ -23,7 +23,8 @@ const callKey = (e: Json): string => String(obj(obj(e.data).tool).call_id ?? e.s
 function subjectOf(e: Json): string | undefined {
   const args = obj(obj(e.data).args_redacted ?? obj(e.data).args);
   for (const k of ['file_path', 'path', 'command', 'url', 'pattern', 'query']) if (typeof args[k] === 'string') return args[k] as string;
-  return typeof e.subject === 'string' ? e.subject : undefined;
+  // An envelope subject that only repeats the tool's name says nothing more.
+  return typeof e.subject === 'string' && e.subject !== toolName(e) ? e.subject : undefined;
 }
 
 export function summarize(lane: Lane): LaneSummary {

@@ -112,7 +112,7 @@ describe.skipIf(!run)('aep console v2 in headless Chromium', () => {
     const url = /(http:\/\/127\.0\.0\.1:\d+\/\?token=\S+)/.exec(out)![1]!;
     const base = new URL(url).origin;
     for (const path of ['/api/relays', '/relay/r0/events?lanes=from%3Dall&inbox=from%3Dall', '/relay/r0/discovery', '/']) {
-      for (const headers of [{}, { origin: base }, { origin: 'https://evil.example' }]) {
+      for (const headers of [{}, { origin: base }, { origin: 'https://evil.example' }] as Array<Record<string, string>>) {
         const res = await fetch(`${base}${path}`, { headers });
         expect([path, res.status]).toEqual([path, 403]);
         expect(await res.text()).not.toContain(TOKEN);

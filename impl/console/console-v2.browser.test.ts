@@ -215,6 +215,8 @@ describe.skipIf(!run)('aep console v2 in headless Chromium', () => {
     const down = relays.getByRole('listitem').filter({ hasText: dead });
     await expect.poll(() => down.innerText(), { timeout: 15_000 }).toMatch(/down/);
     expect(await down.getByRole('alert').innerText()).toMatch(/cannot reach/);
+    // the empty inbox does not pretend nothing waits on the relays it cannot read
+    expect(await page.getByText(/^Nothing is waiting/).innerText()).toBe(`Nothing is waiting from the relays the console can read; ${relay.url}, ${dead} cannot be read (see the relay's status above), and may hold requests.`);
   }, 60_000);
 
   it('pause and resume settle from run.paused and run.resumed; a paused run is shown paused; the controls go after a cancel', async () => {

@@ -149,13 +149,20 @@ function Card({ c, r, capture }: { c: Controller; r: Request; capture: string | 
   </article>`;
 }
 
+/** An empty inbox says so only for the relays the console can read: a refused or down relay may hold requests. */
+function emptyText(c: Controller): string {
+  const unread = [...c.model.relays.values()].filter((r) => r.stream.state === 'refused' || r.stream.state === 'down').map((r) => r.url);
+  if (unread.length === 0) return 'Nothing is waiting for you.';
+  return `Nothing is waiting from the relays the console can read; ${unread.join(', ')} cannot be read (see the relay's status above), and may hold requests.`;
+}
+
 export function Inbox({ c, capture }: { c: Controller; capture: string | undefined }) {
   const { answerable, elsewhere } = c.model.triage();
   const closed = c.model.closed().slice(0, 20);
   return html`<section class="inbox" aria-labelledby="inbox-h">
     <h2 id="inbox-h" tabindex="-1">Needs you (${answerable.length})</h2>
     <div id="answerable">
-      ${answerable.length === 0 ? html`<p class="empty">Nothing is waiting for you.</p>` : answerable.map((r) => html`<${Card} key=${r.key} c=${c} r=${r} capture=${capture} />`)}
+      ${answerable.length === 0 ? html`<p class="empty">${emptyText(c)}</p>` : answerable.map((r) => html`<${Card} key=${r.key} c=${c} r=${r} capture=${capture} />`)}
     </div>
     ${elsewhere.length > 0
       ? html`<details class="elsewhere"><summary>Not answerable here (${elsewhere.length})</summary>

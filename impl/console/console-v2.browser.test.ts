@@ -366,11 +366,16 @@ describe.skipIf(!run)('aep console v2 in headless Chromium', () => {
     expect(JSON.parse(await view.getByLabel('State value plan').innerText())).toEqual({ steps: ['read', 'write'], owner: 'bo' });
   }, 60_000);
 
-  it('the replay view steps through a session with its causal tree', async () => {
+  it('the replay view steps through a session\'s whole history (from=all, whatever the lanes filter) with its causal tree', async () => {
     const { relay, page } = await setup();
     stack.demoAgent(relay.url, TOKEN, 'replayed');
     const l = lane(page, /aep-demo-agent · replayed/);
-    await l.getByRole('button', { name: 'Replay replayed' }).click({ timeout: 15_000 });
+    await l.getByRole('button', { name: 'Replay replayed' }).waitFor({ timeout: 15_000 });
+    // the lanes now hold run.* only; the replay reads the relay's history itself
+    await page.getByRole('textbox', { name: 'Type' }).fill('run.*');
+    await page.getByRole('button', { name: 'Apply filters' }).click();
+    await expect.poll(() => l.locator('.seq').allInnerTexts(), { timeout: 15_000 }).toEqual(['#1']);
+    await l.getByRole('button', { name: 'Replay replayed' }).click();
     const view = l.getByRole('region', { name: 'Replay of session replayed' });
     await expect.poll(() => view.getByRole('status').innerText()).toBe('Step 1 of 3: session.started');
     expect(await view.getByRole('button', { name: 'Previous step' }).isDisabled()).toBe(true);

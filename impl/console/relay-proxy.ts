@@ -11,6 +11,9 @@
  *   on with its status (401, 403...) and the relay's own body in `detail`; an unreachable
  *   relay is a 502 `relay-unreachable`.
  * - `GET /relay/<id>/discovery`: the relay's discovery document (`/.well-known/aep`).
+ * - `GET /relay/<id>/history?session=S[&capture=C]`: one session's whole history the relay
+ *   holds (`/stream?from=all&live=0`, filtered on the session), ending after the replay: what
+ *   the replay view steps through, whatever filter the lanes have.
  */
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
@@ -106,4 +109,30 @@ export async function proxyEvents(relay: ConsoleRelay, query: URLSearchParams, r
     up.once('error', end);
     up.once('close', end);
   });
+}
+
+const LEVELS = new Set(['none', 'metadata', 'redacted', 'full']);
+
+/** `/relay/<id>/history?session=S`: the session's replay, passed through as the relay's SSE, then the end. */
+export async function proxyHistory(relay: ConsoleRelay, query: URLSearchParams, req: IncomingMessage, res: ServerResponse, send: Send, headers: Record<string, string>): Promise<void> {
+  const session = query.get('session');
+  if (session === null || session === '') return send(res, 400, 'application/json', json({ error: 'bad-request', detail: 'history needs ?session=S' }));
+  const params = new URLSearchParams({ filter: JSON.stringify({ session }), from: 'all', live: '0' });
+  const capture = query.get('capture');
+  if (capture !== null && LEVELS.has(capture)) params.set('capture', capture);
+  const up = open(relay, `/stream?${params.toString()}`, 'text/event-stream');
+  req.once('close', () => up.req.destroy());
+  let head: IncomingMessage;
+  try {
+    head = await up.head;
+  } catch (err) {
+    return send(res, 502, 'application/json', json({ error: 'relay-unreachable', detail: `cannot reach ${relay.url} (${err instanceof Error ? err.message : String(err)})` }));
+  }
+  const status = head.statusCode ?? 502;
+  if (status < 200 || status >= 300) {
+    const body = (await readBody(head).catch(() => '')).trim();
+    return send(res, status, 'application/json', json({ error: 'relay-refused', status, detail: body }));
+  }
+  res.writeHead(200, { ...headers, 'content-type': 'text/event-stream; charset=utf-8', 'cache-control': 'no-store' });
+  head.pipe(res);
 }

@@ -127,6 +127,11 @@ describe('aep console server', () => {
     while (!(text.includes('event: lanes\n') && text.includes('event: inbox\n'))) text += (await reader.read()).value ?? '';
     ctl.abort();
     expect(text).toContain('"id":"p-1"');
+    // one session's whole history, ending after the replay
+    const hist = await fetch(`${c.base}relay/r0/history?session=s`, { headers: cookie(c) });
+    expect(hist.status).toBe(200);
+    expect(await hist.text()).toContain('"id":"p-1"');
+    expect((await fetch(`${c.base}relay/r0/history`, { headers: cookie(c) })).status).toBe(400);
     const discovery = await fetch(`${c.base}relay/r0/discovery`, { headers: cookie(c) });
     expect(((await discovery.json()) as { capabilities: { roster?: unknown } }).capabilities.roster).toEqual({});
     const wrong = await start([`${relay.url}=wrong-token`]);

@@ -6,7 +6,7 @@
  * Routes: `GET /?token=SECRET` (sets the secret's cookie, then 303 to `/`), `GET /` (the HTML
  * shell; with the cookie only), `GET /app.js`, `GET /app.css` (the built page: no secret in
  * them, served to anyone who passed the guard), `GET /api/relays` (the configured relays,
- * never their tokens), `GET /relay/<id>/events` and `/relay/<id>/discovery` (relay-proxy.ts:
+ * never their tokens), `GET /relay/<id>/events`, `/history` and `/discovery` (relay-proxy.ts:
  * the console adds the token), and the WebSocket upgrade `/relay/<id>/socket` (socket-pipe.ts).
  */
 import { randomBytes } from 'node:crypto';
@@ -18,7 +18,7 @@ import { NO_SECRET, SECRET_PARAM, cookieSecret, sameSecret, sessionCookie } from
 import type { ConsoleConfig, ConsoleRelay } from './config.js';
 import { judge, refusalBytes, type GuardInput } from './guard.js';
 import { INDEX_HTML, LOCKED_HTML, securityHeaders } from './page.js';
-import { proxyDiscovery, proxyEvents } from './relay-proxy.js';
+import { proxyDiscovery, proxyEvents, proxyHistory } from './relay-proxy.js';
 import { SocketPipes } from './socket-pipe.js';
 
 export interface ConsoleOptions {
@@ -70,7 +70,7 @@ function refuse(socket: Duplex, bytes: string): void {
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
-const RELAY_ROUTE = /^\/relay\/([a-z0-9]+)\/(events|discovery|socket)$/;
+const RELAY_ROUTE = /^\/relay\/([a-z0-9]+)\/(events|history|discovery|socket)$/;
 
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
   const { config, assets, log = () => {} } = options;
@@ -112,6 +112,7 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
       const m = RELAY_ROUTE.exec(path);
       const relay = relayById(m?.[1]);
       if (relay && m?.[2] === 'events') return void proxyEvents(relay, url.searchParams, req, res, (r, s, t, b) => send(r, host, s, t, b), securityHeaders(host));
+      if (relay && m?.[2] === 'history') return void proxyHistory(relay, url.searchParams, req, res, (r, s, t, b) => send(r, host, s, t, b), securityHeaders(host));
       if (relay && m?.[2] === 'discovery') return void proxyDiscovery(relay, res, (r, s, t, b) => send(r, host, s, t, b));
     }
     return send(res, host, 404, 'application/json', json({ error: 'not-found', detail: `no page at ${path}; open the URL aep console printed` }));

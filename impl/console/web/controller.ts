@@ -16,7 +16,11 @@ export class Controller {
   now = Date.now();
   #pending = false;
 
-  constructor(relays: readonly RelayConfigView[], capture: string | undefined) {
+  constructor(
+    relays: readonly RelayConfigView[],
+    /** The capture ceiling the page subscribes at (undefined: what each relay holds). */
+    readonly capture: string | undefined,
+  ) {
     for (const r of relays) {
       this.model.addRelay(r.id, r.url);
       this.clients.set(r.id, new RelayClient(r, this.model, capture, () => this.#changed()));

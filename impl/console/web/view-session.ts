@@ -1,5 +1,6 @@
 /** A session's deeper views: its causal timeline, its state (from JSON-Patch), and a replay, step by step. */
-import { useState } from 'preact/hooks';
+import { useEffect, useState } from 'preact/hooks';
+import { SseParser } from '../sse-parse.js';
 import { causalTree, order, type TreeNode } from '../../operator/timeline.js';
 import { html } from './html.js';
 import type { Json, Lane } from './model.js';
@@ -44,14 +45,46 @@ export function StateView({ lane }: { lane: Lane }) {
   </section>`;
 }
 
-export function Replay({ lane }: { lane: Lane }) {
-  const events = order(laneEvents(lane));
+/** The session's whole history as the relay holds it (`from=all`, replay only), whatever filter the lanes have. */
+async function history(relay: string, session: string, capture: string | undefined): Promise<Json[]> {
+  const q = new URLSearchParams({ session });
+  if (capture !== undefined) q.set('capture', capture);
+  const res = await fetch(`/relay/${relay}/history?${q.toString()}`, { cache: 'no-store', credentials: 'same-origin' });
+  if (!res.ok) throw new Error(`HTTP ${res.status}`);
+  const events: Json[] = [];
+  for (const item of new SseParser().push(`${await res.text()}\n\n`)) {
+    if (item.kind !== 'message') continue;
+    try {
+      const e = JSON.parse(item.data) as unknown;
+      if (typeof e === 'object' && e !== null && !Array.isArray(e)) events.push(e as Json);
+    } catch {
+      // not an event: skipped
+    }
+  }
+  return events;
+}
+
+export function Replay({ lane, capture }: { lane: Lane; capture: string | undefined }) {
+  const [loaded, setLoaded] = useState<{ events: Json[]; note: string } | undefined>(undefined);
+  useEffect(() => {
+    let live = true;
+    history(lane.relay, lane.session, capture).then(
+      (events) => live && setLoaded({ events: order(events), note: `${events.length} events from the relay's history (from=all)` }),
+      (err: unknown) => live && setLoaded({ events: order(laneEvents(lane)), note: `the relay's history could not be read (${err instanceof Error ? err.message : String(err)}): stepping through the events this page holds` }),
+    );
+    return () => {
+      live = false;
+    };
+  }, [lane.relay, lane.session, capture]);
   const [step, setStep] = useState(0);
+  if (!loaded) return html`<section class="replay" aria-label=${`Replay of session ${lane.session}`}><p class="note" role="status">Reading the session's history from the relay…</p></section>`;
+  const events = loaded.events;
   const i = Math.min(step, Math.max(0, events.length - 1));
   const shown = events.slice(0, i + 1);
   const current = events[i];
   const roots = causalTree(shown);
   return html`<section class="replay" aria-label=${`Replay of session ${lane.session}`}>
+    <p class="note">${loaded.note}</p>
     <div class="replay-bar">
       <button type="button" onClick=${() => setStep(0)} disabled=${i === 0}>First</button>
       <button type="button" onClick=${() => setStep(i - 1)} disabled=${i === 0}>Previous step</button>

@@ -364,6 +364,10 @@ describe.skipIf(!run)('aep console v2 in headless Chromium', () => {
     const view = l.getByRole('region', { name: 'State of session stateful' });
     expect(await view.getByText(/ops applied/).innerText()).toBe('4 ops applied · 3 skipped · 4 ops gated at capture (1 patches)');
     expect(JSON.parse(await view.getByLabel('State value plan').innerText())).toEqual({ steps: ['read', 'write'], owner: 'bo' });
+    // a later patch arrives live and is applied once
+    await post(relay, [ev(s, 4, 'state.delta', { key: 'plan', delta: [{ op: 'add', path: '/steps/-', value: 'ship' }] }, { capture: 'redacted' })]);
+    await expect.poll(async () => JSON.parse(await view.getByLabel('State value plan').innerText()), { timeout: 10_000 }).toEqual({ steps: ['read', 'write', 'ship'], owner: 'bo' });
+    expect(await view.getByText(/ops applied/).innerText()).toBe('5 ops applied · 3 skipped · 4 ops gated at capture (1 patches)');
   }, 60_000);
 
   it('the replay view steps through a session\'s whole history (from=all, whatever the lanes filter) with its causal tree', async () => {

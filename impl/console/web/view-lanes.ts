@@ -62,7 +62,7 @@ function LaneView({ c, lane }: { c: Controller; lane: Lane }) {
     ${older > 0 || all
       ? html`<button type="button" class="link" aria-expanded=${all} onClick=${() => setAll(!all)}>${all ? 'Show the latest only' : `${older} older events: show all ${lane.items.length}`}</button>`
       : null}
-    ${panel === 'timeline' ? html`<${Timeline} lane=${lane} />` : panel === 'state' ? html`<${StateView} lane=${lane} />` : panel === 'replay' ? html`<${Replay} lane=${lane} capture=${c.capture} />` : null}
+    ${panel === 'timeline' ? html`<${Timeline} lane=${lane} />` : panel === 'state' ? html`<${StateView} lane=${lane} capture=${c.capture} />` : panel === 'replay' ? html`<${Replay} lane=${lane} capture=${c.capture} />` : null}
   </section>`;
 }
 

@@ -28,8 +28,16 @@ export function Timeline({ lane }: { lane: Lane }) {
   </div>`;
 }
 
-export function StateView({ lane }: { lane: Lane }) {
-  const channels = stateOf(order(laneEvents(lane)));
+export function StateView({ lane, capture }: { lane: Lane; capture: string | undefined }) {
+  const loaded = useHistory(lane, capture);
+  if (!loaded) return html`<section class="state" aria-label=${`State of session ${lane.session}`}><p class="note" role="status">Reading the session's history from the relay…</p></section>`;
+  // The history read once, plus what the lane received since (live), each event once.
+  const seen = new Set<string>();
+  const merged = [...loaded.events, ...laneEvents(lane)].filter((e) => {
+    const k = `${String(e.source)}\u0000${String(e.id)}`;
+    return seen.has(k) ? false : (seen.add(k), true);
+  });
+  const channels = stateOf(order(merged));
   return html`<section class="state" aria-label=${`State of session ${lane.session}`}>
     ${channels.length === 0
       ? html`<p class="empty">This session has sent no state (no state.snapshot or state.delta).</p>`
@@ -64,18 +72,24 @@ async function history(relay: string, session: string, capture: string | undefin
   return events;
 }
 
-export function Replay({ lane, capture }: { lane: Lane; capture: string | undefined }) {
+/** The session's history for a view: read once from the relay, else (with a note) the events this page holds. */
+function useHistory(lane: Lane, capture: string | undefined): { events: Json[]; note: string } | undefined {
   const [loaded, setLoaded] = useState<{ events: Json[]; note: string } | undefined>(undefined);
   useEffect(() => {
     let live = true;
     history(lane.relay, lane.session, capture).then(
       (events) => live && setLoaded({ events: order(events), note: `${events.length} events from the relay's history (from=all)` }),
-      (err: unknown) => live && setLoaded({ events: order(laneEvents(lane)), note: `the relay's history could not be read (${err instanceof Error ? err.message : String(err)}): stepping through the events this page holds` }),
+      (err: unknown) => live && setLoaded({ events: order(laneEvents(lane)), note: `the relay's history could not be read (${err instanceof Error ? err.message : String(err)}): showing the events this page holds` }),
     );
     return () => {
       live = false;
     };
   }, [lane.relay, lane.session, capture]);
+  return loaded;
+}
+
+export function Replay({ lane, capture }: { lane: Lane; capture: string | undefined }) {
+  const loaded = useHistory(lane, capture);
   const [step, setStep] = useState(0);
   if (!loaded) return html`<section class="replay" aria-label=${`Replay of session ${lane.session}`}><p class="note" role="status">Reading the session's history from the relay…</p></section>`;
   const events = loaded.events;

@@ -13,8 +13,11 @@ open permission request (attention.requested, options allow/deny) for session S,
 
 It honors control.cancel of its run (scope run, or scope session: the session has one run)
 with control.accepted then run.cancelled cause-linked to the command, refuses an already-terminal run ('refused'), answers its permission request over
-control.attention.respond ('invalid' for any other request id), nacks undeclared commands
-'unsupported', and re-sends the recorded ack byte-identically for a retransmitted command.
+control.attention.respond ('invalid' for any other request id; a text answer follows the
+AEP-0008 receiver rule: a word naming an option is that option, any other text applies deny
+with the words as the reason), nacks undeclared commands 'unsupported', and re-sends the
+recorded ack byte-identically for a retransmitted command. Each reconnect sends the session's
+whole history again, so a relay that restarted empty also learns the request's outcome.
 
 Prints 'demo-agent ready session=S run=R' on stdout once the hello completed and the opening
 events were sent. Reconnects with backoff (250 ms doubling to 5 s); exits 0 on SIGINT/SIGTERM,

@@ -1,5 +1,6 @@
 /**
- * `aep doctor`'s console lane: may the console's page read the relay, and nothing wider?
+ * `aep doctor`'s console lane: does the relay let pages of other sites read it? (The console
+ * itself needs no CORS any more: its page reaches the relays through the console's server.)
  * `judgeConsoleCors` is pure (the preflight's allow-origin in, a line out); `consoleCorsLines`
  * sends the one preflight, with the console's origin (port from the console's port variable, impl/integrations.ts).
  */
@@ -13,13 +14,25 @@ export function consoleOrigin(env: Readonly<Record<string, string | undefined>>)
   return `http://127.0.0.1:${port}`;
 }
 
-/** The verdict on a preflight from the console's origin: `allowOrigin` is its access-control-allow-origin, or undefined when absent or unreachable. */
+/**
+ * The verdict on a preflight from the console's origin: `allowOrigin` is its
+ * access-control-allow-origin, or undefined when absent or unreachable. The console no longer
+ * needs CORS (its page reaches the relays through the console's server, which holds the
+ * tokens), so a relay that names no page is fine; `*` lets every site's page read it.
+ */
 export function judgeConsoleCors(origin: string, allowOrigin: string | undefined, error?: string): Line {
-  const remedy = `start the relay with AEP_CORS_ORIGINS=${origin} (the console's origin; add others comma-separated)`;
   if (error !== undefined) return { level: 'info', lane: 'cors', message: `console origin ${origin}: not checked (${error})` };
-  if (allowOrigin === origin) return { level: 'ok', lane: 'cors', message: `the console at ${origin} may read the relay, and the relay names that origin only` };
-  if (allowOrigin === '*') return { level: 'warning', lane: 'cors', message: `the relay lets any page read it (access-control-allow-origin: *), wider than the console at ${origin} needs`, remedy };
-  return { level: 'finding', lane: 'cors', message: `the console at ${origin} cannot read the relay (access-control-allow-origin: ${allowOrigin ?? 'absent'})`, remedy };
+  if (allowOrigin === '*') {
+    return {
+      level: 'warning',
+      lane: 'cors',
+      message: 'the relay lets any page read it (access-control-allow-origin: *); aep console does not need CORS (it reads the relay from its own server)',
+      remedy: 'start the relay with AEP_CORS_ORIGINS naming only the origins of pages that must read it (the console needs none)',
+    };
+  }
+  if (allowOrigin === undefined) return { level: 'ok', lane: 'cors', message: `no other page may read the relay; the console at ${origin} reads it from its own server (no CORS needed)` };
+  if (allowOrigin === origin) return { level: 'ok', lane: 'cors', message: `the relay names the console's origin ${origin} only (the console reads it from its own server: no CORS needed)` };
+  return { level: 'info', lane: 'cors', message: `the relay lets the page at ${allowOrigin} read it (the console needs no CORS)` };
 }
 
 export async function consoleCorsLines(relay: string, env: Readonly<Record<string, string | undefined>>): Promise<Line[]> {

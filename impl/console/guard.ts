@@ -17,9 +17,11 @@ export function ownOrigins(port: number): readonly string[] {
   return allowedHosts(port).map((h) => `http://${h}`);
 }
 
-export type GuardVerdict = { ok: true } | { ok: false; status: 403 | 421; error: string; detail: string };
+export type GuardVerdict = { ok: true } | { ok: false; status: 400 | 403 | 421; error: string; detail: string };
 
 export interface GuardInput {
+  /** How many Host headers the request carried: anything but one is refused (400). */
+  readonly hostCount?: number;
   readonly host: string | undefined;
   readonly origin: string | undefined;
   readonly fetchSite: string | undefined;
@@ -30,6 +32,9 @@ export interface GuardInput {
  * missing Origin on a WebSocket upgrade, which a browser always sends.
  */
 export function judge(input: GuardInput, port: number, opts: { requireOrigin?: boolean } = {}): GuardVerdict {
+  if (input.hostCount !== undefined && input.hostCount > 1) {
+    return { ok: false, status: 400, error: 'duplicate-host', detail: `the request carries ${input.hostCount} Host headers: send exactly one (RFC 9112 §3.2)` };
+  }
   const host = input.host?.toLowerCase();
   if (host === undefined || !allowedHosts(port).includes(host)) {
     return {
@@ -48,7 +53,7 @@ export function judge(input: GuardInput, port: number, opts: { requireOrigin?: b
   return { ok: true };
 }
 
-const REASONS: Record<number, string> = { 403: 'Forbidden', 421: 'Misdirected Request' };
+const REASONS: Record<number, string> = { 400: 'Bad Request', 403: 'Forbidden', 421: 'Misdirected Request' };
 
 /** The whole HTTP response of a refusal, byte for byte (written to the socket as is, then closed). */
 export function refusalBytes(v: Extract<GuardVerdict, { ok: false }>): string {

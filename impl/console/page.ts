@@ -4,12 +4,11 @@
  */
 
 /**
- * The page's CSP: scripts and styles from the console only, connections to the console (its
- * socket pipe) and to the configured relays' origins only, nothing framed, nothing posted.
+ * The page's CSP: scripts and styles from the console only, connections to the console only
+ * (the relays are reached through it: the page holds no token), nothing framed, nothing posted.
  */
-export function contentSecurityPolicy(relayUrls: readonly string[], host: string): string {
-  const relays = [...new Set(relayUrls.map((u) => new URL(u).origin))];
-  const connect = ["'self'", `ws://${host}`, ...relays].join(' ');
+export function contentSecurityPolicy(host: string): string {
+  const connect = ["'self'", `ws://${host}`].join(' ');
   return [
     "default-src 'none'",
     "script-src 'self'",
@@ -22,9 +21,9 @@ export function contentSecurityPolicy(relayUrls: readonly string[], host: string
   ].join('; ');
 }
 
-export function securityHeaders(relayUrls: readonly string[], host: string): Record<string, string> {
+export function securityHeaders(host: string): Record<string, string> {
   return {
-    'content-security-policy': contentSecurityPolicy(relayUrls, host),
+    'content-security-policy': contentSecurityPolicy(host),
     'x-content-type-options': 'nosniff',
     'referrer-policy': 'no-referrer',
     'cache-control': 'no-store',
@@ -44,6 +43,17 @@ export const INDEX_HTML = `<!doctype html>
 <body>
 <div id="app"><p>Loading the console…</p></div>
 <noscript>The console needs JavaScript (its own script only, served from this address).</noscript>
+</body>
+</html>
+`;
+
+/** What `/` says without the launch secret (403): no script, nothing about the relays. */
+export const LOCKED_HTML = `<!doctype html>
+<html lang="en">
+<head><meta charset="utf-8"><title>AEP Mission Control: locked</title></head>
+<body>
+<h1>This console is locked</h1>
+<p>Open the URL <code>aep console</code> printed when it started: it carries a secret for this launch, which this browser then keeps in a cookie for the session.</p>
 </body>
 </html>
 `;

@@ -1,42 +1,53 @@
 /**
  * `startConsole`: the console's loopback HTTP server (I/O). Every request passes the guard
- * (guard.ts: Host, then Origin / Sec-Fetch-Site) before anything else; a refusal is written as
- * exact bytes and the connection closed.
+ * (guard.ts: one Host, ours; then Origin / Sec-Fetch-Site) and then the launch secret
+ * (auth.ts) before anything else; a refusal is written as exact bytes and the connection closed.
  *
- * Routes: `GET /` (the HTML shell), `GET /app.js`, `GET /app.css` (the built page),
- * `GET /api/relays` (the configured relays with their tokens, for the page's memory only:
- * same-origin, `no-store`), and the WebSocket upgrade `/relay/<id>/socket` (socket-pipe.ts).
+ * Routes: `GET /?token=SECRET` (sets the secret's cookie, then 303 to `/`), `GET /` (the HTML
+ * shell; with the cookie only), `GET /app.js`, `GET /app.css` (the built page: no secret in
+ * them, served to anyone who passed the guard), `GET /api/relays` (the configured relays,
+ * never their tokens), `GET /relay/<id>/events`, `/history` and `/discovery` (relay-proxy.ts:
+ * the console adds the token), and the WebSocket upgrade `/relay/<id>/socket` (socket-pipe.ts).
  */
+import { randomBytes } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { Socket } from 'node:net';
 import type { Duplex } from 'node:stream';
 import type { Assets } from './assets.js';
-import type { ConsoleConfig } from './config.js';
+import { NO_SECRET, SECRET_PARAM, cookieSecret, sameSecret, sessionCookie } from './auth.js';
+import type { ConsoleConfig, ConsoleRelay } from './config.js';
 import { judge, refusalBytes, type GuardInput } from './guard.js';
-import { INDEX_HTML, securityHeaders } from './page.js';
+import { INDEX_HTML, LOCKED_HTML, securityHeaders } from './page.js';
+import { proxyDiscovery, proxyEvents, proxyHistory } from './relay-proxy.js';
 import { SocketPipes } from './socket-pipe.js';
 
 export interface ConsoleOptions {
   readonly config: ConsoleConfig;
   readonly assets: Assets;
   readonly log?: (line: string) => void;
+  /** The launch secret; default 32 random bytes (base64url). Tests pass their own. */
+  readonly secret?: string;
 }
 
 export interface RunningConsole {
+  /** The URL to open: it carries the launch secret (print it to the operator only). */
   readonly url: string;
+  /** The console's origin with a trailing slash, without the secret. */
+  readonly base: string;
   readonly port: number;
+  readonly secret: string;
   close(): Promise<void>;
 }
 
-/** What the page gets from `/api/relays`. */
+/** What the page gets from `/api/relays`: where each relay is and whether the console holds a token for it; never the token. */
 export interface RelayList {
-  readonly relays: ReadonlyArray<{ id: string; url: string; token?: string }>;
+  readonly relays: ReadonlyArray<{ id: string; url: string; auth: boolean }>;
   readonly capture?: string;
 }
 
 export function relayList(config: ConsoleConfig): RelayList {
   return {
-    relays: config.relays.map((r) => ({ id: r.id, url: r.url, ...(r.token === undefined ? {} : { token: r.token }) })),
+    relays: config.relays.map((r) => ({ id: r.id, url: r.url, auth: r.token !== undefined })),
     ...(config.capture === undefined ? {} : { capture: config.capture }),
   };
 }
@@ -46,44 +57,65 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return typeof v === 'string' ? v : undefined;
 };
 
-const guardInput = (req: IncomingMessage): GuardInput => ({ host: header(req, 'host'), origin: header(req, 'origin'), fetchSite: header(req, 'sec-fetch-site') });
+const hostCount = (req: IncomingMessage): number => {
+  let n = 0;
+  for (let i = 0; i < req.rawHeaders.length; i += 2) if (req.rawHeaders[i]!.toLowerCase() === 'host') n++;
+  return n;
+};
+
+const guardInput = (req: IncomingMessage): GuardInput => ({ hostCount: hostCount(req), host: header(req, 'host'), origin: header(req, 'origin'), fetchSite: header(req, 'sec-fetch-site') });
 
 function refuse(socket: Duplex, bytes: string): void {
   socket.end(bytes);
   setTimeout(() => socket.destroy(), 1000).unref();
 }
 
+const RELAY_ROUTE = /^\/relay\/([a-z0-9]+)\/(events|history|discovery|socket)$/;
+
 export async function startConsole(options: ConsoleOptions): Promise<RunningConsole> {
   const { config, assets, log = () => {} } = options;
-  const relayUrls = config.relays.map((r) => r.url);
+  const secret = options.secret ?? randomBytes(32).toString('base64url');
   const pipes = new SocketPipes(log);
   const sockets = new Set<Socket>();
   let port = config.port;
+  const relayById = (id: string | undefined): ConsoleRelay | undefined => config.relays.find((r) => r.id === id);
+  const holdsSecret = (req: IncomingMessage): boolean => sameSecret(cookieSecret(header(req, 'cookie'), port), secret);
 
-  const send = (res: ServerResponse, host: string, status: number, type: string, body: string | Buffer): void => {
-    res.writeHead(status, { ...securityHeaders(relayUrls, host), 'content-type': type, 'content-length': String(Buffer.byteLength(body)) });
+  const send = (res: ServerResponse, host: string, status: number, type: string, body: string | Buffer, extra: Record<string, string> = {}): void => {
+    res.writeHead(status, { ...securityHeaders(host), ...extra, 'content-type': type, 'content-length': String(Buffer.byteLength(body)) });
     res.end(body);
   };
+  const json = (v: unknown): string => `${JSON.stringify(v)}\n`;
 
   const server = createServer((req, res) => {
     const verdict = judge(guardInput(req), port, { requireOrigin: false });
     if (!verdict.ok) return refuse(req.socket, refusalBytes(verdict));
     const host = header(req, 'host')!.toLowerCase();
-    const path = (req.url ?? '/').split('?')[0];
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, host, 405, 'application/json', `${JSON.stringify({ error: 'method-not-allowed', detail: 'the console serves GET only' })}\n`);
-    switch (path) {
-      case '/':
-      case '/index.html':
-        return send(res, host, 200, 'text/html; charset=utf-8', INDEX_HTML);
-      case '/app.js':
-        return send(res, host, 200, 'text/javascript; charset=utf-8', assets.js);
-      case '/app.css':
-        return send(res, host, 200, 'text/css; charset=utf-8', assets.css);
-      case '/api/relays':
-        return send(res, host, 200, 'application/json', `${JSON.stringify(relayList(config))}\n`);
-      default:
-        return send(res, host, 404, 'application/json', `${JSON.stringify({ error: 'not-found', detail: `no page at ${path}; open /` })}\n`);
+    const url = new URL(req.url ?? '/', `http://${host}`);
+    const path = url.pathname;
+    if (req.method !== 'GET' && req.method !== 'HEAD') return send(res, host, 405, 'application/json', json({ error: 'method-not-allowed', detail: 'the console serves GET only' }));
+    if (path === '/app.js') return send(res, host, 200, 'text/javascript; charset=utf-8', assets.js);
+    if (path === '/app.css') return send(res, host, 200, 'text/css; charset=utf-8', assets.css);
+    if (path === '/' || path === '/index.html') {
+      const given = url.searchParams.get(SECRET_PARAM);
+      if (given !== null) {
+        if (!sameSecret(given, secret)) return send(res, host, 403, 'text/html; charset=utf-8', LOCKED_HTML);
+        // The exchange: the secret leaves the address bar and lives in an HttpOnly cookie.
+        return send(res, host, 303, 'text/plain; charset=utf-8', 'See /\n', { location: '/', 'set-cookie': sessionCookie(port, secret) });
+      }
+      if (!holdsSecret(req)) return send(res, host, 403, 'text/html; charset=utf-8', LOCKED_HTML);
+      return send(res, host, 200, 'text/html; charset=utf-8', INDEX_HTML);
     }
+    if (path.startsWith('/api/') || path.startsWith('/relay/')) {
+      if (!holdsSecret(req)) return send(res, host, 403, 'application/json', json(NO_SECRET));
+      if (path === '/api/relays') return send(res, host, 200, 'application/json', json(relayList(config)));
+      const m = RELAY_ROUTE.exec(path);
+      const relay = relayById(m?.[1]);
+      if (relay && m?.[2] === 'events') return void proxyEvents(relay, url.searchParams, req, res, (r, s, t, b) => send(r, host, s, t, b), securityHeaders(host));
+      if (relay && m?.[2] === 'history') return void proxyHistory(relay, url.searchParams, req, res, (r, s, t, b) => send(r, host, s, t, b), securityHeaders(host));
+      if (relay && m?.[2] === 'discovery') return void proxyDiscovery(relay, res, (r, s, t, b) => send(r, host, s, t, b));
+    }
+    return send(res, host, 404, 'application/json', json({ error: 'not-found', detail: `no page at ${path}; open the URL aep console printed` }));
   });
   server.on('connection', (s) => {
     sockets.add(s);
@@ -93,10 +125,11 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
     socket.on('error', () => socket.destroy());
     const verdict = judge(guardInput(req), port, { requireOrigin: true });
     if (!verdict.ok) return refuse(socket, refusalBytes(verdict));
-    const m = /^\/relay\/([a-z0-9]+)\/socket$/.exec((req.url ?? '').split('?')[0]!);
-    const relay = m ? config.relays.find((r) => r.id === m[1]) : undefined;
+    if (!holdsSecret(req)) return refuse(socket, refusalBytes({ ok: false, status: 403, ...NO_SECRET }));
+    const m = RELAY_ROUTE.exec(new URL(req.url ?? '/', 'http://x').pathname);
+    const relay = m?.[2] === 'socket' ? relayById(m[1]) : undefined;
     if (!relay) {
-      const body = `${JSON.stringify({ error: 'not-found', detail: 'the socket pipe is /relay/<id>/socket for a configured relay' })}\n`;
+      const body = json({ error: 'not-found', detail: 'the socket pipe is /relay/<id>/socket for a configured relay' });
       return refuse(socket, `HTTP/1.1 404 Not Found\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
     }
     pipes.upgrade(req, socket, head, relay);
@@ -116,9 +149,12 @@ export async function startConsole(options: ConsoleOptions): Promise<RunningCons
   const address = server.address();
   port = typeof address === 'object' && address ? address.port : config.port;
   let closing: Promise<void> | undefined;
+  const base = `http://127.0.0.1:${port}/`;
   return {
-    url: `http://127.0.0.1:${port}/`,
+    url: `${base}?${SECRET_PARAM}=${secret}`,
+    base,
     port,
+    secret,
     close: () =>
       (closing ??= new Promise<void>((resolve) => {
         pipes.closeAll();

@@ -103,6 +103,16 @@ describe('DemoTarget', () => {
     expect(t.pendingRequest).toBeUndefined();
   });
 
+  it('applies the AEP-0008 receiver rule to free text: words naming no option deny, with the words as the reason', () => {
+    const t = target();
+    const out = t.onFrame(cmd('control.attention.respond', { subject: 'id-3', cause: 'id-3', data: { answer: { text: 'not on a Friday' } } })).map((f) => JSON.parse(f) as { type: string; capture: string; data?: { answer?: unknown } });
+    expect(out.map((e) => e.type)).toEqual(['control.accepted', 'attention.answered', 'attention.resolved']);
+    expect(out[1]!.data!.answer).toEqual({ option: 'deny', text: 'not on a Friday' });
+    expect(out[1]!.capture).toBe('redacted');
+    // a reconnect sends the whole history, the answer included, so a restarted relay never shows the request open
+    expect(t.opening().map((f) => (JSON.parse(f) as { type: string }).type)).toEqual(['session.started', 'run.started', 'attention.requested', 'control.accepted', 'attention.answered', 'attention.resolved']);
+  });
+
   it('answers ping with pong and ignores frames, acks, foreign sessions and garbage', () => {
     const t = target();
     expect(t.onFrame('{"type":"ping","t":5}')).toEqual(['{"type":"pong","t":5}']);

@@ -13,7 +13,12 @@
  *   an already-terminal run is nacked `refused`;
  * - `control.attention.respond` answers its one open permission request: accepted, then
  *   `attention.answered` and `attention.resolved`; any other request id is nacked `invalid`.
+ *   A text answer follows the AEP-0008 receiver rule (impl/adapter-kit/text-rule.ts): a word
+ *   naming an option is that option; any other text applies Deny with the words as the reason.
+ * - on every (re)connect it sends the session's whole history so far, not only its opening: a
+ *   relay that restarted empty learns the request was answered, and never shows it open again.
  */
+import { applyTextRule } from '../adapter-kit/text-rule.js';
 
 export const DEMO_ACCEPTS = ['control.attention.respond', 'control.cancel'] as const;
 
@@ -54,7 +59,8 @@ export class DemoTarget {
   private readonly requestedAt: number;
   /** Recorded ack text per command key, in insertion order (the oldest is forgotten first). */
   private readonly recorded = new Map<string, string>();
-  private readonly openingFrames: string[];
+  /** Every event this target emitted, in order: what a reconnect sends again. */
+  private readonly history: string[];
 
   constructor(
     readonly cfg: TargetConfig,
@@ -73,7 +79,7 @@ export class DemoTarget {
     });
     this.requestId = ask.id as string;
     this.requestedAt = this.now().getTime();
-    this.openingFrames = [started, run, ask].map((e) => JSON.stringify(e));
+    this.history = [started, run, ask].map((e) => JSON.stringify(e));
   }
 
   /** The hello frame (AEP-0003 §4), sent first on every connection. */
@@ -92,12 +98,14 @@ export class DemoTarget {
   }
 
   /**
-   * The session's opening events (session.started, run.started, attention.requested).
-   * Sent after every hello: on a reconnect they are the same bytes (a legal redelivery
-   * consumers dedupe), which re-establishes this connection as the session's owner.
+   * The session's events so far: its opening (session.started, run.started,
+   * attention.requested) and whatever followed (acks, answers, the cancel). Sent after every
+   * hello: on a reconnect they are the same bytes (a legal redelivery consumers dedupe), which
+   * re-establishes this connection as the session's owner and gives a relay that restarted
+   * empty the request's outcome along with the request.
    */
   opening(): string[] {
-    return [...this.openingFrames];
+    return [...this.history];
   }
 
   /** The id of the open permission request a respond command can answer. */
@@ -127,6 +135,7 @@ export class DemoTarget {
     if (recorded !== undefined) return [recorded];
     const out = this.decide(cmd);
     this.remember(key, out[0]!);
+    this.history.push(...out);
     return out;
   }
 
@@ -180,16 +189,17 @@ export class DemoTarget {
       return [this.reject(id, 'invalid', `no open attention request ${String(cmd.subject)}`)];
     }
     const answer = (typeof data.answer === 'object' && data.answer !== null ? data.answer : {}) as Json;
-    const option = this.optionOf(answer);
-    if (!option) return [this.reject(id, 'invalid', 'answer with option "allow" or "deny"')];
+    const decision = this.decisionOf(answer);
+    if (!decision) return [this.reject(id, 'invalid', 'answer with option "allow" or "deny", or with text (text that names no option denies, with the text as the reason)')];
     this.requestOpen = false;
     const ack = this.event('control.accepted', { cause: id, capture: 'metadata' });
     const answered = this.event('attention.answered', {
       subject: this.requestId,
       run: this.cfg.run,
       cause: id,
-      capture: 'metadata',
-      data: { answer: { option }, by: String(cmd.agent ?? 'unknown'), via: 'control' },
+      // The reason is free text: content, so the event is declared at redacted (AEP-0003 §9).
+      capture: decision.text === undefined ? 'metadata' : 'redacted',
+      data: { answer: decision.text === undefined ? { option: decision.option } : { option: decision.option, text: decision.text }, by: String(cmd.agent ?? 'unknown'), via: 'control' },
     });
     const resolved = this.event('attention.resolved', {
       subject: this.requestId,
@@ -201,13 +211,16 @@ export class DemoTarget {
     return [ack, answered, resolved].map((e) => JSON.stringify(e));
   }
 
-  /** AEP-0008: an option id, or text naming an option id or label (trimmed, case-insensitive). */
-  private optionOf(answer: Json): string | undefined {
-    if (typeof answer.option === 'string') return OPTIONS.find((o) => o.id === answer.option)?.id;
-    if (typeof answer.text === 'string') {
-      const t = answer.text.trim().toLowerCase();
-      return OPTIONS.find((o) => o.id === t || o.label.toLowerCase() === t)?.id;
+  /**
+   * AEP-0008's receiver rule: an option id; or text, which is the option it names (id or label,
+   * trimmed, case-insensitive), else Deny with the text kept as the reason. Text never grants.
+   */
+  private decisionOf(answer: Json): { option: string; text?: string } | undefined {
+    if (typeof answer.option === 'string') {
+      const option = OPTIONS.find((o) => o.id === answer.option)?.id;
+      return option === undefined ? undefined : { option };
     }
+    if (typeof answer.text === 'string') return applyTextRule(OPTIONS, answer.text, 'deny');
     return undefined;
   }
 

@@ -1,8 +1,9 @@
 /**
  * `aep demo --console`: the demo's own relay, watched by `aep console`. The console's URL is
- * printed before the beats; the relay lets exactly the console's origin read it; the console
- * lists that relay with the demo's token; after the beats everything stays up until Ctrl-C,
- * which then exits 0 (every beat happened), not 130.
+ * printed before the beats, with its launch secret; the console lists that relay (never its
+ * token, which it got from the environment, not argv); after the beats one request stays open
+ * for the inbox and everything stays up until Ctrl-C, which then exits 0 (every beat happened),
+ * not 130.
  */
 import { spawn } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
@@ -30,18 +31,23 @@ describe('aep demo --console', () => {
         check();
       });
     try {
-      const at = (await waitFor(/watch it in the console: (http:\/\/127\.0\.0\.1:(\d+)\/)/, 30_000))[1]!;
+      const m = await waitFor(/watch it in the console: ((http:\/\/127\.0\.0\.1:\d+\/)\?token=(\S+))/, 30_000);
+      const [secretUrl, at, secret] = [m[1]!, m[2]!, m[3]!];
       const relay = /starting a relay \(AEP_TOKEN set, port 0, readable by (http:\/\/127\.0\.0\.1:\d+)\)/.exec(err);
       expect(relay?.[1]).toBe(at.replace(/\/$/, ''));
-      const list = (await (await fetch(`${at}api/relays`, { headers: { 'sec-fetch-site': 'same-origin' } })).json()) as { relays: Array<{ url: string; token?: string }> };
+      expect((await fetch(`${at}api/relays`)).status).toBe(403);
+      const port = new URL(at).port;
+      const list = (await (await fetch(`${at}api/relays`, { headers: { cookie: `aep-console-${port}=${secret}` } })).json()) as { relays: Array<{ url: string; auth: boolean; token?: string }> };
       expect(list.relays).toHaveLength(1);
-      expect(list.relays[0]!.token).toMatch(/^demo-[0-9a-f]{16}$/);
+      expect(list.relays[0]).toMatchObject({ auth: true });
+      expect(list.relays[0]!.token).toBeUndefined();
       // The relay answers the console's origin by name (and so no other page).
       const preflight = await fetch(`${list.relays[0]!.url}/stream`, { method: 'OPTIONS', headers: { origin: at.replace(/\/$/, ''), 'access-control-request-method': 'GET' } });
       expect(preflight.headers.get('access-control-allow-origin')).toBe(at.replace(/\/$/, ''));
       await waitFor(/everything stays up for the console/, 90_000);
       expect(out).toContain('✔ beat 5');
-      expect((await fetch(at)).status).toBe(200);
+      expect(out).toMatch(/a permission request waits in the console's inbox \(session demo-inbox-[0-9a-f]{6}\)/);
+      expect((await fetch(secretUrl, { redirect: 'manual' })).status).toBe(303);
       child.kill('SIGINT');
       expect(await exited).toBe(0);
       expect(out).toContain('demo: all 5 beats happened');

@@ -93,9 +93,12 @@ export async function runDemo(io: DemoIo, opts: { keepWork?: boolean; console?: 
     const t: RelayTarget = { relay: url, token };
     const ops = ['--relay', url];
     check();
+    let at: string | undefined;
     if (consolePort !== undefined) {
-      const watcher = procs.start('console', ['console', '--relay', `${url}=${token}`, '--port', String(consolePort)]);
-      const at = /(http:\/\/[0-9.]+:\d+\/?)/.exec(await watcher.line(/listening on http:/))![1]!;
+      // The token reaches the console through AEP_TOKEN (procs' environment), never its argv.
+      const watcher = procs.start('console', ['console', '--relay', url, '--port', String(consolePort)]);
+      // The URL carries the console's launch secret: the page opens only from it.
+      at = /(http:\/\/[0-9.]+:\d+\/\S*)/.exec(await watcher.line(/listening on http:/))![1]!;
       io.out(`watch it in the console: ${at}  (the beats start in ${Math.round(opts.console!.leadMs / 1000)} s)`);
       await until(() => false, opts.console!.leadMs, '').catch((err: unknown) => {
         if (err instanceof Interrupted) throw err;
@@ -227,8 +230,13 @@ export async function runDemo(io: DemoIo, opts: { keepWork?: boolean; console?: 
     for (const l of dag.out.split('\n')) if (l !== '') io.out(`  ${l}`);
     if (consolePort !== undefined && !interrupted) {
       for (const l of order.rest()) io.out(l);
+      // One request left open for the console's inbox: the demo agent's, answered from the page.
+      const I = `demo-inbox-${randomBytes(3).toString('hex')}`;
+      procs.start('demo-agent', ['demo-agent', '--session', I, '--run', 'inbox-run', ...ops]);
+      await until(async () => types(await history(I)).includes('attention.requested'), 10_000, 'the inbox demo agent').catch(() => undefined);
       io.out('');
-      io.out(`everything stays up for the console (http://127.0.0.1:${consolePort}/); Ctrl-C stops it`);
+      io.out(`a permission request waits in the console's inbox (session ${I}): answer it there`);
+      io.out(`everything stays up for the console (${at ?? `http://127.0.0.1:${consolePort}/`}); Ctrl-C stops it`);
       lingering = true;
       await io.stop;
     }

@@ -77,9 +77,12 @@ export class Stack {
     return daemon;
   }
 
-  async console(assets: Assets, port: number, relays: string[], capture?: string): Promise<RunningConsole> {
-    const config = parseConsoleConfig({ relay: relays, port: String(port), capture }, {});
-    const running = await startConsole({ config, assets });
+  /** A console in front of `relays`; each token is read from a file, as `--token-file` does. */
+  async console(assets: Assets, port: number, relays: ReadonlyArray<{ url: string; token?: string }>, capture?: string, log?: (line: string) => void): Promise<RunningConsole> {
+    const byFile = new Map(relays.map((r, i) => [`token-${i}`, r.token]));
+    const config = parseConsoleConfig({ relay: relays.map((r) => r.url), tokenFile: relays.every((r) => r.token !== undefined) ? [...byFile.keys()] : undefined, port: String(port), capture }, {}, (f) => byFile.get(f) ?? '');
+    const withoutFiles = relays.some((r) => r.token !== undefined) && !relays.every((r) => r.token !== undefined);
+    const running = await startConsole({ config: withoutFiles ? { ...config, relays: config.relays.map((r, i) => ({ ...r, token: relays[i]!.token })) } : config, assets, ...(log ? { log } : {}) });
     this.defer(() => running.close());
     return running;
   }

@@ -1,30 +1,43 @@
 /**
- * The page's connections to one relay (browser I/O): two SSE subscriptions read with `fetch`
- * (so the token rides `Authorization`, never the URL) and the WebSocket pipe through the
- * console (commands, roster, the relay's refusals). Every loss reconnects with backoff; a stream
- * reconnects with `from` = the positions the model holds, so it resumes where it stopped.
+ * The page's connections to one relay, all through the console (browser I/O): the page holds
+ * no token, the console adds it. One SSE response per relay (`/relay/<id>/events`) carries the
+ * two subscriptions (the filtered lanes and the fixed inbox, tagged by `event:`), read with
+ * `fetch`; the discovery document says whether the relay answers the roster frame; the
+ * WebSocket pipe carries commands, the roster and the relay's refusals. Every loss reconnects
+ * with backoff, and the streams resume from the positions the model holds.
  */
 import type { ConsoleModel, Json } from './model.js';
-import { SseParser, parseExhausted } from './sse-parse.js';
+import { SseParser, parseExhausted } from '../sse-parse.js';
 
 export interface RelayConfigView {
   readonly id: string;
   readonly url: string;
-  readonly token?: string;
+  /** Whether the console holds a token for this relay (the token itself never reaches the page). */
+  readonly auth: boolean;
 }
 
-/** What the inbox stream subscribes to: requests, their ends, command outcomes, run and session ends. */
-export const INBOX_TYPES = ['attention.*', 'control.accepted', 'control.rejected', 'run.cancelled', 'run.completed', 'run.failed', 'session.ended'];
+/** What the inbox stream subscribes to: requests, their ends, command acks and outcomes, runs and sessions. */
+export const INBOX_TYPES = ['attention.*', 'control.accepted', 'control.rejected', 'run.*', 'session.*', 'progress.status'];
 
 const BACKOFF = { min: 250, max: 4000 };
 
+/** What a refusal from the relay means for the operator, in words. */
+export function refusalWords(status: number, auth: boolean): string {
+  if (status === 401) {
+    return auth
+      ? "the relay rejected the console's token (HTTP 401): give aep console the relay's token (--token-file FILE or AEP_TOKEN) and restart it"
+      : 'the relay needs a token (HTTP 401): start aep console with --token-file FILE or AEP_TOKEN';
+  }
+  return `the relay refused the console's token (HTTP ${status}): the token is not allowed to read this relay; use one that is`;
+}
+
 export class RelayClient {
-  #lanesAbort: AbortController | undefined;
-  #inboxAbort: AbortController | undefined;
+  #abort: AbortController | undefined;
   #socket: WebSocket | undefined;
   #rosterTimer: ReturnType<typeof setInterval> | undefined;
   #filter: Json = {};
   #stopped = false;
+  #wasLive = false;
 
   constructor(
     readonly relay: RelayConfigView,
@@ -34,8 +47,8 @@ export class RelayClient {
   ) {}
 
   start(): void {
-    this.#lanes();
-    this.#inbox();
+    this.#streams();
+    void this.#discover(BACKOFF.min);
     this.#openSocket(BACKOFF.min);
   }
 
@@ -43,8 +56,8 @@ export class RelayClient {
   setFilter(filter: Json): void {
     this.#filter = filter;
     this.model.resetLanes(this.relay.id);
-    this.#lanesAbort?.abort();
-    this.#lanes();
+    this.#abort?.abort();
+    this.#streams();
   }
 
   send(frame: Json): boolean {
@@ -53,35 +66,57 @@ export class RelayClient {
     return true;
   }
 
-  #lanes(): void {
-    const abort = new AbortController();
-    this.#lanesAbort = abort;
-    void this.#stream('lanes', abort, () => this.#filter, (e) => this.model.laneEvent(this.relay.id, e), BACKOFF.min);
-  }
-
-  #inbox(): void {
-    const abort = new AbortController();
-    this.#inboxAbort = abort;
-    void this.#stream('inbox', abort, () => ({ type: INBOX_TYPES }), (e) => this.model.inboxEvent(this.relay.id, e), BACKOFF.min);
-  }
-
-  async #stream(which: 'lanes' | 'inbox', abort: AbortController, filter: () => Json, onEvent: (e: Json) => void, delay: number): Promise<void> {
+  #query(which: 'lanes' | 'inbox'): string {
     const params = new URLSearchParams();
-    const f = filter();
+    const f = which === 'lanes' ? this.#filter : { type: INBOX_TYPES };
     if (Object.keys(f).length > 0) params.set('filter', JSON.stringify(f));
     if (this.capture !== undefined) params.set('capture', this.capture);
     const from = this.model.resumeFrom(this.relay.id, which);
     params.set('from', from === undefined ? 'all' : JSON.stringify(from));
-    const url = `${this.relay.url}/stream?${params.toString()}`;
-    let next = delay;
+    return params.toString();
+  }
+
+  #streams(): void {
+    const abort = new AbortController();
+    this.#abort = abort;
+    void this.#stream(abort, BACKOFF.min);
+  }
+
+  async #discover(delay: number): Promise<void> {
     try {
-      const res = await fetch(url, { headers: this.relay.token === undefined ? {} : { authorization: `Bearer ${this.relay.token}` }, signal: abort.signal, cache: 'no-store' });
+      const res = await fetch(`/relay/${this.relay.id}/discovery`, { cache: 'no-store', credentials: 'same-origin' });
+      if (res.ok) {
+        const doc = (await res.json()) as Json;
+        const caps = (typeof doc.capabilities === 'object' && doc.capabilities !== null ? doc.capabilities : {}) as Json;
+        this.model.setRosterSupport(this.relay.id, typeof caps.roster === 'object' && caps.roster !== null ? 'advertised' : 'absent');
+        this.changed();
+        if (this.#greeted) this.#startRoster();
+        return;
+      }
+    } catch {
+      // retried below
+    }
+    if (!this.#stopped) setTimeout(() => void this.#discover(Math.min(delay * 2, BACKOFF.max)), delay);
+  }
+
+  async #stream(abort: AbortController, delay: number): Promise<void> {
+    const url = `/relay/${this.relay.id}/events?lanes=${encodeURIComponent(this.#query('lanes'))}&inbox=${encodeURIComponent(this.#query('inbox'))}`;
+    const id = this.relay.id;
+    let next = delay;
+    const lost = (detail: string): void => this.model.setLink(id, 'stream', this.#wasLive ? { state: 'reconnecting', detail } : { state: 'down', detail });
+    try {
+      const res = await fetch(url, { signal: abort.signal, cache: 'no-store', credentials: 'same-origin' });
       if (!res.ok || !res.body) {
-        const body = (await res.text().catch(() => '')).trim();
-        if (which === 'lanes') this.model.setLink(this.relay.id, 'stream', { state: 'down', detail: `HTTP ${res.status}${body ? `: ${body.slice(0, 200)}` : ''}` });
+        const body = (await res.json().catch(() => ({}))) as Json;
+        const detail = typeof body.detail === 'string' ? body.detail : `HTTP ${res.status}`;
+        if (res.status === 401 || res.status === 403) {
+          this.model.setLink(id, 'stream', body.error === 'launch-secret-required' ? { state: 'refused', status: res.status, detail } : { state: 'refused', status: res.status, detail: refusalWords(res.status, this.relay.auth) });
+          next = BACKOFF.max;
+        } else lost(res.status === 502 ? detail : `HTTP ${res.status}: ${detail}`);
         this.changed();
       } else {
-        if (which === 'lanes') this.model.setLink(this.relay.id, 'stream', { state: 'live' });
+        this.model.setLink(id, 'stream', { state: 'live' });
+        this.#wasLive = true;
         this.changed();
         next = BACKOFF.min;
         const parser = new SseParser();
@@ -90,39 +125,52 @@ export class RelayClient {
           const { value, done } = await reader.read();
           if (done) break;
           for (const item of parser.push(value)) {
-            if (item.kind === 'comment') {
-              const gap = parseExhausted(item.text);
-              if (gap && which === 'lanes') this.model.laneGap(this.relay.id, gap.session, gap);
+            if (item.kind !== 'message') continue;
+            if (item.event === 'lanes-comment') {
+              const gap = parseExhausted(item.data);
+              if (gap) this.model.laneGap(id, gap.session, gap);
               continue;
             }
+            if (item.event !== 'lanes' && item.event !== 'inbox') continue;
             let event: unknown;
             try {
               event = JSON.parse(item.data);
             } catch {
               continue;
             }
-            if (typeof event === 'object' && event !== null && !Array.isArray(event)) onEvent(event as Json);
+            if (typeof event !== 'object' || event === null || Array.isArray(event)) continue;
+            if (item.event === 'lanes') this.model.laneEvent(id, event as Json);
+            else this.model.inboxEvent(id, event as Json);
           }
           this.changed();
         }
-        if (which === 'lanes') this.model.setLink(this.relay.id, 'stream', { state: 'down', detail: 'the stream ended; reconnecting' });
+        lost('the stream ended; reconnecting');
         this.changed();
       }
     } catch (err) {
       if (abort.signal.aborted || this.#stopped) return;
-      if (which === 'lanes') this.model.setLink(this.relay.id, 'stream', { state: 'down', detail: `cannot reach ${this.relay.url} (${err instanceof Error ? err.message : String(err)}); reconnecting` });
+      lost(`cannot reach the console (${err instanceof Error ? err.message : String(err)}); reconnecting`);
       this.changed();
     }
     if (abort.signal.aborted || this.#stopped) return;
     setTimeout(() => {
-      if (!abort.signal.aborted) void this.#stream(which, abort, filter, onEvent, Math.min(next * 2, BACKOFF.max));
+      if (!abort.signal.aborted) void this.#stream(abort, Math.min(next * 2, BACKOFF.max));
     }, next);
+  }
+
+  #greeted = false;
+
+  #startRoster(): void {
+    clearInterval(this.#rosterTimer);
+    if (this.model.relays.get(this.relay.id)?.rosterSupport !== 'advertised') return;
+    this.#askRoster();
+    this.#rosterTimer = setInterval(() => this.#askRoster(), 1500);
   }
 
   #openSocket(delay: number): void {
     const ws = new WebSocket(`ws://${location.host}/relay/${this.relay.id}/socket`);
     this.#socket = ws;
-    let greeted = false;
+    this.#greeted = false;
     ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', versions: ['0.1'], role: 'both', identity: { agent: 'aep-console', instance: `aep-console/${location.host}` }, capabilities: {} }));
     ws.onmessage = (m) => {
       let f: Json;
@@ -131,21 +179,26 @@ export class RelayClient {
       } catch {
         return;
       }
-      if (!greeted) {
+      if (!this.#greeted) {
         if (f.type !== 'hello') return;
-        greeted = true;
+        this.#greeted = true;
         this.model.setLink(this.relay.id, 'socket', { state: 'live' });
-        this.#askRoster();
-        this.#rosterTimer = setInterval(() => this.#askRoster(), 1500);
+        // The roster is asked for only where the relay advertises it (AEP-0003 §4.1 rule 1).
+        this.#startRoster();
       } else if (f.type === 'roster') this.model.setRoster(this.relay.id, f.entries);
       else if (f.type === 'error') this.model.socketError(this.relay.id, f);
       this.changed();
     };
     ws.onclose = (e) => {
       clearInterval(this.#rosterTimer);
-      this.model.setLink(this.relay.id, 'socket', { state: 'down', detail: e.reason || `socket closed (${e.code}); reconnecting` });
+      const refused = /HTTP (401|403)/.exec(e.reason);
+      this.model.setLink(
+        this.relay.id,
+        'socket',
+        refused ? { state: 'refused', status: Number(refused[1]), detail: refusalWords(Number(refused[1]), this.relay.auth) } : this.#greeted ? { state: 'reconnecting', detail: e.reason || `socket closed (${e.code})` } : { state: 'down', detail: e.reason || `socket closed (${e.code})` },
+      );
       this.changed();
-      if (!this.#stopped) setTimeout(() => this.#openSocket(Math.min(delay * 2, BACKOFF.max)), greeted ? BACKOFF.min : delay);
+      if (!this.#stopped) setTimeout(() => this.#openSocket(Math.min(delay * 2, BACKOFF.max)), this.#greeted ? BACKOFF.min : delay);
     };
   }
 

@@ -12,9 +12,15 @@ export class Controller {
   readonly model = new ConsoleModel();
   readonly clients = new Map<string, RelayClient>();
   #listeners = new Set<() => void>();
+  /** The clock the views read ages from (ms), moved once a second. */
+  now = Date.now();
   #pending = false;
 
-  constructor(relays: readonly RelayConfigView[], capture: string | undefined) {
+  constructor(
+    relays: readonly RelayConfigView[],
+    /** The capture ceiling the page subscribes at (undefined: what each relay holds). */
+    readonly capture: string | undefined,
+  ) {
     for (const r of relays) {
       this.model.addRelay(r.id, r.url);
       this.clients.set(r.id, new RelayClient(r, this.model, capture, () => this.#changed()));
@@ -24,10 +30,11 @@ export class Controller {
   start(): void {
     for (const c of this.clients.values()) c.start();
     setInterval(() => {
-      const before = this.model.version;
-      this.model.tick(Date.now());
-      if (this.model.version !== before) this.#changed();
-    }, 500);
+      this.now = Date.now();
+      this.model.tick(this.now);
+      // Ages ("2 min ago") move with the clock: one render a second at most.
+      this.#changed();
+    }, 1000);
   }
 
   subscribe(fn: () => void): () => void {
@@ -46,7 +53,7 @@ export class Controller {
   }
 
   #ackWindow(relay: string, session: string): number {
-    return this.model.relays.get(relay)?.roster?.get(session)?.ackWindowMs ?? DEFAULT_ACK_WINDOW_MS;
+    return this.model.claims(relay, session)[0]?.ackWindowMs ?? DEFAULT_ACK_WINDOW_MS;
   }
 
   #send(relay: string, session: string, target: string | undefined, command: Json): void {

@@ -1,6 +1,6 @@
 /**
- * The page's entry: read the configured relays from the console (same origin; the tokens stay in
- * this tab's memory, never in a URL or browser storage), start the clients, render.
+ * The page's entry: read the configured relays from the console (same origin, with the launch
+ * secret's cookie; no token ever reaches the page), start the clients, render.
  */
 import { render } from 'preact';
 import { Controller } from './controller.js';
@@ -8,7 +8,7 @@ import { html } from './html.js';
 import { App } from './view-app.js';
 
 interface RelayList {
-  relays: Array<{ id: string; url: string; token?: string }>;
+  relays: Array<{ id: string; url: string; auth: boolean }>;
   capture?: string;
 }
 
@@ -20,7 +20,7 @@ async function boot(): Promise<void> {
     if (!res.ok) throw new Error(`HTTP ${res.status}`);
     list = (await res.json()) as RelayList;
   } catch (err) {
-    root.textContent = `The console could not read its relay list (${err instanceof Error ? err.message : String(err)}): is 'aep console' still running?`;
+    root.textContent = `The console could not read its relay list (${err instanceof Error ? err.message : String(err)}): is 'aep console' still running? Open the URL it printed (it carries this launch's secret).`;
     return;
   }
   const c = new Controller(list.relays, list.capture);

@@ -28,25 +28,46 @@ export interface Lane {
   openRun: string | undefined;
   /** The last run that ended, and how. */
   lastRunEnd: { run: string; type: string } | undefined;
+  /** The open run is paused (`run.paused` seen, no `run.resumed` after it). */
+  paused: boolean;
+  /** The session ended: no steering any more. */
+  ended: boolean;
 }
 
 export interface RosterEntry {
   readonly session: string;
   readonly agent: string | undefined;
+  readonly instance: string | undefined;
   readonly accepts: readonly string[];
   readonly ackWindowMs: number | undefined;
 }
 
-export type LinkState = { state: 'connecting' } | { state: 'live' } | { state: 'down'; detail: string };
+/**
+ * A link's state: `live`; `reconnecting` after a loss (it was live, or is retrying); `refused`
+ * when the relay answered 401/403 (the console's token); `down` when it cannot be reached.
+ */
+export type LinkState =
+  | { state: 'connecting' }
+  | { state: 'live' }
+  | { state: 'reconnecting'; detail: string }
+  | { state: 'refused'; status: number; detail: string }
+  | { state: 'down'; detail: string };
+
+/** What the relay's discovery document said about the roster frame (AEP-0003 §4.1 rule 1). */
+export type RosterSupport = 'pending' | 'advertised' | 'absent';
 
 export interface RelayView {
   readonly id: string;
   readonly url: string;
   stream: LinkState;
   socket: LinkState;
-  /** The last roster, by session; undefined until one arrived on the current socket. */
-  roster: Map<string, RosterEntry> | undefined;
+  rosterSupport: RosterSupport;
+  /** The last roster: every live claim, by session (two claims on one session: ambiguity); undefined until one arrived on the current socket. */
+  roster: Map<string, RosterEntry[]> | undefined;
 }
+
+/** Whether a request's session has an owner the console can route to. */
+export type Owner = 'yes' | 'gone' | 'ambiguous' | 'unknown' | 'no-roster';
 
 export type RequestStatus = 'open' | 'answered' | 'resolved' | 'timeout' | 'ended';
 
@@ -55,8 +76,10 @@ export interface Request {
   readonly relay: string;
   readonly event: Json;
   status: RequestStatus;
-  /** The closing event's type and data (`attention.answered`/`resolved`...). */
+  /** The closing event (`attention.resolved`, `attention.timeout`, `session.ended`...). */
   closedBy: Json | undefined;
+  /** The `attention.answered` event, when one was seen: the answer the outcome text reads. */
+  answered: Json | undefined;
 }
 
 export type CommandState = 'sent' | 'accepted' | 'nacked' | 'timeout' | 'done';
@@ -74,10 +97,15 @@ export interface Command {
   reason: string | undefined;
   detail: string | undefined;
   by: 'target' | 'relay' | undefined;
+  /** The outcome event that settled it (`run.paused`, `run.cancelled`, `attention.resolved`...). */
+  outcome: string | undefined;
 }
 
 /** The default ack window when the target declared none (AEP-0004 §7's recommended 10 s). */
 export const DEFAULT_ACK_WINDOW_MS = 10_000;
+
+const TERMINAL_RUN = /^run\.(completed|finished|failed|cancelled)$/;
+const SETTLING = /^attention\.(answered|resolved|timeout)$/;
 
 const laneKey = (relay: string, session: string): string => `${relay}\u0000${session}`;
 const requestKey = (relay: string, session: string, id: string): string => `${relay}\u0000${session}\u0000${id}`;
@@ -92,13 +120,15 @@ export class ConsoleModel {
   readonly #inboxPos = new Map<string, Positions>();
   /** Ids of unsequenced events already shown, per lane (they carry no position). */
   readonly #seenIds = new Map<string, Set<string>>();
+  /** Answers and closings whose request has not arrived (yet): applied when it does. */
+  readonly #early = new Map<string, { answered: Json | undefined; closedBy: Json | undefined }>();
   /** Duplicates dropped so far (a resume that re-sent what we had), for the status line. */
   duplicates = 0;
   /** Bumped on every change; the view re-renders when it moves. */
   version = 0;
 
   addRelay(id: string, url: string): void {
-    this.relays.set(id, { id, url, stream: { state: 'connecting' }, socket: { state: 'connecting' }, roster: undefined });
+    this.relays.set(id, { id, url, stream: { state: 'connecting' }, socket: { state: 'connecting' }, rosterSupport: 'pending', roster: undefined });
     this.#lanePos.set(id, Object.create(null) as Positions);
     this.#inboxPos.set(id, Object.create(null) as Positions);
     this.version++;
@@ -126,17 +156,26 @@ export class ConsoleModel {
     this.version++;
   }
 
+  setRosterSupport(relay: string, support: RosterSupport): void {
+    const r = this.relays.get(relay);
+    if (!r) return;
+    r.rosterSupport = support;
+    this.version++;
+  }
+
   setRoster(relay: string, entries: unknown): void {
     const r = this.relays.get(relay);
     if (!r || !Array.isArray(entries)) return;
-    const roster = new Map<string, RosterEntry>();
+    const roster = new Map<string, RosterEntry[]>();
     for (const e of entries.map(obj)) {
       const session = str(e.session);
       if (session === undefined) continue;
       const control = obj(e.control);
       const accepts = Array.isArray(control.accepts) ? control.accepts.filter((a): a is string => typeof a === 'string') : [];
       const ack = typeof control.ack_window_ms === 'number' ? control.ack_window_ms : undefined;
-      roster.set(session, { session, agent: str(e.agent), accepts, ackWindowMs: ack });
+      const list = roster.get(session) ?? [];
+      list.push({ session, agent: str(e.agent), instance: str(e.instance), accepts, ackWindowMs: ack });
+      roster.set(session, list);
     }
     r.roster = roster;
     this.version++;
@@ -150,18 +189,20 @@ export class ConsoleModel {
     if (!this.#fresh(this.#lanePos.get(relay), key, event)) return (this.duplicates++, this.version++, false);
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = { key, relay, session, agent: str(event.agent) ?? '-', items: [], openRun: undefined, lastRunEnd: undefined };
+      lane = { key, relay, session, agent: str(event.agent) ?? '-', items: [], openRun: undefined, lastRunEnd: undefined, paused: false, ended: false };
       this.lanes.set(key, lane);
     }
     if (lane.agent === '-' && str(event.agent)) lane.agent = str(event.agent)!;
     lane.items.push({ kind: 'event', event });
     const type = str(event.type) ?? '';
     const run = str(event.run);
-    if (type === 'run.started' && run) lane.openRun = run;
-    else if (/^run\.(completed|failed|cancelled)$/.test(type) && run) {
-      if (lane.openRun === run) lane.openRun = undefined;
+    if (type === 'run.started' && run) (lane.openRun = run), (lane.paused = false), (lane.ended = false);
+    else if (TERMINAL_RUN.test(type) && run) {
+      if (lane.openRun === run) (lane.openRun = undefined), (lane.paused = false);
       lane.lastRunEnd = { run, type };
-    } else if (type === 'session.ended') lane.openRun = undefined;
+    } else if (type === 'run.paused') lane.paused = true;
+    else if (type === 'run.resumed') lane.paused = false;
+    else if (type === 'session.ended') (lane.openRun = undefined), (lane.paused = false), (lane.ended = true);
     this.version++;
     return true;
   }
@@ -171,7 +212,7 @@ export class ConsoleModel {
     const key = laneKey(relay, session);
     let lane = this.lanes.get(key);
     if (!lane) {
-      lane = { key, relay, session, agent: '-', items: [], openRun: undefined, lastRunEnd: undefined };
+      lane = { key, relay, session, agent: '-', items: [], openRun: undefined, lastRunEnd: undefined, paused: false, ended: false };
       this.lanes.set(key, lane);
     }
     lane.items.push({ kind: 'gap', epoch: earliest.epoch, seq: earliest.seq });
@@ -188,12 +229,22 @@ export class ConsoleModel {
     const subject = str(event.subject);
     if (type === 'attention.requested' && id) {
       const key = requestKey(relay, session, id);
-      if (!this.requests.has(key)) this.requests.set(key, { key, relay, event, status: 'open', closedBy: undefined });
-    } else if ((type === 'attention.answered' || type === 'attention.resolved' || type === 'attention.timeout') && subject) {
-      const r = this.requests.get(requestKey(relay, session, subject));
-      if (r && (r.status === 'open' || type === 'attention.resolved')) {
-        r.status = type === 'attention.answered' ? 'answered' : type === 'attention.resolved' ? 'resolved' : 'timeout';
-        r.closedBy = event;
+      if (!this.requests.has(key)) {
+        const r: Request = { key, relay, event, status: 'open', closedBy: undefined, answered: undefined };
+        // Settled anywhere in the session's history (even before this copy of the request arrived, as after a relay restart): never open.
+        const early = this.#early.get(requestKey(relay, session, id));
+        if (early) this.#close(r, early.answered, early.closedBy);
+        this.requests.set(key, r);
+      }
+    } else if (SETTLING.test(type) && subject) {
+      const rk = requestKey(relay, session, subject);
+      const r = this.requests.get(rk);
+      if (r) this.#close(r, type === 'attention.answered' ? event : undefined, type === 'attention.answered' ? undefined : event);
+      else {
+        const early = this.#early.get(rk) ?? { answered: undefined, closedBy: undefined };
+        if (type === 'attention.answered') early.answered = event;
+        else early.closedBy = event;
+        this.#early.set(rk, early);
       }
     } else if (type === 'session.ended') {
       for (const r of this.requests.values()) if (r.relay === relay && r.event.session === session && r.status === 'open') (r.status = 'ended'), (r.closedBy = event);
@@ -205,7 +256,11 @@ export class ConsoleModel {
       else if (type === 'control.rejected') {
         const d = obj(event.data);
         Object.assign(cmd, { state: 'nacked', reason: str(d.reason) ?? 'unknown', detail: str(d.detail), by: 'target' });
-      } else if (type === 'run.cancelled') cmd.state = 'done';
+      } else if (!type.startsWith('control.') && cmd.state !== 'nacked') {
+        // AEP-0004 §7: the outcome is an ordinary event cause-linked to the command.
+        cmd.state = 'done';
+        cmd.outcome = type;
+      }
     }
     this.version++;
     return true;
@@ -219,8 +274,8 @@ export class ConsoleModel {
     this.version++;
   }
 
-  sent(cmd: Omit<Command, 'state' | 'reason' | 'detail' | 'by'>): void {
-    this.commands.set(cmd.id, { ...cmd, state: 'sent', reason: undefined, detail: undefined, by: undefined });
+  sent(cmd: Omit<Command, 'state' | 'reason' | 'detail' | 'by' | 'outcome'>): void {
+    this.commands.set(cmd.id, { ...cmd, state: 'sent', reason: undefined, detail: undefined, by: undefined, outcome: undefined });
     this.version++;
   }
 
@@ -236,6 +291,13 @@ export class ConsoleModel {
     }
   }
 
+  /** The latest run-steering command (cancel, pause, resume) sent for a session, if any. */
+  laneCommand(relay: string, session: string): Command | undefined {
+    let last: Command | undefined;
+    for (const c of this.commands.values()) if (c.relay === relay && c.session === session && c.type !== 'control.attention.respond') last = c;
+    return last;
+  }
+
   /** The latest command aimed at `target` (a request id or run), if any. */
   commandFor(relay: string, target: string): Command | undefined {
     let last: Command | undefined;
@@ -244,23 +306,56 @@ export class ConsoleModel {
   }
 
   /**
-   * Whether the request's owner is connected: `yes` when the relay's roster lists its session,
-   * `gone` when a roster arrived without it, `unknown` while the socket has no roster.
+   * Whether the request's owner is connected: `no-roster` when the relay does not advertise the
+   * roster frame (the card stays answerable; a `no-route` nack says if no one owns it), `unknown`
+   * while a roster is awaited, else `yes`, `gone` (no live claim) or `ambiguous` (two claims).
    */
-  owner(relay: string, session: string): 'yes' | 'gone' | 'unknown' {
-    const roster = this.relays.get(relay)?.roster;
-    if (!roster) return 'unknown';
-    return roster.has(session) ? 'yes' : 'gone';
+  owner(relay: string, session: string): Owner {
+    const r = this.relays.get(relay);
+    if (!r) return 'unknown';
+    if (r.rosterSupport === 'absent') return 'no-roster';
+    if (r.rosterSupport === 'pending' || !r.roster) return 'unknown';
+    const claims = r.roster.get(session)?.length ?? 0;
+    return claims === 0 ? 'gone' : claims > 1 ? 'ambiguous' : 'yes';
   }
 
-  /** Open requests across relays, newest first. */
+  /** The live claims on a session (the roster's entries), empty when none or unknown. */
+  claims(relay: string, session: string): readonly RosterEntry[] {
+    return this.relays.get(relay)?.roster?.get(session) ?? [];
+  }
+
+  /** Whether anyone here can answer the request: over control, and its owner not gone. */
+  answerable(r: Request): boolean {
+    const via = obj(r.event.data).respond_via;
+    const overControl = !Array.isArray(via) || via.includes('control');
+    return overControl && this.owner(r.relay, String(r.event.session)) !== 'gone';
+  }
+
+  /** Open requests across relays, oldest first. */
   inbox(): Request[] {
-    return [...this.requests.values()].filter((r) => r.status === 'open').sort((a, b) => String(b.event.time ?? '').localeCompare(String(a.event.time ?? '')));
+    return [...this.requests.values()].filter((r) => r.status === 'open').sort((a, b) => String(a.event.time ?? '').localeCompare(String(b.event.time ?? '')));
+  }
+
+  /** The triage: what can be answered here (oldest first) and what cannot (owner gone, `oob`). */
+  triage(): { answerable: Request[]; elsewhere: Request[] } {
+    const open = this.inbox();
+    return { answerable: open.filter((r) => this.answerable(r)), elsewhere: open.filter((r) => !this.answerable(r)) };
   }
 
   /** Requests closed, newest first (the inbox's history). */
   closed(): Request[] {
     return [...this.requests.values()].filter((r) => r.status !== 'open').sort((a, b) => String(b.event.time ?? '').localeCompare(String(a.event.time ?? '')));
+  }
+
+  #close(r: Request, answered: Json | undefined, closing: Json | undefined): void {
+    if (answered) r.answered = answered;
+    if (!closing) {
+      if (answered && r.status === 'open') r.status = 'answered';
+      return;
+    }
+    const type = str(closing.type);
+    if (type === 'attention.resolved') (r.status = 'resolved'), (r.closedBy = closing);
+    else if (r.status === 'open' || r.status === 'answered') (r.status = type === 'attention.timeout' ? 'timeout' : 'resolved'), (r.closedBy = closing);
   }
 
   /** Whether an event is new for this stream; advances the stream's position when it is. */

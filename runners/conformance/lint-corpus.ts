@@ -134,7 +134,9 @@ export function pinFindings(file: string, content: unknown, schemaOf: (type: str
 
 /** The hook names a descriptor lists: those its example configurations wire, plus its steering, form and neutral-reply moments. */
 export function descriptorHooks(d: Descriptor, readConfig: (rel: string) => { kind: 'dir'; names: string[] } | { kind: 'file'; text: string } | undefined): string[] | undefined {
-  const names = new Set<string>([...d.steering, ...d.forms, ...Object.keys(d.neutral?.byHook ?? {})]);
+  // A form moment may name its hook in parentheses: `AskUserQuestion (PermissionRequest)`.
+  const forms = d.forms.flatMap((f) => f.split(/[()]/).map((p) => p.trim()).filter(Boolean));
+  const names = new Set<string>([...d.steering, ...forms, ...Object.keys(d.neutral?.byHook ?? {})]);
   let wired = false;
   for (const rel of d.configs) {
     const got = readConfig(rel);

@@ -119,15 +119,6 @@ export function diffReports(base: DiffReport, next: DiffReport): ReportDiff {
   return { base: side(base), next: side(next), groups: sorted, counts, unchanged, regressed: counts.regressed > 0 };
 }
 
-const LABEL: Record<ChangeKind, string> = {
-  regressed: 'pass→fail',
-  fixed: 'fail→pass',
-  status: 'status changed',
-  added: 'new',
-  removed: 'gone',
-  fixture: 'fixture changed',
-};
-
 /** `pass→skip` for a regression to a skip, `skip→pass` for a fixed skip; the kind's label otherwise. */
 function label(c: Change): string {
   if (c.kind === 'regressed' || c.kind === 'fixed' || c.kind === 'status') return `${c.before}→${c.after}`;
@@ -162,7 +153,7 @@ export function renderDiffMarkdown(d: ReportDiff, baseName: string, nextName: st
   const lines = ['# AEP conformance diff', '', `- base: \`${baseName}\` (${sideText(d.base)})`, `- new: \`${nextName}\` (${sideText(d.next)})`, '', `**${d.regressed ? 'REGRESSED' : 'No regression'}**: ${countsLine(d)}.`, ''];
   for (const g of d.groups) {
     lines.push(`## ${g.integration} (${g.class})`, '', '| change | check | detail |', '|---|---|---|');
-    for (const c of g.changes) lines.push(`| ${LABEL[c.kind]}: ${cell(label(c))} | ${cell(c.name)} | ${cell(c.kind === 'fixed' ? '' : c.detail ?? '')} |`);
+    for (const c of g.changes) lines.push(`| ${cell(label(c))} | ${cell(c.name)} | ${cell(c.kind === 'fixed' ? '' : c.detail ?? '')} |`);
     lines.push('');
   }
   if (d.groups.length === 0) lines.push('No check changed.', '');

@@ -3,7 +3,7 @@
  * by default) and emits the standard's conformance report.
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
 import { judge, parseBaseline, readBaselineFile, unknownEntries, verdictExit, verdictLines, writeBaseline, EXIT_STALE, type BaselineFile, type BaselineScope } from '../../runners/conformance/baseline.js';
 import { readBuildInfo } from '../../runners/conformance/build-info.js';
 import { renderJunit } from '../../runners/conformance/junit.js';
@@ -256,6 +256,11 @@ export async function runConformance(
   // first: --json and --junit may name a file inside it (--json aep-report/run.json --report aep-report).
   if (typeof args.values.report === 'string') {
     const ok = prepareDir(resolve(io.cwd, args.values.report), '--report');
+    if (ok !== true) throw new UsageError(ok);
+  }
+  // A baseline is written where the project keeps it (.aep/expected-failures.json): its folder is made.
+  if (typeof args.values['write-expected-failures'] === 'string') {
+    const ok = prepareDir(dirname(resolve(io.cwd, args.values['write-expected-failures'])), '--write-expected-failures');
     if (ok !== true) throw new UsageError(ok);
   }
   for (const [flag, value] of [['--json', json], ['--junit', args.values.junit], ['--write-expected-failures', args.values['write-expected-failures']]] as const) {

@@ -14,7 +14,7 @@ import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startStubRelay, type StubRelay } from '../check-live/test-utils/stub-relay.js';
+import { startStubRelay } from '../check-live/test-utils/stub-relay.js';
 
 const root = resolve('.');
 const npm = spawnSync('npm', ['--version'], { encoding: 'utf8' }).status === 0;
@@ -44,7 +44,7 @@ describe.skipIf(!ready)('the packed tarball, installed globally into a temporary
   let elsewhere = '';
   let tarball = '';
   let env: Record<string, string> = {};
-  let relay: StubRelay | undefined;
+  let relay: Awaited<ReturnType<typeof startStubRelay>> | undefined;
   const installed = () => join(prefix, 'lib', 'node_modules', 'aep-reference');
 
   beforeAll(async () => {

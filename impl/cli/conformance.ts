@@ -14,7 +14,7 @@ import { renderHtml } from '../../runners/conformance/report-html.js';
 import { renderMarkdown } from '../../runners/conformance/report-md.js';
 import { corpusRevision } from '../../runners/conformance/revision.js';
 import { FAMILIES } from '../../runners/conformance/families/index.js';
-import { buildReport, renderReport, stableReport, type ConformanceReport } from '../../runners/conformance/report.js';
+import { buildReport, renderReport, stableReport, withoutCommit, type ConformanceReport } from '../../runners/conformance/report.js';
 import { runFamilies } from '../../runners/conformance/runner.js';
 import type { Family, Implementation } from '../../runners/conformance/types.js';
 import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
@@ -49,8 +49,9 @@ function help(families: readonly Family[]): string {
   return `usage: aep conformance [--corpus DIR] [--family NAME]... [NAME...] [--live] [--vendors] [--json PATH|-] [--report DIR]
                        [--junit FILE] [--expected-failures FILE] [--write-expected-failures FILE]
                        [--require-revision sha256:HEX] [--case NAME]... [--list] [--target AGENT=URL|COMMAND]...
-       aep conformance --lint-corpus [--corpus DIR] [--json -]
-       aep conformance diff BASE.json NEW.json [--md] [--json PATH|-]
+
+also:  aep conformance --lint-corpus [--corpus DIR] [--json -]
+       aep conformance diff BASE.json NEW.json [--md] [--json PATH|-]   (below)
 
 Runs the AEP 0.1 conformance fixture corpus against this reference implementation and
 prints one line per family; every failed check is listed with what went wrong.
@@ -154,10 +155,10 @@ async function writeReports(report: ConformanceReport, dir: string, deps: Confor
   const path = join(dir, 'report.json');
   // No wall-clock members in the folder a project commits: it changes only when a result does.
   writeFile(path, renderReport(stableReport(report)), 'report');
-  writeFile(join(dir, 'report.md'), renderMarkdown(report), 'report summary');
-  writeFile(join(dir, 'index.html'), renderHtml(report), 'report page');
+  writeFile(join(dir, 'report.md'), renderMarkdown(withoutCommit(report)), 'report summary');
+  writeFile(join(dir, 'index.html'), renderHtml(withoutCommit(report)), 'report page');
   const makePages = deps.reportPages ?? (await import('../../runners/conformance/certify.js')).certificationPages;
-  const pages = await makePages(report);
+  const pages = await makePages(withoutCommit(report));
   for (const [rel, page] of Object.entries(pages)) {
     const file = join(dir, rel);
     makeDir(resolve(file, '..'));

@@ -117,12 +117,20 @@ export function buildReport(input: ReportInput): ConformanceReport {
 /** The report as a committed folder keeps it: without the wall-clock members (`startedAt`, `finishedAt`). */
 export type StableReport = Omit<ConformanceReport, 'startedAt' | 'finishedAt'>;
 
+/** The report without the build's commit (`run.tool.commit`): what the pages of a committed folder show. */
+export function withoutCommit(report: ConformanceReport): ConformanceReport {
+  if (!report.run?.tool.commit) return report;
+  const { commit: _commit, ...tool } = report.run.tool;
+  return { ...report, run: { ...report.run, tool } };
+}
+
 /**
- * The report without its wall-clock members, so that a committed `--report DIR` changes only when
- * a result, the corpus or the tool does. `--json` keeps the timestamps (the standard's full shape).
+ * The report without its wall-clock members and the build's commit, so that a committed `--report
+ * DIR` changes only when a result, the corpus or the tool's version does. `--json` keeps them
+ * (the standard's full shape, and the commit a CI run came from).
  */
 export function stableReport(report: ConformanceReport): StableReport {
-  const { startedAt: _started, finishedAt: _finished, ...rest } = report;
+  const { startedAt: _started, finishedAt: _finished, ...rest } = withoutCommit(report);
   return rest;
 }
 

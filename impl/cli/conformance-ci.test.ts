@@ -4,9 +4,9 @@
  * naming no check, the stale-only exit code, --require-revision, and --report made before --json
  * writes into it. In-process against the hand-made test corpus.
  */
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parse, type TestCase, type TestSuite, type TestSuites } from 'junit2json';
 import { afterEach, describe, expect, it } from 'vitest';
 import { goodImplementation, writeCorpus } from '../../runners/conformance/test-utils/corpus.js';
@@ -180,5 +180,20 @@ describe('aep conformance --report with --json inside it', () => {
     expect(html).toContain('<td class="baseline expected">expected: keeps text until issue 99</td>');
     expect(html).toContain('<td class="baseline unexpected">UNEXPECTED</td>');
     expect(html).toMatch(/<section id="baseline"><h2>Baseline<\/h2><p id="baseline-verdict" class="failed">FAILED against baseline .*expected\.json: 1 expected, 1 unexpected/);
+  });
+});
+
+describe('--case limits the progress lines', () => {
+  it('prints only the selected checks\' tally and failures; a family\'s own notes only when the whole family is selected', async () => {
+    const dir = corpus();
+    mkdirSync(join(dir, 'mappings'));
+    const codexPin = JSON.parse(readFileSync(resolve('conformance/fixtures/mappings/codex.json'), 'utf8')).hooks.Stop;
+    writeFileSync(join(dir, 'mappings', 'codex.json'), JSON.stringify({ hooks: { Stop: codexPin, Broken: { input: { hook_event_name: 'Stop', session_id: 's' }, expected: { type: 'run.failed', data: {} } } } }));
+    writeFileSync(join(dir, 'mappings', 'heron.json'), JSON.stringify({ hooks: {} }));
+    const narrow = await run({ corpus: dir, case: ['mappings/codex/Stop'] });
+    expect(narrow.io.out).toBe(`aep conformance: corpus ${dir}\nmappings: 1/1 pass\n1 check: 1 pass, 0 fail, 0 skip: OK\n`);
+    const whole = await run({ corpus: dir, case: ['mappings'] });
+    expect(whole.io.out).toContain('mappings: not run: heron.json');
+    expect(whole.io.out).toContain('  FAIL mappings/codex/Broken: ');
   });
 });

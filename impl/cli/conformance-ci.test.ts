@@ -197,3 +197,20 @@ describe('--case limits the progress lines', () => {
     expect(whole.io.out).toContain('  FAIL mappings/codex/Broken: ');
   });
 });
+
+describe('aep conformance --lint-corpus', () => {
+  it('prints each finding and exits 1; --json - puts them on stdout; a clean corpus exits 0', async () => {
+    const dir = corpus();
+    mkdirSync(join(dir, 'mappings'));
+    writeFileSync(join(dir, 'mappings', 'codex.json'), JSON.stringify({ hooks: { Stop: { input: { hook_event_name: 'Stop' }, expected: { type: 'run.finished', data: { stop_reasn: 'x' } } } } }));
+    const lint = await run({ corpus: dir, 'lint-corpus': true, json: '-' });
+    expect(lint.code).toBe(1);
+    expect(lint.io.err).toContain('mappings/codex.json $.hooks.Stop.expected.data.stop_reasn [lint.pin.undeclared-member] the run.finished schema does not declare "stop_reasn"');
+    expect(lint.io.err).toContain('1 finding\n');
+    expect(JSON.parse(lint.io.out).findings).toHaveLength(1);
+    writeFileSync(join(dir, 'mappings', 'codex.json'), JSON.stringify({ hooks: { Stop: { input: { hook_event_name: 'Stop' }, expected: { type: 'run.finished', data: {} } } } }));
+    const clean = await run({ corpus: dir, 'lint-corpus': true });
+    expect(clean.code).toBe(0);
+    expect(clean.io.out).toContain('0 findings: the corpus is clean');
+  });
+});

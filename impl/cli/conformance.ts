@@ -50,7 +50,7 @@ function help(families: readonly Family[]): string {
                        [--junit FILE] [--expected-failures FILE] [--write-expected-failures FILE]
                        [--require-revision sha256:HEX] [--case NAME]... [--list] [--target AGENT=URL|COMMAND]...
 
-also:  aep conformance --lint-corpus [--corpus DIR] [--json -]
+also:  aep conformance --lint-corpus [--corpus DIR] [--json PATH|-]
        aep conformance diff BASE.json NEW.json [--md] [--json PATH|-]   (below)
 
 Runs the AEP 0.1 conformance fixture corpus against this reference implementation and

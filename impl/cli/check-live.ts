@@ -1,11 +1,19 @@
 import { writeFile } from 'node:fs/promises';
 import { blockedPort } from './bad-ports.js';
-import { resolve } from 'node:path';
-import { CHECK_NAMES, selectChecks } from '../check-live/checks/index.js';
+import { writeFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { readBaseline, verdictExit, verdictLines, EXIT_STALE, type Baseline } from '../../runners/conformance/baseline.js';
+import { renderJunit } from '../../runners/conformance/junit.js';
+import { liveReport, unknownLiveEntries } from '../../runners/conformance/live-report.js';
+import { renderHtml } from '../../runners/conformance/report-html.js';
+import { renderMarkdown } from '../../runners/conformance/report-md.js';
+import { renderReport, stableReport } from '../../runners/conformance/report.js';
+import { CHECKS, CHECK_NAMES, selectChecks } from '../check-live/checks/index.js';
 import { DEFAULT_OPTIONS, type LiveOptions } from '../check-live/context.js';
 import { renderCheckLine, renderFooter, renderHeader, renderReportJson } from '../check-live/report.js';
 import { runChecks } from '../check-live/runner.js';
-import { checkOutputFile } from '../adapter-kit/ensure-dir.js';
+import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
+import { fsReason } from '../operator/fs-errors.js';
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
 import { DEFAULT_RELAY_URL } from '../integrations.js';
@@ -32,11 +40,25 @@ flags:
   --evict                   run the eviction checks: floods a fresh session past the advertised
                             replay.buffer (default: off, eviction checks skip)
   --evict-max N             refuse to flood past a buffer larger than N (default ${DEFAULT_OPTIONS.evictMax})
+  --report DIR              write DIR/report.json (annotated: family check-live, class, spec sections,
+                            the baseline verdict; no timestamps), DIR/report.md and DIR/index.html;
+                            DIR is made first, so --json and --junit may point into it (default: none)
+  --junit FILE              also write JUnit XML: one testcase per check (classname check-live, spec
+                            sections as properties); an expected failure is a skipped testcase with
+                            the baseline's reason (default: none)
+  --expected-failures FILE  a JSON object {"<check name>": "<reason>"}: listed checks may fail or skip;
+                            an unlisted failure fails the run (exit 1), a listed check that passes is
+                            stale (exit 3 when that is the only problem); an entry naming no live
+                            check is a usage error (default: none)
+  --fail-on-skip            an unlisted skip fails the run too (exit 1) (default: off, a skip is only
+                            reported: the control and eviction checks skip unless asked for)
 
 checks: ${CHECK_NAMES.join(', ')}
 
-exit codes: 0 no check failed · 1 at least one check failed · 2 usage error (also: URL on a port
-fetch refuses, a Fetch standard "bad port" such as 1, 9, 25 or 6000)
+exit codes: 0 no check failed (or failed as the expected-failures file says) · 1 a check failed
+unexpectedly (or, with --fail-on-skip, was skipped unexcused) · 3 the only problem is stale
+expected-failure entries · 2 usage error (also: URL on a port fetch refuses, a Fetch standard
+"bad port" such as 1, 9, 25 or 6000)
 `;
 
 function positiveInt(flag: string, raw: unknown, dflt: number, min: number): number {
@@ -78,6 +100,28 @@ export function parseOptions(values: Record<string, unknown>, positionals: strin
   return { opts, checks, json: str('json') };
 }
 
+/** --expected-failures, read and held to the live check names; a usage error names what is wrong. */
+function baselineOf(io: { cwd: string }, path: string | undefined): Baseline | undefined {
+  if (path === undefined) return undefined;
+  let baseline: Baseline;
+  try {
+    baseline = readBaseline(resolve(io.cwd, path));
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
+  const unknown = unknownLiveEntries(baseline, CHECK_NAMES);
+  if (unknown.length) throw new UsageError(`${path}: ${unknown.join(`\n${path}: `)}`);
+  return baseline;
+}
+
+function writeOrFail(path: string, text: string, what: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (err) {
+    throw new UsageError(`cannot write the ${what} to ${path}: ${fsReason(err)}`);
+  }
+}
+
 export const verb: Verb = {
   name: 'check-live',
   summary: 'check a running relay/collector (and a control target) against the standard live checks',
@@ -87,6 +131,10 @@ export const verb: Verb = {
     token: { type: 'string' },
     checks: { type: 'string' },
     json: { type: 'string' },
+    report: { type: 'string' },
+    junit: { type: 'string' },
+    'expected-failures': { type: 'string' },
+    'fail-on-skip': { type: 'boolean' },
     'control-session': { type: 'string' },
     'control-accepts': { type: 'string' },
     'control-undeclared': { type: 'string' },
@@ -97,12 +145,23 @@ export const verb: Verb = {
   },
   async run({ values, positionals }, io) {
     const { opts, checks, json } = parseOptions(values, positionals);
-    if (json !== undefined && json !== '-') {
-      const ok = checkOutputFile(resolve(io.cwd, json), '--json');
+    const reportDir = typeof values.report === 'string' && values.report !== '' ? resolve(io.cwd, values.report) : undefined;
+    const junit = typeof values.junit === 'string' && values.junit !== '' ? resolve(io.cwd, values.junit) : undefined;
+    const baselinePath = typeof values['expected-failures'] === 'string' && values['expected-failures'] !== '' ? values['expected-failures'] : undefined;
+    const failOnSkip = values['fail-on-skip'] === true;
+    // The report folder first: --json and --junit may name a file inside it.
+    if (reportDir !== undefined) {
+      const ok = prepareDir(reportDir, '--report');
+      if (ok !== true) throw new UsageError(ok);
+    }
+    for (const [flag, value] of [['--json', json === '-' ? undefined : json], ['--junit', junit]] as const) {
+      if (value === undefined) continue;
+      const ok = checkOutputFile(resolve(io.cwd, value), flag);
       if (ok !== true) throw new UsageError(ok);
     }
     const blocked = blockedPort(opts.target);
     if (blocked) throw new UsageError(blocked);
+    const baseline = baselineOf(io, baselinePath);
     const human = json === '-' ? io.stderr : io.stdout;
     human(renderHeader(opts.target));
     const report = await runChecks(opts, selectChecks(checks).checks, (r) => human(renderCheckLine(r)));
@@ -116,6 +175,28 @@ export const verb: Verb = {
         return EXIT.failed;
       }
     }
-    return report.ok ? EXIT.ok : EXIT.failed;
+    const sections = Object.fromEntries(CHECKS.map((c) => [c.name, c.section]));
+    const judged = liveReport({
+      target: report.target, startedAt: report.startedAt, finishedAt: report.finishedAt, results: report.checks, sections, failOnSkip,
+      ...(baseline ? { baseline, baselineFile: resolve(io.cwd, baselinePath!) } : {}),
+    });
+    const verdict = judged.baseline!;
+    if (baseline !== undefined || failOnSkip) {
+      for (const line of verdictLines(verdict)) human(`${line}\n`);
+      if (verdict.expected.length) human(`${verdict.expected.length} listed in ${baselinePath ?? 'the expected-failures file'} as expected to fail or skip\n`);
+    }
+    if (reportDir !== undefined) {
+      writeOrFail(join(reportDir, 'report.json'), renderReport(stableReport(judged)), 'report');
+      writeOrFail(join(reportDir, 'report.md'), renderMarkdown(judged), 'report summary');
+      writeOrFail(join(reportDir, 'index.html'), renderHtml(judged), 'report page');
+      human(`report: ${join(reportDir, 'report.json')}\n`);
+    }
+    if (junit !== undefined) {
+      writeOrFail(junit, renderJunit(judged, 'aep check-live'), 'JUnit report');
+      human(`junit: ${junit}\n`);
+    }
+    const exit = verdictExit(verdict);
+    if (exit === EXIT_STALE) human(`exit ${EXIT_STALE}: the only problem is stale expected-failure entries\n`);
+    return exit;
   },
 };

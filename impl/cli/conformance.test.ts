@@ -39,7 +39,8 @@ describe('aep conformance', () => {
     expect(code).toBe(0);
     const report = JSON.parse(io.out);
     expect(io.out).toBe(`${JSON.stringify(report, null, 2)}\n`);
-    const am = { family: 'attr-match', integration: 'core', class: 'Collector/relay', spec: ['AEP-0003 §6'] };
+    const hash = expect.stringMatching(/^sha256:[0-9a-f]{64}$/);
+    const am = { family: 'attr-match', integration: 'core', class: 'Collector/relay', spec: ['AEP-0003 §6'], fixtureHash: hash };
     expect(report).toEqual({
       format: 'aep-conformance-report',
       formatVersion: 1,
@@ -52,14 +53,14 @@ describe('aep conformance', () => {
         { name: 'attr-match/tool glob hits', status: 'pass', ...am },
         { name: 'attr-match/tool glob misses run', status: 'pass', ...am },
         { name: 'attr-match/invalid: payload is not filterable', status: 'pass', ...am },
-        { name: 'downlevel/text drops at metadata', status: 'pass', family: 'downlevel', integration: 'core', class: 'Collector/relay', spec: ['AEP-0001 §8.2'] },
+        { name: 'downlevel/text drops at metadata', status: 'pass', family: 'downlevel', integration: 'core', class: 'Collector/relay', spec: ['AEP-0001 §8.2'], fixtureHash: hash },
       ],
       summary: { pass: 4, fail: 0, skip: 0, total: 4 },
       ok: true,
       run: {
         corpus: dir,
         revision: expect.stringMatching(/^sha256:[0-9a-f]{64}$/),
-        tool: { name: 'aep-reference', version: expect.stringMatching(/^\d+\.\d+\.\d+/) },
+        tool: { name: 'aep-reference', version: expect.stringMatching(/^\d+\.\d+\.\d+/), commit: expect.stringMatching(/^([0-9a-f]{40}(-dirty)?|unknown)$/) },
         node: process.version,
         target: null,
         families: ['attr-match', 'downlevel'],
@@ -128,7 +129,7 @@ describe('aep conformance', () => {
     expect(md).toContain('| Collector/relay | 1 | 0 | 0 | 1 |');
     expect(md).not.toContain('2026-03-04');
     const html = readFileSync(join(reports, 'index.html'), 'utf8');
-    expect(html).toContain('<td class="name">downlevel/text drops at metadata</td><td class="status">pass</td><td class="spec">AEP-0001 §8.2</td>');
+    expect(html).toContain('<td class="name">downlevel/text drops at metadata</td><td class="status">pass</td><td class="baseline none"></td><td class="spec">AEP-0001 §8.2</td>');
     expect(html).not.toMatch(/(src|href)=["']?(https?:)?\/\//);
     expect(html).not.toContain('2026-03-04');
     expect(io.out).toContain(`report: ${join(reports, 'report.json')}\n`);

@@ -2,15 +2,19 @@
  * `aep conformance`: runs the fixture corpus through an implementation (this package's core
  * by default) and emits the standard's conformance report.
  */
-import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { isAbsolute, join, relative, resolve } from 'node:path';
-import { judge, readBaseline, verdictLines } from '../../runners/conformance/baseline.js';
+import { existsSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
+import { judge, parseBaseline, readBaselineFile, unknownEntries, verdictExit, verdictLines, writeBaseline, EXIT_STALE, type BaselineFile, type BaselineScope } from '../../runners/conformance/baseline.js';
+import { readBuildInfo } from '../../runners/conformance/build-info.js';
+import { renderJunit } from '../../runners/conformance/junit.js';
+import { DIFF_HELP, runDiff } from './conformance-diff.js';
+import { runLint } from './conformance-lint.js';
 import { defaultCorpusDir, packageRoot } from '../../runners/conformance/corpus.js';
 import { renderHtml } from '../../runners/conformance/report-html.js';
 import { renderMarkdown } from '../../runners/conformance/report-md.js';
 import { corpusRevision } from '../../runners/conformance/revision.js';
 import { FAMILIES } from '../../runners/conformance/families/index.js';
-import { buildReport, renderReport, stableReport, type ConformanceReport } from '../../runners/conformance/report.js';
+import { buildReport, renderReport, stableReport, withoutCommit, type ConformanceReport } from '../../runners/conformance/report.js';
 import { runFamilies } from '../../runners/conformance/runner.js';
 import type { Family, Implementation } from '../../runners/conformance/types.js';
 import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
@@ -43,7 +47,11 @@ const TOOL = 'run-ts';
 function help(families: readonly Family[]): string {
   const width = Math.max(...families.map((f) => f.name.length));
   return `usage: aep conformance [--corpus DIR] [--family NAME]... [NAME...] [--live] [--vendors] [--json PATH|-] [--report DIR]
-                       [--expected-failures FILE] [--case NAME]... [--list] [--target AGENT=URL|COMMAND]...
+                       [--junit FILE] [--expected-failures FILE] [--write-expected-failures FILE]
+                       [--require-revision sha256:HEX] [--case NAME]... [--list] [--target AGENT=URL|COMMAND]...
+
+also:  aep conformance --lint-corpus [--corpus DIR] [--json PATH|-]
+       aep conformance diff BASE.json NEW.json [--md] [--json PATH|-]   (below)
 
 Runs the AEP 0.1 conformance fixture corpus against this reference implementation and
 prints one line per family; every failed check is listed with what went wrong.
@@ -69,11 +77,28 @@ flags:
                    and finishedAt timestamps so a committed folder changes only when a result
                    does; --json keeps them), DIR/report.md (the summary for a PR),
                    DIR/index.html (the self-contained page) and
-                   DIR/certification/<integration>.md (default: none)
+                   DIR/certification/<integration>.md; DIR is made first, so --json and --junit
+                   may point into it (default: none)
+  --junit FILE     also write JUnit XML for CI test reporters: one testcase per check, classname
+                   the family (.integration), spec sections as properties; an expected failure
+                   is a skipped testcase with the baseline's reason (default: none)
   --expected-failures FILE
                    a JSON object {"<check name>": "<reason>"}: listed checks may fail or skip;
-                   an unlisted failure or skip, or a listed check that passes (stale), fails
-                   the run (default: none, so every skip and every failure fails the run)
+                   an unlisted failure or skip fails the run (exit 1), a listed check that
+                   passes is stale (exit 3 when that is the only problem); an entry of a family
+                   that ran naming no check is an error (no such check: ...; did you mean ...?)
+                   (default: none, so every skip and every failure fails the run)
+  --write-expected-failures FILE
+                   write the run's failures and skips to FILE as a baseline, each with its detail
+                   as the reason; an existing FILE is refreshed: its reasons and comments kept,
+                   entries that now pass or name no check dropped, entries of families not run
+                   kept. The run is then judged against the written file (default: none)
+  --require-revision sha256:HEX
+                   run only when the corpus is exactly that revision (run.revision of a report);
+                   another revision fails the run before any check (default: any revision)
+  --lint-corpus    instead of a run, lint the corpus: pins whose data members their type's
+                   schema does not declare, and mapping entries for hooks the integration's
+                   descriptor does not list; exit 1 on any finding
   --case NAME      run only this check (exact name, or a prefix ending at a '/'); repeatable
   --list           list every family and the names of its cases, and exit
   --target AGENT=URL|COMMAND
@@ -88,9 +113,12 @@ families:
 ${families.map((f) => `  ${f.name.padEnd(width)}  ${f.description}`).join('\n')}
 
 exit codes: 0 every check passed (or failed/skipped as the expected-failures file says), 1 a
-check failed, was skipped unexcused, or a listed check passed, 2 usage (unknown family, a named family
-absent from the corpus, a missing corpus directory, an unwritable report path)
-`;
+check failed or was skipped unexcused (or the corpus is not the --require-revision), 3 the only
+problem is stale expected-failure entries (listed checks that now pass), 2 usage (unknown family,
+a named family absent from the corpus, a missing corpus directory, an unwritable report path, an
+expected-failures entry naming no check)
+
+${DIFF_HELP}`;
 }
 
 function selectFamilies(requested: string[], families: readonly Family[], corpusDir: string): Family[] {
@@ -128,26 +156,16 @@ async function writeReports(report: ConformanceReport, dir: string, deps: Confor
   const path = join(dir, 'report.json');
   // No wall-clock members in the folder a project commits: it changes only when a result does.
   writeFile(path, renderReport(stableReport(report)), 'report');
-  writeFile(join(dir, 'report.md'), renderMarkdown(report), 'report summary');
-  writeFile(join(dir, 'index.html'), renderHtml(report), 'report page');
+  writeFile(join(dir, 'report.md'), renderMarkdown(withoutCommit(report)), 'report summary');
+  writeFile(join(dir, 'index.html'), renderHtml(withoutCommit(report)), 'report page');
   const makePages = deps.reportPages ?? (await import('../../runners/conformance/certify.js')).certificationPages;
-  const pages = await makePages(report);
+  const pages = await makePages(withoutCommit(report));
   for (const [rel, page] of Object.entries(pages)) {
     const file = join(dir, rel);
     makeDir(resolve(file, '..'));
     writeFile(file, page, 'report page');
   }
   return path;
-}
-
-/** The package's name and version, from its package.json. */
-function toolVersion(): { name: string; version: string } {
-  try {
-    const manifest = JSON.parse(readFileSync(join(packageRoot(), 'package.json'), 'utf8')) as { name?: string; version?: string };
-    return { name: manifest.name ?? 'aep-reference', version: manifest.version ?? 'unknown' };
-  } catch {
-    return { name: 'aep-reference', version: 'unknown' };
-  }
 }
 
 /** The corpus as recorded: relative to the package root when inside it (stable across clones). */
@@ -208,6 +226,7 @@ export async function runConformance(
   io: CliIo,
   deps: ConformanceDeps = {},
 ): Promise<number> {
+  if (args.positionals[0] === 'diff') return runDiff(args.positionals.slice(1), args.values, io);
   const families = deps.families ?? FAMILIES;
   const json = args.values.json as string | undefined;
   const human = json === '-' ? io.stderr : io.stdout;
@@ -219,6 +238,10 @@ export async function runConformance(
     isDir = false;
   }
   if (!isDir) throw new UsageError(`corpus directory ${corpusDir} does not exist or is not a directory`);
+  if (args.values.md === true) throw new UsageError("--md belongs to 'aep conformance diff BASE.json NEW.json'; a run writes Markdown with --report DIR (DIR/report.md)");
+  if (args.values['lint-corpus'] === true) return runLint(corpusDir, json, io);
+  const required = typeof args.values['require-revision'] === 'string' ? args.values['require-revision'].trim() : undefined;
+  if (required !== undefined && !/^sha256:[0-9a-f]{64}$/.test(required)) throw new UsageError(`--require-revision takes a corpus revision as a report records it (run.revision): sha256: and 64 lowercase hex digits, got '${required}'`);
   const requested = [...((args.values.family as string[] | undefined) ?? []), ...args.positionals]
     .flatMap((n) => n.split(','))
     .map((n) => n.trim())
@@ -231,22 +254,39 @@ export async function runConformance(
   if (noFamily.length) throw new UsageError(`no check matches --case ${noFamily.map((c) => `'${c}'`).join(', ')}: a case name starts with its family (${familyNames.join(', ')}); 'aep conformance --list' lists every case`);
   const wantsLive = args.values.live === true || cases.some((c) => c.startsWith('live/'));
   const selected = selectFamilies(requested.length === 0 && caseFamilies.length > 0 ? caseFamilies : requested, families, corpusDir);
-  // Output paths are checked before the run, so a typo costs nothing.
-  if (json !== undefined && json !== '-') {
-    const ok = checkOutputFile(resolve(io.cwd, json), '--json');
-    if (ok !== true) throw new UsageError(ok);
-  }
+  // Output paths are checked before the run, so a typo costs nothing. The report folder is made
+  // first: --json and --junit may name a file inside it (--json aep-report/run.json --report aep-report).
   if (typeof args.values.report === 'string') {
     const ok = prepareDir(resolve(io.cwd, args.values.report), '--report');
     if (ok !== true) throw new UsageError(ok);
   }
+  // A baseline is written where the project keeps it (.aep/expected-failures.json): its folder is made.
+  if (typeof args.values['write-expected-failures'] === 'string') {
+    const ok = prepareDir(dirname(resolve(io.cwd, args.values['write-expected-failures'])), '--write-expected-failures');
+    if (ok !== true) throw new UsageError(ok);
+  }
+  for (const [flag, value] of [['--json', json], ['--junit', args.values.junit], ['--write-expected-failures', args.values['write-expected-failures']]] as const) {
+    if (typeof value !== 'string' || value === '-') continue;
+    const ok = checkOutputFile(resolve(io.cwd, value), flag);
+    if (ok !== true) throw new UsageError(ok);
+  }
   const implementation = deps.implementation ?? (await import('../../runners/conformance/implementation.js')).referenceImplementation;
-  const baselinePath = typeof args.values['expected-failures'] === 'string' ? resolve(io.cwd, args.values['expected-failures']) : undefined;
-  let baseline;
+  const writePath = typeof args.values['write-expected-failures'] === 'string' ? resolve(io.cwd, args.values['write-expected-failures']) : undefined;
+  const readPath = typeof args.values['expected-failures'] === 'string' ? resolve(io.cwd, args.values['expected-failures']) : undefined;
+  let baselineFile: BaselineFile | undefined;
+  // Refreshing keeps the reasons of the file being written (or, when it is new, of --expected-failures).
+  const reasonsFrom = writePath !== undefined && existsSync(writePath) ? writePath : readPath;
   try {
-    baseline = baselinePath === undefined ? undefined : readBaseline(baselinePath);
+    baselineFile = reasonsFrom === undefined ? undefined : readBaselineFile(reasonsFrom);
   } catch (err) {
     throw new UsageError((err as Error).message);
+  }
+  if (required !== undefined) {
+    const actual = corpusRevision(corpusDir);
+    if (actual !== required) {
+      human(`aep conformance: the corpus ${corpusDir} is revision ${actual}, not the required ${required} (--require-revision); no check was run\n`);
+      return EXIT.failed;
+    }
   }
 
   if (args.values.list === true) return listCases(selected, corpusDir, implementation, io);
@@ -290,11 +330,30 @@ export async function runConformance(
     human(`aep conformance: corpus ${corpusDir}\n`);
     for (const line of pending) human(line);
   }
+  const ranFamilies = (targets.length > 0 ? live : [...selected, ...live, ...vendors]).map((f) => f.name);
+  const scope: BaselineScope = {
+    ran: ranFamilies,
+    known: [...new Set([...families.map((f) => f.name), ...families.map((f) => `live/${f.name}`), 'vendors', ...ranFamilies])],
+    ...(cases.length ? { selects: (name: string) => cases.some((sel) => caseMatches(name, sel)) } : {}),
+  };
+  let baseline = baselineFile?.entries;
+  let baselinePath = readPath;
+  if (writePath !== undefined) {
+    const written = writeBaseline(checks, baselineFile, scope);
+    writeFile(writePath, written.text, 'expected-failures file');
+    baseline = parseBaseline(written.text, writePath);
+    baselinePath = writePath;
+    human(`expected failures: wrote ${writePath}: ${count(baseline.size, 'entry', 'entries')} (${written.added.length} new, ${written.kept.length} kept, ${written.removed.length} dropped${written.removed.length ? `: ${written.removed.join(', ')}` : ''})\n`);
+  } else if (baseline !== undefined) {
+    const unknown = unknownEntries(baseline, checks, scope);
+    if (unknown.length) throw new UsageError(`${readPath}: ${unknown.join(`\n${readPath}: `)}`);
+  }
   const verdict = judge(checks, baseline, baselinePath);
+  const build = readBuildInfo();
   const run = {
     corpus: recordedCorpus(corpusDir),
     revision: corpusRevision(corpusDir),
-    tool: toolVersion(),
+    tool: { name: build.name, version: build.version, commit: build.commit },
     node: process.version,
     target: targetText,
     families: (targets.length > 0 ? live : [...selected, ...live]).map((f) => f.name),
@@ -307,13 +366,19 @@ export async function runConformance(
   human(`${count(total, 'check')}: ${pass} pass, ${fail} fail, ${skip} skip: ${report.ok ? 'OK' : 'FAILED'}\n`);
 
   const text = renderReport(report);
-  if (json === '-') io.stdout(text);
-  else if (json !== undefined) writeFile(resolve(io.cwd, json), text, 'JSON report');
   if (typeof args.values.report === 'string') {
     const path = await writeReports(report, resolve(io.cwd, args.values.report), deps);
     human(`report: ${path}\n`);
   }
-  return report.ok ? EXIT.ok : EXIT.failed;
+  if (json === '-') io.stdout(text);
+  else if (json !== undefined) writeFile(resolve(io.cwd, json), text, 'JSON report');
+  if (typeof args.values.junit === 'string') {
+    writeFile(resolve(io.cwd, args.values.junit), renderJunit(report), 'JUnit report');
+    human(`junit: ${resolve(io.cwd, args.values.junit)}\n`);
+  }
+  const exit = verdictExit(verdict);
+  if (exit === EXIT_STALE) human(`exit ${EXIT_STALE}: the only problem is stale expected-failure entries\n`);
+  return exit;
 }
 
 export const verb: Verb = {
@@ -331,6 +396,11 @@ export const verb: Verb = {
     case: { type: 'string', multiple: true },
     list: { type: 'boolean' },
     target: { type: 'string', multiple: true },
+    junit: { type: 'string' },
+    'write-expected-failures': { type: 'string' },
+    'require-revision': { type: 'string' },
+    'lint-corpus': { type: 'boolean' },
+    md: { type: 'boolean' },
   },
   allowPositionals: true,
   run: (args, io) => runConformance(args, io),

@@ -32,6 +32,7 @@ export const FAMILY_META: Readonly<Record<string, FamilyMeta>> = {
   'capture-gating': { class: 'Emitter', spec: ['AEP-0006', 'AEP-0001 §7'], perAdapter: false },
   downlevel: { class: 'Collector/relay', spec: ['AEP-0001 §8.2'], perAdapter: false },
   mappings: { class: 'Emitter', spec: ['AEP-0002 Annex A'], perAdapter: true },
+  'bridge-mappings': { class: 'Emitter', spec: ['AEP-0002 Annex A'], perAdapter: true },
   'control-loop': { class: 'Control-capable', spec: ['AEP-0004 §3', 'AEP-0004 §5', 'AEP-0004 §7', 'AEP-0006', 'AEP-0008'], perAdapter: true },
 };
 

@@ -1,5 +1,27 @@
 /** Helpers that turn one case into one Check, so no family can forget the throw path. */
+import { createHash } from 'node:crypto';
 import type { Check } from './types.js';
+
+/** JSON text with every object's members in code-unit order: two equal cases hash alike however their files order members. */
+function sortedJson(value: unknown): string {
+  if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : sortedJson(v))).join(',')}]`;
+  if (typeof value === 'object' && value !== null) {
+    const obj = value as Record<string, unknown>;
+    const keys = Object.keys(obj).filter((k) => obj[k] !== undefined).sort();
+    return `{${keys.map((k) => `${JSON.stringify(k)}:${sortedJson(obj[k])}`).join(',')}}`;
+  }
+  return JSON.stringify(value) ?? 'null';
+}
+
+/** `sha256:<hex>` of one fixture case (member order ignored): what `Check.fixtureHash` carries. */
+export function fixtureHash(fixture: unknown): string {
+  return `sha256:${createHash('sha256').update(sortedJson(fixture)).digest('hex')}`;
+}
+
+/** The check with the hash of the fixture case it read. */
+export function withFixture(check: Check, fixture: unknown): Check {
+  return { ...check, fixtureHash: fixtureHash(fixture) };
+}
 
 export function pass(name: string): Check {
   return { name, status: 'pass' };
@@ -28,8 +50,14 @@ export function describeThrown(err: unknown): string {
 /**
  * Runs one case. `body` returns `null` on success or the failure detail; an exception
  * (from the implementation under test or from a malformed case) is a failure, never a crash.
+ * `fixture`: the case as read from its file, hashed into `fixtureHash`.
  */
-export function attempt(name: string, body: () => string | null): Check {
+export function attempt(name: string, body: () => string | null, fixture?: unknown): Check {
+  const check = run(name, body);
+  return fixture === undefined ? check : withFixture(check, fixture);
+}
+
+function run(name: string, body: () => string | null): Check {
   try {
     const problem = body();
     return problem === null ? pass(name) : fail(name, problem);

@@ -1,18 +1,34 @@
 import { describe, expect, it } from 'vitest';
-import { jsonDiff } from './compare.js';
+import { jsonDiff, jsonDifferences } from './compare.js';
 import { cloudEventProblem } from './families/ce-roundtrip.js';
 import { ocsfClassProblems } from './families/ocsf-classes.js';
 
 describe('jsonDiff', () => {
-  it('ignores member order and names the first differing path', () => {
+  it('ignores member order and names every differing path with both values', () => {
     expect(jsonDiff({ a: 1, b: { c: [1, 2] } }, { b: { c: [1, 2] }, a: 1 })).toBeNull();
     expect(jsonDiff({ a: { 'x.y': [1, { z: 2 }] } }, { a: { 'x.y': [1, { z: 3 }] } })).toBe('at $.a["x.y"][1].z: expected 2, got 3');
-    expect(jsonDiff({ a: 1 }, { a: 1, b: 2 })).toBe('at $.b: unexpected member 2');
+    expect(jsonDiff({ a: 1 }, { a: 1, b: 2 })).toBe('at $.b: expected absent, got 2');
     expect(jsonDiff({ a: 1, b: 2 }, { a: 1 })).toBe('at $.b: expected 2, got absent');
-    expect(jsonDiff([1], [1, 2])).toBe('at $: expected 1 items, got 2 ([1,2])');
+    expect(jsonDiff([1], [1, 2])).toBe('at $[1]: expected absent, got 2');
     expect(jsonDiff(null, {})).toBe('at $: expected null, got {}');
     expect(jsonDiff({ a: [] }, { a: {} })).toBe('at $.a: expected [], got {}');
     expect(jsonDiff(1, '1')).toBe('at $: expected 1, got "1"');
+  });
+
+  it('shows the whole difference: missing, unexpected and changed members, never "undefined"', () => {
+    const pin = { type: 'session.started', data: { origin: 'startup', model: 'm', tags: ['a', 'b'] } };
+    const got = { type: 'session.started', data: { trigger: 'startup', model: 'n', tags: ['a'] } };
+    const text = jsonDiff(pin, got);
+    expect(text).toBe(
+      'at $.data.origin: expected "startup", got absent; at $.data.model: expected "m", got "n"; at $.data.tags[1]: expected "b", got absent; at $.data.trigger: expected absent, got "startup"',
+    );
+    expect(text).not.toContain('undefined');
+    expect(jsonDifferences(pin, got).map((d) => [d.kind, d.path])).toEqual([
+      ['missing', '$.data.origin'],
+      ['changed', '$.data.model'],
+      ['missing', '$.data.tags[1]'],
+      ['unexpected', '$.data.trigger'],
+    ]);
   });
 
   it('treats an undefined member as absent, the way JSON does', () => {

@@ -4,6 +4,7 @@
  * when a result does.
  */
 import type { ConformanceReport } from './report.js';
+import { baselineMark, listedChecks, markText, ruleText, verdictSentence } from './report-baseline.js';
 import { tallyText, totals, type Tally } from './report-totals.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
@@ -24,7 +25,7 @@ export function renderMarkdown(report: ConformanceReport): string {
   ];
   if (report.run) {
     lines.push(
-      `- tool: ${report.run.tool.name} ${report.run.tool.version} (\`${report.tool}\`)`,
+      `- tool: ${report.run.tool.name} ${report.run.tool.version}${report.run.tool.commit ? ` at commit ${report.run.tool.commit}` : ''} (\`${report.tool}\`)`,
       `- corpus: \`${report.run.corpus}\` (${report.run.revision})`,
       `- families: ${report.run.families.join(', ')}`,
       `- target: ${report.run.target ?? 'this implementation'}`,
@@ -33,17 +34,25 @@ export function renderMarkdown(report: ConformanceReport): string {
     lines.push('');
   }
   lines.push('## Totals', '', ...table('By conformance class', 'class', t.byClass), ...table('By family', 'family', t.byFamily), ...table('By integration', 'integration', t.byIntegration));
-  const notPassing = report.checks.filter((c) => c.status !== 'pass');
+  const listed = listedChecks(report);
+  const judged = report.baseline !== undefined;
+  const withRule = report.checks.some((c) => c.rule !== undefined || c.basis !== undefined);
   lines.push('## Checks that did not pass', '');
-  if (notPassing.length === 0) lines.push('None: every check passed.', '');
+  if (listed.length === 0) lines.push('None: every check passed.', '');
   else {
-    lines.push('| check | status | spec | detail |', '|---|---|---|---|');
-    for (const c of notPassing) lines.push(`| ${cell(c.name)} | ${c.status} | ${cell((c.spec ?? []).join(', '))} | ${cell(c.detail ?? '')} |`);
+    const head = ['check', 'status', ...(judged ? ['baseline'] : []), 'spec', ...(withRule ? ['basis', 'rule'] : []), 'detail'];
+    lines.push(`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`);
+    for (const c of listed) {
+      const row = [cell(c.name), c.status, ...(judged ? [cell(markText(baselineMark(c, report)))] : []), cell((c.spec ?? []).join(', ')), ...(withRule ? [cell(c.basis ?? ''), cell(ruleText(c))] : []), cell(c.detail ?? '')];
+      lines.push(`| ${row.join(' | ')} |`);
+    }
     lines.push('');
   }
-  if (report.baseline?.file) {
-    const b = report.baseline;
-    lines.push('## Expected failures', '', `Baseline \`${b.file}\`: ${b.expected.length} expected, ${b.unexpected.length} unexpected, ${b.stale.length} stale, ${b.unexcusedSkips.length} unexcused skips.`, '');
+  const sentence = verdictSentence(report);
+  if (sentence) {
+    const b = report.baseline!;
+    lines.push('## Baseline verdict', '', `**${sentence.replace(/^(OK|FAILED)/, '$1**')}`, '');
+    if (b.stale.length) lines.push(`Stale entries (the check passes; remove them): ${b.stale.map((n) => `\`${n}\``).join(', ')}.`, '');
   }
   lines.push(`Family summary: ${t.byFamily.map((f) => `${f.key} ${tallyText(f)}`).join('; ')}.`, '');
   return lines.join('\n');

@@ -1,8 +1,9 @@
 /**
  * The conformance report, in the exact shape the standard shares across its tools
  * (conformance/README.md of the standard, "The report format", formatVersion 1), plus optional
- * extra keys: per check `family`, `integration`, `class`, `spec`; at the top `run` (what was run)
- * and `baseline` (how the expected-failures file judged the run).
+ * extra keys: per check `family`, `integration`, `class`, `spec` (and `fixtureHash`, `basis`, `rule`
+ * when the family set them); at the top `run` (what was run) and `baseline` (how the
+ * expected-failures file judged the run).
  */
 import { checkMeta, type ConformanceClass } from './check-meta.js';
 import type { Check } from './types.js';
@@ -22,7 +23,8 @@ export interface RunInfo {
   corpus: string;
   /** `sha256:<hex>` over every fixture file's relative path and bytes, in path order. */
   revision: string;
-  tool: { name: string; version: string };
+  /** The package, its version, and the git commit its build came from (`unknown` when the build recorded none: build-info.ts). */
+  tool: { name: string; version: string; commit?: string };
   node: string;
   /** `<adapter>=<url or command>` of an external daemon under `--target`, else null. */
   target: string | null;
@@ -42,6 +44,8 @@ export interface Verdict {
   unexcusedSkips: string[];
   /** Listed checks that failed or were skipped, as expected. */
   expected: string[];
+  /** The reason of each expected check: the baseline's words, or where an in-code baseline excuses it. */
+  reasons?: Record<string, string>;
   /** The baseline file, when one was given. */
   file?: string;
 }
@@ -79,7 +83,13 @@ export interface ReportInput {
 function reportCheck(c: Check, annotate: boolean): ReportCheck {
   const out: ReportCheck = c.detail ? { name: c.name, status: c.status, detail: c.detail } : { name: c.name, status: c.status };
   if (!annotate) return out;
-  return { ...out, ...checkMeta(c) };
+  return {
+    ...out,
+    ...checkMeta(c),
+    ...(c.fixtureHash !== undefined ? { fixtureHash: c.fixtureHash } : {}),
+    ...(c.basis !== undefined ? { basis: c.basis } : {}),
+    ...(c.rule !== undefined ? { rule: { id: c.rule.id, section: c.rule.section } } : {}),
+  };
 }
 
 /** Builds the report; check members are emitted as name, status, detail, with an empty detail omitted. */
@@ -107,12 +117,20 @@ export function buildReport(input: ReportInput): ConformanceReport {
 /** The report as a committed folder keeps it: without the wall-clock members (`startedAt`, `finishedAt`). */
 export type StableReport = Omit<ConformanceReport, 'startedAt' | 'finishedAt'>;
 
+/** The report without the build's commit (`run.tool.commit`): what the pages of a committed folder show. */
+export function withoutCommit(report: ConformanceReport): ConformanceReport {
+  if (!report.run?.tool.commit) return report;
+  const { commit: _commit, ...tool } = report.run.tool;
+  return { ...report, run: { ...report.run, tool } };
+}
+
 /**
- * The report without its wall-clock members, so that a committed `--report DIR` changes only when
- * a result, the corpus or the tool does. `--json` keeps the timestamps (the standard's full shape).
+ * The report without its wall-clock members and the build's commit, so that a committed `--report
+ * DIR` changes only when a result, the corpus or the tool's version does. `--json` keeps them
+ * (the standard's full shape, and the commit a CI run came from).
  */
 export function stableReport(report: ConformanceReport): StableReport {
-  const { startedAt: _started, finishedAt: _finished, ...rest } = report;
+  const { startedAt: _started, finishedAt: _finished, ...rest } = withoutCommit(report);
   return rest;
 }
 

@@ -1,3 +1,5 @@
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { FAMILIES } from './families/index.js';
 import { runFamilies } from './runner.js';
@@ -7,13 +9,26 @@ import type { Check, Family, Implementation } from './types.js';
 let cleanup: (() => void) | undefined;
 afterEach(() => cleanup?.());
 
+/** A file of the test corpus, parsed. */
+function corpusJson<T>(rel: string): T {
+  const c = writeCorpus();
+  try {
+    return JSON.parse(readFileSync(join(c.dir, rel), 'utf8')) as T;
+  } finally {
+    c.cleanup();
+  }
+}
+
 async function run(impl: Implementation, overrides: Record<string, string | null> = {}, families: readonly Family[] = FAMILIES) {
   const corpus = writeCorpus(overrides);
   cleanup = corpus.cleanup;
   const lines: string[] = [];
   const present = families.filter((f) => f.detect(corpus.dir)); // as the CLI does when no family is named
   const result = await runFamilies({ corpusDir: corpus.dir, families: present, implementation: impl, logger: { info: (l) => lines.push(l) } });
-  return { ...result, lines, byName: new Map(result.checks.map((c) => [c.name, c])) };
+  // The fixture hashes are asserted on their own ('every case-reading check carries ...'); the verdicts are compared without them.
+  const hashes = new Map(result.checks.map((c) => [c.name, c.fixtureHash]));
+  const checks = result.checks.map(({ fixtureHash: _hash, ...rest }) => rest as Check);
+  return { ...result, checks, hashes, lines, byName: new Map(checks.map((c) => [c.name, c])) };
 }
 
 const failed = (checks: Check[]) => checks.filter((c) => c.status === 'fail');
@@ -189,7 +204,7 @@ describe('runner against deliberately broken implementations', () => {
 
   it('a gate that keeps free text at metadata fails', async () => {
     const r = await run({ ...goodImplementation(), gateFormValues: (_f, v) => v });
-    expect(r.byName.get('capture-gating/metadata keeps the count, drops the note')?.detail).toBe('at $.note: unexpected member "hi"');
+    expect(r.byName.get('capture-gating/metadata keeps the count, drops the note')?.detail).toBe('at $.note: expected absent, got "hi"');
   });
 
   it('a downlevel that mutates its input or mints the wrong level fails', async () => {
@@ -271,6 +286,18 @@ describe('runner against broken fixtures', () => {
       { name: 'otlp/golden[1] tool.requested', status: 'pass' },
       { name: 'otlp/9', status: 'fail', detail: 'fixture: otlp/otlp-expected.json key "9" is not the index of a golden line (0..2)' },
     ]);
+  });
+
+  it('every case-reading check carries its fixture hash; editing one case changes that check\'s hash only', async () => {
+    const before = (await run(goodImplementation())).hashes;
+    const unhashed = [...before].filter(([, h]) => h === undefined).map(([n]) => n);
+    expect(unhashed).toEqual([]);
+    for (const h of before.values()) if (h !== undefined) expect(h).toMatch(/^sha256:[0-9a-f]{64}$/);
+    const cases = corpusJson<{ match: { name: string; event: Record<string, unknown> }[] }>('attr-match/cases.json');
+    cases.match[0]!.event = { ...cases.match[0]!.event, extra: 1 };
+    const after = (await run(goodImplementation(), { 'attr-match/cases.json': JSON.stringify(cases) })).hashes;
+    const changed = [...before].filter(([n, h]) => after.get(n) !== h).map(([n]) => n);
+    expect(changed).toEqual([`attr-match/${cases.match[0]!.name}`]);
   });
 
   it('detect reports absent files without throwing', () => {

@@ -14,7 +14,12 @@ export interface RunOptions {
   logger: Logger;
   /** Clock, injectable for tests. Default: `() => new Date()`. */
   now?: () => Date;
-  /** `--case` selection, handed to every family (FamilyContext.selects). */
+  /**
+   * `--case` selection, handed to every family (FamilyContext.selects). It limits the progress
+   * lines too: a family's tally and FAIL lines count selected checks only, a family none of whose
+   * checks is selected prints none, and a family's own lines (what it did not run, and why) are
+   * kept only when the selection takes the whole family (`selects('<family>/')` of a probe name).
+   */
   selects?: (checkName: string) => boolean;
 }
 
@@ -50,17 +55,22 @@ export async function runFamilies(opts: RunOptions): Promise<RunResult> {
   const now = opts.now ?? (() => new Date());
   const startedAt = now().toISOString();
   const all: Check[] = [];
+  const selects = opts.selects;
   for (const family of opts.families) {
     let checks: Check[];
+    // A name only a whole-family selection matches (`mappings`, `mappings/`), never a narrower one.
+    const whole = selects === undefined || selects(`${family.name}/\u0000`);
+    const logger = whole ? opts.logger : { info: () => {} };
     try {
-      checks = uniqueNames(await family.run({ corpusDir: opts.corpusDir, implementation: opts.implementation, logger: opts.logger, ...(opts.selects ? { selects: opts.selects } : {}) }));
+      checks = uniqueNames(await family.run({ corpusDir: opts.corpusDir, implementation: opts.implementation, logger, ...(selects ? { selects } : {}) }));
       if (checks.length === 0 && !opts.selects) checks = [fail(`${family.name}/fixtures`, 'the fixture files hold no cases: an empty family proves nothing')];
     } catch (err) {
       const message = err instanceof Error && err.name === 'FixtureError' ? err.message : describeThrown(err);
       checks = [fail(`${family.name}/fixtures`, message)];
     }
-    opts.logger.info(`${family.name}: ${tally(checks)}`);
-    for (const c of checks) {
+    const shown = selects ? checks.filter((c) => selects(c.name)) : checks;
+    if (shown.length > 0 || selects === undefined) opts.logger.info(`${family.name}: ${tally(shown)}`);
+    for (const c of shown) {
       if (c.status === 'fail') opts.logger.info(`  FAIL ${c.name}${c.detail ? `: ${c.detail}` : ''}`);
     }
     all.push(...checks);

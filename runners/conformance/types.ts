@@ -26,6 +26,15 @@ export interface Check {
    * the core library (the report files it under `core`).
    */
   readonly integration?: string;
+  /**
+   * `sha256:<hex>` of the fixture case this check read (its canonical JSON, check.ts `fixtureHash`), set
+   * by the family that made it: a case edited without a status change shows up in `aep conformance diff`.
+   */
+  readonly fixtureHash?: string;
+  /** Why the check holds an implementation to its verdict (a MUST of the spec, a corpus pin, the reference behaviour), when its family says. */
+  readonly basis?: string;
+  /** The spec rule the check stands on, when its family names one. */
+  readonly rule?: { readonly id: string; readonly section: string };
 }
 
 /** Options of the §9.4 redaction pipeline (AEP-0003). */

@@ -21,14 +21,14 @@ export const family: Family = {
         if (refusal !== null) return `a valid filter was refused: ${String(refusal)}`;
         const verdict = impl.attrMatch(c.filter, c.event);
         return verdict === c.match ? null : `expected match=${c.match}, got ${JSON.stringify(verdict)}`;
-      }),
+      }, c),
     );
     const refusals = caseList(file, FILE, 'invalid').map((c, i) =>
       attempt(`attr-match/invalid: ${caseName(c, i)}`, () => {
         const refusal = impl.validateFilter(c.filter);
         if (typeof refusal === 'string' && refusal !== '') return null;
         return `accepted a filter that must be refused (validateFilter returned ${JSON.stringify(refusal)})`;
-      }),
+      }, c),
     );
     return [...matches, ...refusals];
   },

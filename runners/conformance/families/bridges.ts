@@ -108,7 +108,7 @@ export function bridgeChecks(m: BridgeMappers, source: string, file: Obj): Check
     if (isObject(file.unknown)) all.push(['unknown', file.unknown]);
     for (const [label, e] of all) {
       need(rel, label, e, 'input', 'companion', 'primary');
-      for (const mode of ['companion', 'primary'] as const) own.push(attempt(name(label, mode), () => same(e[mode], otel(e.input as OtelRecord, { mode }))));
+      for (const mode of ['companion', 'primary'] as const) own.push(attempt(name(label, mode), () => same(e[mode], otel(e.input as OtelRecord, { mode })), { input: e.input, expected: e[mode] }));
     }
   }
   const entryMapper = entryMapperFor(m, source);
@@ -118,14 +118,14 @@ export function bridgeChecks(m: BridgeMappers, source: string, file: Obj): Check
     if (isObject(file.fallback)) all.push(['fallback', file.fallback]);
     for (const [label, e] of all) {
       need(rel, label, e, 'input', 'expected');
-      own.push(attempt(name(label), () => same(e.expected, entryMapper(e.input, {}))));
-      if ('deltas_expected' in e) own.push(attempt(name(label, 'deltas'), () => same(e.deltas_expected, entryMapper(e.input, { deltas: true }))));
+      own.push(attempt(name(label), () => same(e.expected, entryMapper(e.input, {})), { input: e.input, expected: e.expected }));
+      if ('deltas_expected' in e) own.push(attempt(name(label, 'deltas'), () => same(e.deltas_expected, entryMapper(e.input, { deltas: true })), { input: e.input, expected: e.deltas_expected }));
     }
   }
   if (file.status_transitions !== undefined) {
     for (const [label, e] of entries(rel, 'status_transitions', file.status_transitions)) {
       need(rel, `status_transitions.${label}`, e, 'prev', 'next', 'expected');
-      own.push(attempt(name(`status/${label}`), () => same(e.expected, m.statusMoments(e.prev as string | null, e.next as string))));
+      own.push(attempt(name(`status/${label}`), () => same(e.expected, m.statusMoments(e.prev as string | null, e.next as string)), e));
     }
   }
   const checks: Check[] = bridge ? attribute(own, bridge) : own;
@@ -151,7 +151,7 @@ export function bridgeChecks(m: BridgeMappers, source: string, file: Obj): Check
           if (!found) return `no ${section} mode policy for the source "${source}"`;
           if (input === undefined) return `${section}.modes.${label} has no "input" and "moments.${label}" has none either`;
           return same(e[mode], found.policy(input, mode));
-        }));
+        }, { input, expected: e[mode] }));
       }
     }
     checks.push(...(found ? attribute(modeChecks, found.bridge) : modeChecks));

@@ -25,7 +25,7 @@ export const family: Family = {
         const out = impl.gateFormValues(c.fields, c.values, c.ceiling, (text) => impl.redactText(text, {}));
         if (JSON.stringify(c.values) !== before) return 'gateFormValues modified its input values';
         return jsonDiff(c.expect, out);
-      }),
+      }, c),
     );
   },
 };

@@ -55,15 +55,15 @@ export const family: Family = {
         attempt(`ce-roundtrip/forward ${at}`, () => {
           const ce = impl.toCloudEvent(event);
           return jsonDiff(pin, ce) ?? cloudEventProblem(ce);
-        }),
+        }, { event, pin }),
       );
-      checks.push(attempt(`ce-roundtrip/inverse ${at}`, () => jsonDiff(event, impl.fromCloudEvent(pin))));
-      checks.push(attempt(`ce-roundtrip/round-trip ${at}`, () => jsonDiff(event, impl.fromCloudEvent(impl.toCloudEvent(event)))));
+      checks.push(attempt(`ce-roundtrip/inverse ${at}`, () => jsonDiff(event, impl.fromCloudEvent(pin)), { event, pin }));
+      checks.push(attempt(`ce-roundtrip/round-trip ${at}`, () => jsonDiff(event, impl.fromCloudEvent(impl.toCloudEvent(event))), event));
     });
     if (filesExist(corpusDir, INBOUND)) {
       const cases = caseList(readJsonFixture(corpusDir, INBOUND), INBOUND, 'cases');
       cases.forEach((c, i) => {
-        checks.push(attempt(`ce-roundtrip/inbound: ${caseName(c, i)}`, () => jsonDiff(c.expected ?? null, impl.fromCloudEvent(c.ce))));
+        checks.push(attempt(`ce-roundtrip/inbound: ${caseName(c, i)}`, () => jsonDiff(c.expected ?? null, impl.fromCloudEvent(c.ce)), c));
       });
     }
     return checks;

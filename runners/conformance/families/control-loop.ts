@@ -25,7 +25,7 @@ import { createAdapter as createPi } from '../../../impl/adapter-pi/adapter.js';
 import { recordingReplies } from '../../../impl/adapter-kit/plugin-rest.js';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { ulid } from '../../../impl/core/ulid.js';
-import { describeThrown, fail, pass, skip } from '../check.js';
+import { withFixture, describeThrown, fail, pass, skip } from '../check.js';
 import { readScenarioFile, scenarioFiles } from '../../live/scenario-format.js';
 import { runScenario } from '../../live/scenario-run.js';
 import { terminalsCheck } from '../../judge/scenario-judge.js';
@@ -96,9 +96,9 @@ export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>
               ...validity(implementation),
               judgeStream: terminalsCheck(file.adapter),
             });
-            checks.push({ ...(problem === null ? pass(name) : fail(name, problem)), integration: file.adapter });
+            checks.push({ ...withFixture(problem === null ? pass(name) : fail(name, problem), scenario), integration: file.adapter });
           } catch (err) {
-            checks.push({ ...fail(name, describeThrown(err)), integration: file.adapter });
+            checks.push({ ...withFixture(fail(name, describeThrown(err)), scenario), integration: file.adapter });
           }
         }
       }

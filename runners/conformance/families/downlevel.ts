@@ -39,7 +39,7 @@ export const family: Family = {
         const { capture: _c, data: _d, ...rest } = out;
         const { capture: _ic, data: _id, ...inRest } = c.event;
         return jsonDiff(inRest, rest);
-      }),
+      }, c),
     );
   },
 };

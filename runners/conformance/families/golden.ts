@@ -29,9 +29,9 @@ export const family: Family = {
   run({ corpusDir, implementation: impl }) {
     const lines = readJsonlFixture(corpusDir, GOLDEN_FILE);
     const checks: Check[] = lines.map(({ line, value }) =>
-      attempt(`golden/line ${line}${typeOf(value)}`, () => noIssues(impl.validateEvent(value))),
+      attempt(`golden/line ${line}${typeOf(value)}`, () => noIssues(impl.validateEvent(value)), value),
     );
-    checks.push(attempt('golden/stream', () => noIssues(impl.validateStream(lines.map((l) => l.value)))));
+    checks.push(attempt('golden/stream', () => noIssues(impl.validateStream(lines.map((l) => l.value))), lines.map((l) => l.value)));
     checks.push(
       attempt('golden/parse', () => {
         const parsed = impl.parseJsonl(readFileSync(join(corpusDir, GOLDEN_FILE), 'utf8'));
@@ -39,7 +39,7 @@ export const family: Family = {
         if (problem) return `parseJsonl: ${problem}`;
         if (parsed.events.length !== lines.length) return `parseJsonl returned ${parsed.events.length} events, the file has ${lines.length}`;
         return null;
-      }),
+      }, lines.map((l) => l.value)),
     );
     return checks;
   },

@@ -59,7 +59,7 @@ export const family: Family = {
           return `rejected, but not for rule ${c.rule_id}; issues carried: ${got}`;
         }
         return null;
-      }),
+      }, c),
     );
   },
 };

@@ -151,7 +151,7 @@ describe('the plugin-shaped sections (moments, todos, events)', () => {
     });
     const { checks } = await run(broken, corpus({ 'opencode.json': OC, 'pi.json': PI, 'kilocode.json': { moments: OC.moments } }));
     expect(failed(checks)).toEqual({
-      'mappings/opencode/todos/first': 'at $: expected 2 items, got 1 ([{"type":"progress.task.completed","data":{},"subject":"a"}])',
+      'mappings/opencode/todos/first': 'at $[0].type: expected "progress.task.planned", got "progress.task.completed"; at $[1]: expected {"type":"progress.task.completed","data":{},"subject":"a"}, got absent',
       'mappings/pi/upd (deltas)': 'at $: expected {"type":"x.pi.message.delta","data":{"kind":"text_delta"}}, got null',
       'mappings/kilocode/idle': 'threw Error: the kilocode adapter has no hook, moment or event mapper for its "moments" entries',
     });

@@ -231,8 +231,8 @@ function formChecks(source: string, agent: string, mappers: SourceMappers, form:
     return formData(mappers.mapElicitation(form.input.message, form.input.requestedSchema ?? form.input.requested_schema, opts));
   };
   return [
-    attempt(`mappings/${source}/${form.section}`, () => comparePin(form.expectedData, run(true))),
-    attempt(`mappings/${source}/${form.section} (metadata)`, () => comparePin(form.expectedDataMetadata, run(false))),
+    attempt(`mappings/${source}/${form.section}`, () => comparePin(form.expectedData, run(true)), { input: form.input, expected: form.expectedData }),
+    attempt(`mappings/${source}/${form.section} (metadata)`, () => comparePin(form.expectedDataMetadata, run(false)), { input: form.input, expected: form.expectedDataMetadata }),
   ];
 }
 
@@ -249,6 +249,11 @@ export function unrunChecks(sources: readonly string[], implemented: readonly st
 }
 
 type EntryCall = (entry: HookEntry, deltas: boolean) => unknown;
+
+/** What a pinned entry's check reads: its input, the pin, and the hook name and join table when it has them. */
+function entryFixture(entry: HookEntry, expected: unknown): unknown {
+  return { input: entry.input, expected, hook: entry.hook, join: entry.join };
+}
 
 /**
  * The mapper an entry section goes through: the one its layout names (`hooks` → `mapHook`,
@@ -300,16 +305,16 @@ export function mappingsFamily(mappers: Readonly<Record<string, SourceMappers>>)
         for (const [section, list] of [['hooks', file.hooks], ['moments', file.moments], ['events', file.events]] as const) {
           const map = entryMapper(source, m, section);
           for (const entry of list) {
-            own.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(map(entry, false)))));
+            own.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(map(entry, false))), entryFixture(entry, entry.expected)));
             const fork = (entry as EventEntry).deltasExpected;
-            if (fork !== undefined) own.push(attempt(`mappings/${source}/${entry.name} (deltas)`, () => comparePin(pinShape(fork), pinShape(map(entry, true)))));
+            if (fork !== undefined) own.push(attempt(`mappings/${source}/${entry.name} (deltas)`, () => comparePin(pinShape(fork), pinShape(map(entry, true))), entryFixture(entry, fork)));
           }
         }
         for (const entry of file.todos) {
           own.push(attempt(`mappings/${source}/${entry.name}`, () => {
             const got = call(m.diffTodos, 'todo diff')(entry.prev, entry.next);
             return comparePin(entry.expected.map(pinShape), Array.isArray(got) ? got.map(pinShape) : got);
-          }));
+          }, entry));
         }
         for (const form of file.forms) own.push(...formChecks(source, source, m, form));
         // An adapter's file with no case this family reads (sections the bridges family reads aside) proves nothing: it fails, alone.

@@ -51,9 +51,9 @@ export const family: Family = {
         return attempt(`ocsf/${goldenLabel(index, event)}`, () => {
           const record = impl.toOcsf(event);
           return jsonDiff(pin, record) ?? validity(record, classes);
-        });
+        }, { event, pin });
       }
-      return attempt(`ocsf/scope ${goldenLabel(index, event)}`, () => scopeProblem(event, impl.toOcsf(event), classes));
+      return attempt(`ocsf/scope ${goldenLabel(index, event)}`, () => scopeProblem(event, impl.toOcsf(event), classes), event);
     });
     return [...stray, ...checks];
   },

@@ -20,7 +20,7 @@ export const family: Family = {
     return pins.map(({ key, index, pin }) => {
       if (index === null) return fail(`otlp/${key}`, strayPinDetail(PINS, key, golden.length));
       const event = golden[index]!.value;
-      return attempt(`otlp/${goldenLabel(index, event)}`, () => jsonDiff(pin, impl.toOtlp(event)));
+      return attempt(`otlp/${goldenLabel(index, event)}`, () => jsonDiff(pin, impl.toOtlp(event)), { event, pin });
     });
   },
 };

@@ -49,7 +49,7 @@ export const family: Family = {
             const out = impl.redactText(c.input, options(c));
             if (typeof out !== 'string') return `redactText returned ${JSON.stringify(out)}, not a string`;
             return judge(c, out, JSON.stringify(out)) ?? ('expect' in c ? jsonDiff(c.expect, out) : null);
-          }),
+          }, c),
         ),
       );
     }
@@ -60,7 +60,7 @@ export const family: Family = {
             const out = impl.redactValue(c.input, options(c));
             const text = JSON.stringify(out) ?? 'undefined';
             return judge(c, text, text) ?? ('expect' in c ? jsonDiff(c.expect, out) : null);
-          }),
+          }, c),
         ),
       );
     }

@@ -107,7 +107,7 @@ describe('vendorCaptureChecks', () => {
     writeFileSync(join(corpus, 'vendors', 'acme-1.0.0', 's', '01-Stop.json'), '{"hook_event_name":"Stop"}');
     const lines: string[] = [];
     const checks = vendorCaptureChecks(corpus, { acme: { mapHook: () => { throw new TypeError('boom'); } } }, { info: (l) => lines.push(l) });
-    expect(checks).toEqual([{ name: 'mappings/vendors/acme-1.0.0/s/01-Stop.json', status: 'fail', detail: 'threw TypeError: boom', integration: 'acme' }]);
+    expect(checks).toEqual([{ name: 'mappings/vendors/acme-1.0.0/s/01-Stop.json', status: 'fail', fixtureHash: expect.stringMatching(/^sha256:[0-9a-f]{64}$/), detail: 'threw TypeError: boom', integration: 'acme' }]);
     expect(lines).toEqual(['mappings: vendor captures not replayed: other-2.0.0 (this implementation has no adapter for these vendors yet)']);
     expect(vendorCaptureChecks(join(corpus, 'none'), {}, { info: () => {} })).toEqual([]);
   });

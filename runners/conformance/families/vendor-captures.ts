@@ -114,7 +114,8 @@ export function vendorCaptureChecks(
       const files = readdirSync(join(releaseDir, scenario)).filter((f) => f.endsWith('.json')).sort();
       for (const file of files) {
         // Attributed to the adapter whose mapper replays it (the check name's `vendors` segment is a folder, not an integration).
-        const check = attempt(`mappings/vendors/${release}/${scenario}/${file}`, () => replayCapture(file, readFileSync(join(releaseDir, scenario, file), 'utf8'), replay.map, replay.shape));
+        const text = readFileSync(join(releaseDir, scenario, file), 'utf8');
+        const check = attempt(`mappings/vendors/${release}/${scenario}/${file}`, () => replayCapture(file, text, replay.map, replay.shape), text);
         checks.push({ ...check, integration: adapter });
       }
     }

@@ -16,6 +16,9 @@ export interface ReportCheck extends Check {
   spec?: string[];
 }
 
+/** Which checks a run held the target to (`--target`): the standard's (`must` and `pin`) or, with `--reference-parity`, this project's too. */
+export type Profile = 'standard' | 'reference-parity';
+
 /** What was run, recorded so a published report can be reproduced. */
 export interface RunInfo {
   /** The corpus root: relative to the package root when inside it, else absolute. */
@@ -29,6 +32,10 @@ export interface RunInfo {
   families: string[];
   /** The `--case` selection, when one was given. */
   cases?: string[];
+  /** Under `--target`: the profile that ran and the bases it held the target to. */
+  profile?: Profile;
+  /** Under `--target --deviations FILE`: the declared deviations (pin member → reason). */
+  deviations?: Record<string, string>;
 }
 
 /** The expected-failures judgement (see baseline.ts). */
@@ -77,8 +84,9 @@ export interface ReportInput {
 }
 
 function reportCheck(c: Check, annotate: boolean): ReportCheck {
-  const out: ReportCheck = c.detail ? { name: c.name, status: c.status, detail: c.detail } : { name: c.name, status: c.status };
-  if (!annotate) return out;
+  const base: ReportCheck = c.detail ? { name: c.name, status: c.status, detail: c.detail } : { name: c.name, status: c.status };
+  const out: ReportCheck = c.excusedBy !== undefined ? { ...base, excusedBy: c.excusedBy } : base;
+  if (!annotate) return { ...out, ...(c.basis ? { basis: c.basis } : {}), ...(c.rule ? { rule: { ...c.rule } } : {}) };
   return { ...out, ...checkMeta(c) };
 }
 

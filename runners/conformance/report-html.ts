@@ -28,7 +28,7 @@ function options(values: readonly string[]): string {
 function row(c: ReportCheck, i: number): string {
   const detail = c.detail ? `<details><summary>detail</summary><pre class="detail">${escapeHtml(c.detail)}</pre></details>` : '';
   return `<tr class="check ${c.status}" id="check-${i}" data-status="${c.status}" data-family="${escapeHtml(c.family ?? '')}" data-integration="${escapeHtml(c.integration ?? '')}">` +
-    `<td class="name">${escapeHtml(c.name)}</td><td class="status">${c.status}</td><td class="spec">${escapeHtml((c.spec ?? []).join(', '))}</td><td>${detail}</td></tr>`;
+    `<td class="name">${escapeHtml(c.name)}</td><td class="status">${c.status}</td><td class="spec">${escapeHtml((c.spec ?? []).join(', '))}${c.basis || c.rule ? ` <span class="rule" data-basis="${escapeHtml(c.basis ?? '')}">${escapeHtml(`[${[c.basis, c.rule ? `${c.rule.id}, ${c.rule.section}` : undefined].filter(Boolean).join(' ')}]`)}</span>` : ''}</td><td>${detail}</td></tr>`;
 }
 
 const STYLE = `body{font:14px/1.4 system-ui,sans-serif;margin:1.5em;color:#222}h1{margin:0 0 .3em}table{border-collapse:collapse;margin:.5em 0 1em}

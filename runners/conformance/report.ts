@@ -5,7 +5,7 @@
  * and `baseline` (how the expected-failures file judged the run).
  */
 import { checkMeta, type ConformanceClass } from './check-meta.js';
-import type { Check } from './types.js';
+import type { Check, CheckBasis, CheckRule } from './types.js';
 
 /** One check as reported: the standard's members, then the optional annotations. */
 export interface ReportCheck extends Check {
@@ -14,6 +14,8 @@ export interface ReportCheck extends Check {
   integration?: string;
   class?: ConformanceClass;
   spec?: string[];
+  basis?: CheckBasis;
+  rule?: CheckRule;
 }
 
 /** Which checks a run held the target to (`--target`): the standard's (`must` and `pin`) or, with `--reference-parity`, this project's too. */

@@ -67,7 +67,7 @@ describe('control-loop family against deliberately broken adapters', () => {
     }));
     const f = failed((await run(grants)).checks);
     expect(Object.keys(f)).toEqual(['claude-code/permission: guidance text is a deny carrying the text']);
-    expect(f['claude-code/permission: guidance text is a deny carrying the text']).toMatch(/^step 4 \(command control\.attention\.respond\): held hook "@perm" \(PermissionRequest\) was released with ".*allow.*", expected/);
+    expect(f['claude-code/permission: guidance text is a deny carrying the text']).toBe('step 4 (command control.attention.respond): held hook "@perm" (PermissionRequest) was released with a reply of another meaning (compared as parsed JSON): $.hookSpecificOutput.decision.behavior: expected "deny", got "allow"; $.hookSpecificOutput.decision.message: expected "plan it first and show me the diff", got absent');
   });
 
   it('a timeout that is not fail-open fails the timeout scenarios', async () => {
@@ -162,7 +162,7 @@ describe('control-loop family against broken gate and oob adapters', () => {
     const grants = brokenConfigured(SCENARIO_ADAPTERS.vscode!, (ctx) => ctx, (h, r) => (h === 'PreToolUse' && r === '{}' ? '{"hookSpecificOutput":{"hookEventName":"PreToolUse","permissionDecision":"allow"}}' : r));
     const f = failed((await run(grants)).checks);
     expect(Object.keys(f).filter((k) => k.startsWith('vscode/'))).toContain('vscode/permission: allow');
-    expect(f['vscode/permission: allow']).toMatch(/released with ".*permissionDecision.*allow.*", expected "\{\}"/);
+    expect(f['vscode/permission: allow']).toMatch(/released with a reply of another meaning \(compared as parsed JSON\): \$\.hookSpecificOutput: expected absent, got .*"permissionDecision":"allow"/);
   });
 
   it('a Kimi adapter that drops the runtime denial fails the rejected-pair scenario on the event count', async () => {

@@ -38,6 +38,10 @@ export interface RunInfo {
   profile?: Profile;
   /** Under `--target --deviations FILE`: the declared deviations (pin member → reason). */
   deviations?: Record<string, string>;
+  /** Under `--target`: what was run per agent (the URL or the command as given). */
+  targets?: { agent: string; run: string }[];
+  /** Under `--target`: each target's hello as the relay received it, by agent. */
+  hellos?: Record<string, Record<string, unknown>>;
 }
 
 /** The expected-failures judgement (see baseline.ts). */

@@ -13,7 +13,8 @@ import type { AdapterDef } from '../../impl/adapter-kit/types.js';
 import { RelayClient } from './relay-client.js';
 import { poll } from './live-target.js';
 import { configured } from './offline-target.js';
-import { startExternal, type ExternalTarget } from './external.js';
+import { startExternal, type ExternalDaemon, type ExternalTarget } from './external.js';
+import { startRelayTap, type RelayTap } from './relay-tap.js';
 
 /** `--target` and progress options of a stack (all optional). */
 export interface StackOptions {
@@ -25,6 +26,8 @@ export interface StackOptions {
   token?: string;
   /** One human line per daemon-starting moment (the agent changes). */
   progress?: (line: string) => void;
+  /** Each hello an external daemon said to the relay, as it was said (for its certification page). */
+  onHello?: (agent: string, hello: Record<string, unknown>) => void;
 }
 
 /** Host name stamped into live events' `source`. */
@@ -42,6 +45,16 @@ export interface Stack {
    * It is closed by `withStack`, or earlier by the caller.
    */
   adapter(def: AdapterDef, options?: Partial<AdapterOptions>, env?: Record<string, string>): Promise<RunningAdapter>;
+  /** Whether `agent` runs as a `--target` (an external daemon) in this stack. */
+  external(agent: string): boolean;
+  /** The last hello an external `agent` said to the relay (through the tap); undefined for ours or before any. */
+  hello(agent: string): Record<string, unknown> | undefined;
+  /**
+   * What a failure that timed out shows: the frames the relay refused the external daemons (code
+   * and detail, the last 5) and the last output lines of the latest external daemon; undefined
+   * when there is nothing to show.
+   */
+  evidence(): string | undefined;
 }
 
 export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (line: string) => void = () => {}, opts: StackOptions = {}): Promise<T> {
@@ -52,6 +65,10 @@ export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (lin
   let lastAgent = '';
   if (Object.values(opts.external ?? {}).some((t) => t.url)) opts.progress?.(`relay ${relay.url} (token ${token}): link the --target daemon to it`);
   let client: RelayClient | undefined;
+  // An external daemon reaches the relay through a tap: its hello and the relay's refusals are seen.
+  const tap: RelayTap | undefined = Object.keys(opts.external ?? {}).length > 0 ? await startRelayTap(relay.url) : undefined;
+  let lastExternal: ExternalDaemon | undefined;
+  const refusalText = (n: number): string => (tap?.refusals ?? []).slice(-n).map((r) => `${r.code}${r.cause ? ` (${r.cause})` : ''}: ${r.detail}`).join(' | ');
   try {
     client = await RelayClient.open(relay.url, token);
     const stack: Stack = {
@@ -63,8 +80,11 @@ export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (lin
         if (template.agent !== lastAgent) opts.progress?.(`starting the ${template.agent} daemon${ext ? ` (external: ${ext.url ?? ext.command})` : ''}`);
         lastAgent = template.agent;
         if (ext) {
-          const daemon = await startExternal(ext, { relayUrl: relay.url, token, home, options, env, log });
+          const daemon = await startExternal(ext, { relayUrl: tap?.url ?? relay.url, token, home, options, env, log, refusals: () => refusalText(5) });
           daemons.push(daemon);
+          lastExternal = daemon;
+          const said = [...(tap?.hellos ?? [])].reverse().find((h) => (h.identity as { agent?: unknown } | undefined)?.agent === template.agent);
+          if (said) opts.onHello?.(template.agent, said);
           return daemon;
         }
         const def = configured(template, env);
@@ -74,10 +94,19 @@ export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (lin
         if (!daemon.relayReady()) throw new Error(`the ${def.agent} daemon did not complete its hello with the relay within 5000 ms`);
         return daemon;
       },
+      external: (agent) => opts.external?.[agent] !== undefined,
+      hello: (agent) => [...(tap?.hellos ?? [])].reverse().find((h) => (h.identity as { agent?: unknown } | undefined)?.agent === agent),
+      evidence() {
+        const refused = refusalText(5);
+        const tail = lastExternal?.tail(10) ?? '';
+        const parts = [refused ? `the relay refused: ${refused}` : tap ? 'the relay refused nothing' : '', tail ? `the target's last output lines: ${tail.replace(/\n/g, ' ⏎ ')}` : ''].filter(Boolean);
+        return parts.length ? parts.join('; ') : undefined;
+      },
     };
     return await body(stack);
   } finally {
     await Promise.allSettled(daemons.map((d) => d.close()));
+    await tap?.close();
     await client?.close();
     await relay.close();
     rmSync(home, { recursive: true, force: true });

@@ -75,6 +75,11 @@ function at(input: Record<string, unknown>, path: string): unknown {
 interface EntryJudge {
   basis: 'pin' | 'reference';
   target: boolean;
+  /**
+   * How long to wait for the pinned event: the full bound, or (a `reference` pin a `standard`
+   * run does not judge) a short quiet period, since only what did arrive is judged.
+   */
+  patienceMs: number;
   /** The daemon's capture ceiling for an event type. */
   ceiling: (type: string) => CaptureLevel;
   member: string;
@@ -99,6 +104,9 @@ const RULES = {
 class Verdicts {
   readonly problems: Problem[] = [];
   constructor(private readonly j: EntryJudge) {}
+  get patienceMs(): number {
+    return this.j.patienceMs;
+  }
   must(rule: CheckRule, message: string): null {
     this.problems.push({ basis: 'must', rule, message });
     return null;
@@ -152,7 +160,7 @@ async function replayOne(stack: Stack, daemon: RunningAdapter, file: MappingFile
   }
   // The event of the pinned type: an adapter may emit companions around it (a reconstructed request before an orphan answer).
   const pinnedType = !replay.form && typeof replay.expected === 'object' && replay.expected !== null ? (replay.expected as { type?: unknown }).type : undefined;
-  await poll(() => (pinnedType === undefined ? mine().length > 0 : mine().some((f) => f.json?.type === pinnedType)), EVENT_MS);
+  await poll(() => (pinnedType === undefined ? mine().length > 0 : mine().some((f) => f.json?.type === pinnedType)), v.patienceMs);
   const first = mine().find((f) => f.json?.type === pinnedType) ?? mine()[0];
   const { status } = await reply;
   if (status !== 200) v.must(RULES.endpoint, `the daemon answered HTTP ${status}`);
@@ -215,7 +223,7 @@ async function replayArray(
   const delivered = () => mine().map((f) => f.json!).filter((e) => pinnedTypes.has(String(e.type)) || !synthesized.has(String(e.type)));
   const { status } = await reply;
   if (status !== 200) return v.must(RULES.endpoint, `the daemon answered HTTP ${status}`);
-  await poll(() => delivered().length >= expected.length, EVENT_MS);
+  await poll(() => delivered().length >= expected.length, v.patienceMs);
   await new Promise((r) => setTimeout(r, expected.length === 0 ? QUIET_MS : 50));
   const events = delivered();
   for (const event of events) {
@@ -245,7 +253,7 @@ async function replayMoment(stack: Stack, daemon: RunningAdapter, agent: string,
   const mark = stack.client.frames.length;
   const reply = postHook(daemon.url, bound.post.hook, bound.post.input);
   const want = Array.isArray(bound.expected) ? bound.expected.length : bound.expected === null ? 0 : 1;
-  await poll(() => ofSession(mark).length >= Math.max(want, 1), want === 0 ? QUIET_MS : EVENT_MS);
+  await poll(() => ofSession(mark).length >= Math.max(want, 1), want === 0 ? QUIET_MS : v.patienceMs);
   if (want !== 1) await poll(() => false, QUIET_MS);
   const { status } = await reply;
   if (status !== 200) return v.must(RULES.endpoint, `the daemon answered HTTP ${status}`);
@@ -295,7 +303,7 @@ export async function liveMappings(
     const declared = judge.declared?.(def.agent);
     const metadata = all.some((r) => r.metadata) ? await stack.adapter(def, { attentionTimeoutMs: HOLD_MS, posture: { ceiling: 'metadata', attention: 'metadata' } }) : daemon;
     const one = async (name: string, basis: 'pin' | 'reference', ceiling: (type: string) => CaptureLevel, body: (v: Verdicts) => Promise<null>): Promise<void> => {
-      const v = new Verdicts({ basis, target: judge.target === true, ceiling, member: name.replace(/^live\/mappings\//, '') });
+      const v = new Verdicts({ basis, target: judge.target === true, ceiling, patienceMs: standard && basis === 'reference' ? QUIET_MS * 2 : EVENT_MS, member: name.replace(/^live\/mappings\//, '') });
       try {
         await body(v);
       } catch (err) {

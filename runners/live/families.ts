@@ -82,7 +82,8 @@ export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterD
                   newId: () => ulid(),
                   now: () => new Date().toISOString(),
                   ...validity(implementation),
-                  judgeStream: terminalsCheck(file.adapter),
+                  // Our adapters' known findings excuse nothing of a target's: it is judged strictly.
+                  judgeStream: terminalsCheck(stack.external(def.agent) ? `target:${file.adapter}` : file.adapter),
                   stepMs: 5000,
                   quietMs: 100,
                   profile: judging?.profile === 'standard' ? 'standard' : 'reference',

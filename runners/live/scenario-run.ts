@@ -259,7 +259,10 @@ export async function judgeScenario(scenario: Scenario, target: ScenarioTarget, 
         );
         if (step.held) {
           held.set(step.label, entry);
-          await target.settle(() => false, 0);
+          // A held hook answers nothing yet: give its request a moment to reach the stream (a daemon
+          // serving hooks on several threads may otherwise take the next step's hook first).
+          const before = target.observed().length;
+          await target.settle(() => target.observed().length > before, Math.min(stepMs, 1000));
           return;
         }
         await target.settle(() => entry.reply !== undefined, stepMs);

@@ -72,7 +72,8 @@ export function liveControlLoopFamily(adapters: Readonly<Record<string, AdapterD
             const name = `live/control-loop/${file.adapter}/${scenario.name}`;
             try {
               const daemon = await stack.adapter(def, { attentionTimeoutMs: scenario.attentionTimeoutMs, instruct: scenario.instruct }, scenario.env);
-              const needs = stack.external(def.agent) ? undeclaredNeeds(scenario, def.agent, declaredBy(stack.hello(def.agent), def.agent)) : [];
+              const hello = stack.external(def.agent) ? stack.hello(def.agent) : undefined;
+              const needs = hello ? undeclaredNeeds(scenario, def.agent, declaredBy(hello, def.agent)) : [];
               if (needs.length > 0) {
                 await daemon.close();
                 checks.push({ name, status: 'skip', basis: 'must', rule: SCENARIO_RULE, integration: file.adapter, excusedBy: "the target's hello", detail: `not declared: the target's hello does not declare ${needs.join(', ')}` });
@@ -124,7 +125,10 @@ export function liveMappingsFamily(adapters: Readonly<Record<string, AdapterDef>
               ? {
                   target: true,
                   profile: judging.profile === 'standard' ? 'standard' : 'reference',
-                  declared: (agent: string) => (stack.external(agent) ? declaredBy(stack.hello(agent), agent) : undefined),
+                  declared: (agent: string) => {
+                    const hello = stack.external(agent) ? stack.hello(agent) : undefined;
+                    return hello ? declaredBy(hello, agent) : undefined;
+                  },
                   ...(judging.deviations ? { deviations: judging.deviations } : {}),
                   ...(judging.deviationsFile ? { deviationsFile: judging.deviationsFile } : {}),
                 }

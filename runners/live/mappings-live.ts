@@ -299,9 +299,17 @@ export async function liveMappings(
     const def = adapters[source]!;
     const all = replays(file).filter((r) => selects(`live/mappings/${source}/${r.name}`));
     if (all.length === 0) continue;
-    const daemon = await stack.adapter(def, { attentionTimeoutMs: HOLD_MS });
+    let daemon: RunningAdapter;
+    let metadata: RunningAdapter;
+    try {
+      daemon = await stack.adapter(def, { attentionTimeoutMs: HOLD_MS });
+      metadata = all.some((r) => r.metadata) ? await stack.adapter(def, { attentionTimeoutMs: HOLD_MS, posture: { ceiling: 'metadata', attention: 'metadata' } }) : daemon;
+    } catch (err) {
+      // A daemon that cannot start or link fails every entry it would have replayed, each saying why.
+      for (const r of all) checks.push({ ...fail(`live/mappings/${source}/${r.name}`, describeThrown(err)), basis: 'must', rule: RULES.endpoint });
+      continue;
+    }
     const declared = judge.declared?.(def.agent);
-    const metadata = all.some((r) => r.metadata) ? await stack.adapter(def, { attentionTimeoutMs: HOLD_MS, posture: { ceiling: 'metadata', attention: 'metadata' } }) : daemon;
     const one = async (name: string, basis: 'pin' | 'reference', ceiling: (type: string) => CaptureLevel, body: (v: Verdicts) => Promise<null>): Promise<void> => {
       const v = new Verdicts({ basis, target: judge.target === true, ceiling, patienceMs: standard && basis === 'reference' ? QUIET_MS * 2 : EVENT_MS, member: name.replace(/^live\/mappings\//, '') });
       try {

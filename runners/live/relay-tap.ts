@@ -38,8 +38,8 @@ function parse(text: string): Record<string, unknown> | undefined {
   }
 }
 
-/** Start a tap in front of `relayUrl` on a free loopback port. */
-export async function startRelayTap(relayUrl: string): Promise<RelayTap> {
+/** Start a tap in front of `relayUrl` on loopback `port` (0: a free one). */
+export async function startRelayTap(relayUrl: string, port = 0): Promise<RelayTap> {
   const upstream = new URL(relayUrl);
   const hellos: Record<string, unknown>[] = [];
   const refusals: TapRefusal[] = [];
@@ -92,10 +92,13 @@ export async function startRelayTap(relayUrl: string): Promise<RelayTap> {
       });
     });
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const port = (server.address() as AddressInfo).port;
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', reject);
+    server.listen(port, '127.0.0.1', resolve);
+  });
+  const bound = (server.address() as AddressInfo).port;
   return {
-    url: `http://127.0.0.1:${port}`,
+    url: `http://127.0.0.1:${bound}`,
     hellos,
     refusals,
     async close() {

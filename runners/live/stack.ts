@@ -61,12 +61,20 @@ export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (lin
   const token = opts.token ?? randomBytes(16).toString('hex');
   const home = mkdtempSync(join(tmpdir(), 'aep-live-'));
   const daemons: RunningAdapter[] = [];
-  const relay = await startRelay({ host: '127.0.0.1', port: opts.relayPort ?? 0, token, drainMs: 200, log });
+  // An external daemon reaches the relay through a tap (on the fixed port, when one is asked for):
+  // its hello and the relay's refusals are seen.
+  const tapped = Object.keys(opts.external ?? {}).length > 0;
+  const relay = await startRelay({ host: '127.0.0.1', port: tapped ? 0 : (opts.relayPort ?? 0), token, drainMs: 200, log });
   let lastAgent = '';
-  if (Object.values(opts.external ?? {}).some((t) => t.url)) opts.progress?.(`relay ${relay.url} (token ${token}): link the --target daemon to it`);
   let client: RelayClient | undefined;
-  // An external daemon reaches the relay through a tap: its hello and the relay's refusals are seen.
-  const tap: RelayTap | undefined = Object.keys(opts.external ?? {}).length > 0 ? await startRelayTap(relay.url) : undefined;
+  let tap: RelayTap | undefined;
+  try {
+    tap = tapped ? await startRelayTap(relay.url, opts.relayPort ?? 0) : undefined;
+  } catch (err) {
+    await relay.close();
+    throw err;
+  }
+  if (Object.values(opts.external ?? {}).some((t) => t.url)) opts.progress?.(`relay ${tap?.url ?? relay.url} (token ${token}): link the --target daemon to it`);
   let lastExternal: ExternalDaemon | undefined;
   const refusalText = (n: number): string => (tap?.refusals ?? []).slice(-n).map((r) => `${r.code}${r.cause ? ` (${r.cause})` : ''}: ${r.detail}`).join(' | ');
   try {
@@ -83,8 +91,14 @@ export async function withStack<T>(body: (stack: Stack) => Promise<T>, log: (lin
           const daemon = await startExternal(ext, { relayUrl: tap?.url ?? relay.url, token, home, options, env, log, refusals: () => refusalText(5) });
           daemons.push(daemon);
           lastExternal = daemon;
-          const said = [...(tap?.hellos ?? [])].reverse().find((h) => (h.identity as { agent?: unknown } | undefined)?.agent === template.agent);
-          if (said) opts.onHello?.(template.agent, said);
+          // AEP-0003 §3.5: the first frame is the hello. A daemon reporting a completed hello that never said one is refused here.
+          const said = (): Record<string, unknown> | undefined => [...(tap?.hellos ?? [])].reverse().find((h) => (h.identity as { agent?: unknown } | undefined)?.agent === template.agent);
+          await poll(() => said() !== undefined, 2000);
+          if (tap && !said()) {
+            const refused = refusalText(5);
+            throw new Error(`the external ${template.agent} daemon reports a completed hello (GET /healthz → "relay": true), but no hello with identity.agent "${template.agent}" reached the relay (AEP-0003 §3.5, §4)${refused ? `; the relay refused: ${refused}` : ''}; its last output lines: ${daemon.tail(10).replace(/\n/g, ' ⏎ ') || '(none)'}`);
+          }
+          if (said()) opts.onHello?.(template.agent, said()!);
           return daemon;
         }
         const def = configured(template, env);

@@ -8,6 +8,7 @@ const report = buildReport({
     { name: 'mappings/kimi-code/Stop', status: 'pass' },
     { name: 'control-loop/kimi-code/gate deny', status: 'fail', detail: 'step 2: reply differs' },
     { name: 'golden/one', status: 'pass' },
+    { name: 'mappings/gemini-cli/SessionStart', status: 'pass' },
   ],
 });
 
@@ -15,7 +16,7 @@ describe('certification pages', () => {
   it('one page per descriptor plus an index; results, hello per posture from the adapter, deviations', async () => {
     const pages = await certificationPages(report);
     expect(Object.keys(pages)).toContain('certification/index.md');
-    expect(Object.keys(pages)).toContain('certification/claude-code.md');
+    expect(Object.keys(pages)).toContain('certification/kimi-code.md');
     const kimi = pages['certification/kimi-code.md']!;
     expect(kimi).toContain('**does not conform yet: 1/2 pass, 1 fail, 0 skip**');
     expect(kimi).toContain('| gate | `AEP_KIMI_CONTROL=1` | `control.attention.respond` | `control.attention.respond`, `x.kimi-code.control.instruct` | the adapter definition (what the daemon says) |');

@@ -250,7 +250,7 @@ export async function runConformance(
   const wanted = requested.length === 0 && caseFamilies.length > 0 ? caseFamilies : requested;
   // A --target run certifies through the live families, whatever offline files the corpus holds (the standard's has no scenarios).
   const targeting = ((args.values.target as string[] | undefined) ?? []).length > 0;
-  const selected = targeting ? selectNamed(wanted, families) : selectFamilies(wanted, families, corpusDir);
+  const selected = targeting && args.values.list !== true ? selectNamed(wanted, families) : selectFamilies(wanted, families, corpusDir);
   // Output paths are checked before the run, so a typo costs nothing.
   if (json !== undefined && json !== '-') {
     const ok = checkOutputFile(resolve(io.cwd, json), '--json');

@@ -163,7 +163,8 @@ export async function certifyRelease(o: CertifyOptions): Promise<CertifyResult> 
   const htmlPath = join(reports, `${base}.html`);
   writeFileSync(mdPath, md);
   writeFileSync(htmlPath, `<!doctype html>\n<html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(`${o.integration}@${version}`)}</title></head>\n<body><pre>${escapeHtml(md)}</pre></body></html>\n`);
-  const lines = [`${checks.filter((c) => c.status === 'pass').length}/${checks.length} scenarios pass; surface: ${changes.length ? changes.join('; ') : 'unchanged'}`, `page: ${mdPath}`];
+  const shown = changes.length > 6 ? [...changes.slice(0, 6), `and ${changes.length - 6} more (the page lists them)`] : changes;
+  const lines = [`${checks.filter((c) => c.status === 'pass').length}/${checks.length} scenarios pass; surface: ${changes.length ? shown.join('; ') : 'unchanged'}; used surface: ${used.length ? used.join('; ') : 'unchanged'}`, `page: ${mdPath}`];
   if (before.length === 0) lines.push(`note: no pinned captures at ${join(fixtures, `${vendor}-${pinned.version}`)}: every hook reads as added`);
   if (o.pin) {
     if (!scenariosOk) lines.push('--pin: not pinned: a scenario failed (fix it, or name it in runners/vendors/known-failures.ts, first)');

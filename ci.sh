@@ -313,6 +313,9 @@ else
   # The ACP bridge's real peer: the pinned @zed-industries/codex-acp into the same cache, then its test.
   node dist/runners/vendors/acp-agent.js --install
   npx vitest run runners/vendors/acp-agent.test.ts
+  # A vendor's release in one command: the pinned Claude Code, its scenarios and its hook surface
+  # against the committed captures (exit 1 on a failed scenario or a changed used surface).
+  $AEP certify claude-code --report "$WORK/certification"
   passed
 fi
 

@@ -54,7 +54,7 @@ export interface Integration {
   /** The variable that moves the port ('' when it listens on nothing). */
   portEnv: string;
   /** Adapters: the neutral reply (see {@link neutralReply}). */
-  neutral?: { reply: string; byHook?: Readonly<Record<string, string>> };
+  neutral?: { reply: string; byHook?: Readonly<Record<string, string>>; reads: 'json' | 'bytes' };
   /** Opt-in legs: each one's variables and what it does. */
   legs: readonly PostureLeg[];
   /** Example configuration files, relative to the package root. */

@@ -17,7 +17,7 @@ export const descriptor: Descriptor = {
   deviations: DEVIATIONS,
   port: 8395,
   portEnv: 'AEP_ANTIGRAVITY_PORT',
-  neutral: { reply: '{}', byHook: { PreToolUse: '{"decision":""}', Stop: '{"decision":""}' } },
+  neutral: { reply: '{}', byHook: { PreToolUse: '{"decision":""}', Stop: '{"decision":""}' }, reads: 'json' },
   env: [],
   configs: ['impl/adapter-antigravity/hooks.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation; no captured session' },

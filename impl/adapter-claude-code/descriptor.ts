@@ -17,7 +17,7 @@ export const descriptor: Descriptor = {
   deviations: DEVIATIONS,
   port: 8377,
   portEnv: 'AEP_CLAUDE_CODE_PORT',
-  neutral: { reply: '{}' },
+  neutral: { reply: '{}', reads: 'json' },
   env: [],
   settings: { homeDir: '.claude', file: 'settings.json', note: 'Claude Code reads it at start; an interactive session runs no settings-file hooks until the folder is trusted' },
   configs: ['impl/adapter-claude-code/settings.example.json', 'impl/adapter-claude-code/settings.command.example.json'],

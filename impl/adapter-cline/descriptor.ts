@@ -26,7 +26,7 @@ export const descriptor: Descriptor = {
   deviations: DEVIATIONS,
   port: 8392,
   portEnv: 'AEP_CLINE_PORT',
-  neutral: { reply: '{}' },
+  neutral: { reply: '{}', reads: 'json' },
   env: [
     { name: 'AEP_CLINE_HUB', summary: '1: tap the hub\'s approval loop (needs AEP_CLINE_HUB_URL + AEP_CLINE_HUB_TOKEN, or AEP_CLINE_HUB_DISCOVERY)' },
     { name: 'AEP_CLINE_HUB_URL', summary: 'the hub WebSocket URL the tap connects to' },

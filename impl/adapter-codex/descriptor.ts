@@ -18,7 +18,7 @@ export const descriptor: Descriptor = {
   port: 8378,
   portEnv: 'AEP_CODEX_PORT',
   holdMs: 20000,
-  neutral: { reply: '' },
+  neutral: { reply: '', reads: 'json' },
   env: [],
   settings: { dirEnv: 'CODEX_HOME', homeDir: '.codex', file: 'hooks.json', note: 'Codex skips new or edited hooks until they are trusted: open /hooks inside Codex and trust them' },
   configs: ['impl/adapter-codex/hooks.example.json'],

@@ -17,7 +17,7 @@ export const descriptor: Descriptor = {
   deviations: DEVIATIONS,
   port: 8379,
   portEnv: 'AEP_GEMINI_CLI_PORT',
-  neutral: { reply: '{}' },
+  neutral: { reply: '{}', reads: 'json' },
   env: [],
   settings: { homeDir: '.gemini', file: 'settings.json', note: 'Gemini CLI reads it at start' },
   configs: ['impl/adapter-gemini-cli/settings.example.json'],

@@ -20,7 +20,7 @@ export const descriptor: Descriptor = {
   deviations: DEVIATIONS,
   port: 8393,
   portEnv: 'AEP_HERMES_PORT',
-  neutral: { reply: '{}' },
+  neutral: { reply: '{}', reads: 'json' },
   env: [
     { name: 'AEP_HERMES_CONTROL', summary: '1: hold pre_tool_call as an allow/deny gate' },
     { name: 'AEP_HERMES_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },

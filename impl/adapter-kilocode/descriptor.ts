@@ -19,7 +19,7 @@ export const descriptor: Descriptor = {
   deviations: DEVIATIONS,
   port: 8391,
   portEnv: 'AEP_KILOCODE_PORT',
-  neutral: { reply: '{}' },
+  neutral: { reply: '{}', reads: 'json' },
   env: [],
   configs: ['impl/adapter-kilocode/kilocode-plugin.js'],
   verification: { status: 'documented', detail: 'pinned mappings plus a manual real-host smoke run (Kilo Code 7.7.9); no captured session in conformance/fixtures/vendors' },

@@ -21,7 +21,7 @@ export const descriptor: Descriptor = {
   port: 8398,
   portEnv: 'AEP_KIMI_CODE_PORT',
   holdMs: 50000,
-  neutral: { reply: '{}' },
+  neutral: { reply: '{}', reads: 'json' },
   env: [
     { name: 'AEP_KIMI_CONTROL', summary: '1: hold PreToolUse as an allow/deny gate (default off: read-only)' },
     { name: 'AEP_KIMI_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },

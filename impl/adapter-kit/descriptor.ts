@@ -112,8 +112,11 @@ export interface Descriptor {
   /**
    * Adapters: the stdout the shim prints when it cannot forward, so the vendor behaves as if
    * unhooked (`byHook`: hooks whose neutral reply differs). Equal to `AdapterDef.neutralReply` (tested).
+   * `reads`: how the vendor reads a hook reply, so a certification compares replies by meaning:
+   * `json` (the vendor parses it: `{"a": 1}` and `{"a":1}` are the same reply) or `bytes` (the
+   * vendor reads the text as it is).
    */
-  neutral?: { reply: string; byHook?: Readonly<Record<string, string>> };
+  neutral?: { reply: string; byHook?: Readonly<Record<string, string>>; reads: 'json' | 'bytes' };
   /** Adapters whose hold window is not the kit's 55 000 ms: their `AdapterDef.holdMs` (tested equal). */
   holdMs?: number;
   /** The variables this integration reads besides the common ones, each with what it does. */

@@ -19,7 +19,7 @@ export const descriptor: Descriptor = {
   deviations: DEVIATIONS,
   port: 8390,
   portEnv: 'AEP_OPENCODE_PORT',
-  neutral: { reply: '{}' },
+  neutral: { reply: '{}', reads: 'json' },
   env: [],
   configs: ['impl/adapter-opencode/opencode-plugin.js'],
   verification: { status: 'documented', detail: 'pinned mappings plus a manual real-host smoke run (OpenCode 1.18.33); no captured session in conformance/fixtures/vendors' },

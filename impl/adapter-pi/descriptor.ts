@@ -20,7 +20,7 @@ export const descriptor: Descriptor = {
   deviations: DEVIATIONS,
   port: 8396,
   portEnv: 'AEP_PI_PORT',
-  neutral: { reply: '{}' },
+  neutral: { reply: '{}', reads: 'json' },
   env: [
     { name: 'AEP_PI_CONTROL', summary: '1: declare control.attention.respond and hold forwarded tool_call gates' },
     { name: 'AEP_PI_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },

@@ -17,7 +17,7 @@ export const descriptor: Descriptor = {
   deviations: DEVIATIONS,
   port: 8380,
   portEnv: 'AEP_QWEN_CODE_PORT',
-  neutral: { reply: '{}' },
+  neutral: { reply: '{}', reads: 'json' },
   env: [],
   settings: { homeDir: '.qwen', file: 'settings.json', note: 'Qwen Code reads it at start' },
   configs: ['impl/adapter-qwen-code/settings.example.json', 'impl/adapter-qwen-code/settings.command.example.json'],

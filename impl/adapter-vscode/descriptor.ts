@@ -21,7 +21,7 @@ export const descriptor: Descriptor = {
   port: 8381,
   portEnv: 'AEP_VSCODE_PORT',
   holdMs: 25000,
-  neutral: { reply: '{}' },
+  neutral: { reply: '{}', reads: 'json' },
   env: [
     { name: 'AEP_VSCODE_CONTROL', summary: '1: hold PreToolUse as an allow/deny/ask gate (default off: read-only)' },
     { name: 'AEP_VSCODE_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },

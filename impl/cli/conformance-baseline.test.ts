@@ -84,7 +84,7 @@ describe('aep conformance --expected-failures', () => {
     const report = JSON.parse(bare.io.out);
     expect(report.checks.find((c: { name: string }) => c.name === 'mappings/heron')).toEqual({
       name: 'mappings/heron', status: 'skip', detail: 'skipped: mappings/heron.json has no adapter in this implementation',
-      family: 'mappings', integration: 'core', class: 'Emitter', spec: ['AEP-0002 Annex A'],
+      family: 'mappings', integration: 'core', class: 'Emitter', spec: ['AEP-0002 Annex A'], basis: 'reference', rule: { id: 'mapping.reference-pin', section: 'AEP-0002 Annex A' },
     });
     expect(bare.code).toBe(1);
     expect(report.baseline.unexcusedSkips).toEqual(['mappings/heron']);

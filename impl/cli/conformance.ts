@@ -14,7 +14,8 @@ import { renderHtml } from '../../runners/conformance/report-html.js';
 import { renderMarkdown } from '../../runners/conformance/report-md.js';
 import { corpusRevision } from '../../runners/conformance/revision.js';
 import { FAMILIES } from '../../runners/conformance/families/index.js';
-import { buildReport, renderReport, stableReport, withoutCommit, type ConformanceReport } from '../../runners/conformance/report.js';
+import { buildReport, renderReport, stableReport, withoutCommit, type ConformanceReport, type Profile } from '../../runners/conformance/report.js';
+import { readTargetDeviations, type TargetDeviations } from '../../runners/conformance/target-deviations.js';
 import { runFamilies } from '../../runners/conformance/runner.js';
 import type { Family, Implementation } from '../../runners/conformance/types.js';
 import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
@@ -107,7 +108,16 @@ flags:
                    loopback daemon linked to that relay (fix it with AEP_TARGET_RELAY_PORT and
                    AEP_TOKEN); COMMAND: started per configuration via sh -c, '{relay}' and
                    '{token}' substituted, its URL the first http://127.0.0.1:PORT it prints
-                   (repeatable; only the live families run)
+                   (repeatable; only the live families run). A target is certified against
+                   the standard: 'must' and 'pin' checks only, the report naming the profile;
+                   scenarios for a capability its hello does not declare are 'not declared'
+  --reference-parity
+                   with --target: also hold the target to this project's own choices (the
+                   'reference' checks: our hook pins, reply bytes, run-id derivation) (default: off)
+  --deviations FILE
+                   with --target: the target's documented deviations, {"<pin member>": "<reason>"};
+                   a 'pin' check failing only on declared members is 'deviation (documented)',
+                   an undeclared one fails (default: none)
 
 families:
 ${families.map((f) => `  ${f.name.padEnd(width)}  ${f.description}`).join('\n')}
@@ -134,6 +144,14 @@ function selectFamilies(requested: string[], families: readonly Family[], corpus
   const absent = chosen.filter((f) => !f.detect(corpusDir));
   if (absent.length) throw new UsageError(`the fixture files of ${absent.map((f) => `'${f.name}'`).join(', ')} are absent from ${corpusDir}`);
   return chosen;
+}
+
+/** The named families (all when none is named), corpus or not: a `--target` run's selection. */
+function selectNamed(requested: string[], families: readonly Family[]): Family[] {
+  const known = families.map((f) => f.name);
+  const unknown = requested.filter((n) => !known.includes(n));
+  if (unknown.length) throw new UsageError(`unknown family ${unknown.map((n) => `'${n}'`).join(', ')}; known families: ${known.join(', ')}`);
+  return requested.length === 0 ? [...families] : families.filter((f) => requested.includes(f.name));
 }
 
 function writeFile(path: string, text: string, what: string): void {
@@ -253,7 +271,10 @@ export async function runConformance(
   const noFamily = cases.filter((c) => !familyNames.includes(familyOfCase(c)));
   if (noFamily.length) throw new UsageError(`no check matches --case ${noFamily.map((c) => `'${c}'`).join(', ')}: a case name starts with its family (${familyNames.join(', ')}); 'aep conformance --list' lists every case`);
   const wantsLive = args.values.live === true || cases.some((c) => c.startsWith('live/'));
-  const selected = selectFamilies(requested.length === 0 && caseFamilies.length > 0 ? caseFamilies : requested, families, corpusDir);
+  const wanted = requested.length === 0 && caseFamilies.length > 0 ? caseFamilies : requested;
+  // A --target run certifies through the live families, whatever offline files the corpus holds (the standard's has no scenarios).
+  const targeting = ((args.values.target as string[] | undefined) ?? []).length > 0;
+  const selected = targeting && args.values.list !== true ? selectNamed(wanted, families) : selectFamilies(wanted, families, corpusDir);
   // Output paths are checked before the run, so a typo costs nothing. The report folder is made
   // first: --json and --junit may name a file inside it (--json aep-report/run.json --report aep-report).
   if (typeof args.values.report === 'string') {
@@ -297,15 +318,31 @@ export async function runConformance(
     return t;
   });
   if (targets.length > 0 && !wantsLive) throw new UsageError('--target certifies a daemon through the live families: add --live');
+  if (targets.length === 0 && (args.values['reference-parity'] === true || typeof args.values.deviations === 'string')) throw new UsageError(`${args.values['reference-parity'] === true ? '--reference-parity' : '--deviations'} judges a --target daemon: add --target AGENT=URL|COMMAND (our own adapters are always held to every check)`);
+  const profile: Profile = args.values['reference-parity'] === true ? 'reference-parity' : 'standard';
+  const deviationsFile = typeof args.values.deviations === 'string' ? resolve(io.cwd, args.values.deviations) : undefined;
+  let deviations: TargetDeviations | undefined;
+  try {
+    deviations = deviationsFile === undefined ? undefined : readTargetDeviations(deviationsFile);
+  } catch (err) {
+    throw new UsageError((err as Error).message);
+  }
   const targetText = targets.length ? targets.map((t) => `${t.agent}=${t.url ?? t.command}`).join(', ') : null;
   let liveDeps = deps;
+  const hellos: Record<string, Record<string, unknown>> = {};
   if (targets.length > 0 && !deps.liveFamilies) {
     const relayPort = io.env.AEP_TARGET_RELAY_PORT ? Number(io.env.AEP_TARGET_RELAY_PORT) : 0;
     if (!Number.isInteger(relayPort) || relayPort < 0 || relayPort > 65535) throw new UsageError(`AEP_TARGET_RELAY_PORT must be a port number, got '${io.env.AEP_TARGET_RELAY_PORT}'`);
     const { targetedLiveFamilies } = await import('../../runners/live/families.js');
-    liveDeps = { ...deps, liveFamilies: targetedLiveFamilies(targets, { relayPort, ...(io.env.AEP_TOKEN ? { token: io.env.AEP_TOKEN } : {}) }) };
+    liveDeps = { ...deps, liveFamilies: targetedLiveFamilies(targets, { relayPort, ...(io.env.AEP_TOKEN ? { token: io.env.AEP_TOKEN } : {}) }, { profile, onHello: (agent, hello) => void (hellos[agent] = hello), ...(deviations ? { deviations, deviationsFile } : {}) }) };
   }
-  const live = wantsLive ? await liveCounterparts(selected, liveDeps, human) : [];
+  let live = wantsLive ? await liveCounterparts(selected, liveDeps, human) : [];
+  if (targets.length > 0) {
+    const absent = live.filter((f) => !f.detect(corpusDir));
+    for (const f of absent) human(`${f.name}: ${corpusDir} holds nothing of ${targets.map((t) => t.agent).join(', ')} for it: not run\n`);
+    live = live.filter((f) => !absent.includes(f));
+    human(`profile: ${profile} (${profile === 'standard' ? "the standard's MUSTs and pins; this project's own choices are not judged (--reference-parity adds them)" : "the standard's MUSTs and pins, and this project's own choices"})${deviations ? `; ${count(deviations.size, 'documented deviation')} from ${deviationsFile}` : ''}\n`);
+  }
   const progress = deps.progress ?? io.stderr;
   const liveWithProgress = live.map((f) => withProgress(f, progress));
   const vendors = args.values.vendors === true ? [deps.vendorsFamily ?? (await import('../../runners/vendors/lane.js')).vendorsFamily(io.env.AEP_VENDORS_CAPTURE_DIR || undefined)] : [];
@@ -358,10 +395,12 @@ export async function runConformance(
     target: targetText,
     families: (targets.length > 0 ? live : [...selected, ...live]).map((f) => f.name),
     ...(cases.length ? { cases } : {}),
+    ...(targets.length > 0 ? { profile, targets: targets.map((t) => ({ agent: t.agent, run: t.url ?? t.command ?? '' })), hellos, ...(deviations ? { deviations: Object.fromEntries(deviations) } : {}) } : {}),
   };
   const report = buildReport({ tool: TOOL, ...result, target: targetText, checks, annotate: true, run, verdict });
   const { pass, fail, skip, total } = report.summary;
-  for (const line of verdictLines(verdict)) human(`${line}\n`);
+  // Each failure is printed once, on its FAIL line; without an expected-failures file "unexpected" would only repeat it.
+  for (const line of verdictLines(baseline ? verdict : { ...verdict, unexpected: [] })) human(`${line}\n`);
   if (baseline && verdict.expected.length) human(`${verdict.expected.length} listed in ${baselinePath} as expected to fail or skip\n`);
   human(`${count(total, 'check')}: ${pass} pass, ${fail} fail, ${skip} skip: ${report.ok ? 'OK' : 'FAILED'}\n`);
 
@@ -401,6 +440,8 @@ export const verb: Verb = {
     'require-revision': { type: 'string' },
     'lint-corpus': { type: 'boolean' },
     md: { type: 'boolean' },
+    'reference-parity': { type: 'boolean' },
+    deviations: { type: 'string' },
   },
   allowPositionals: true,
   run: (args, io) => runConformance(args, io),

@@ -23,5 +23,6 @@ export const VERBS: Record<string, { summary: string; load: () => Promise<Verb> 
   setup: { summary: 'start/stop the managed daemons (pid files, port catalog) and write vendor hook wiring', load: async () => (await import('./setup.js')).verb },
   mcp: { summary: "MCP stdio server: emit_event and ask_human on the adapters' emission path", load: async () => (await import('./mcp.js')).verb },
   console: { summary: 'serve Mission Control, the web console (lanes, attention inbox, control) on 127.0.0.1', load: async () => (await import('../console/verb.js')).verb },
+  certify: { summary: 'certify one of our adapters against a vendor release: scenarios, hook-surface diff, page', load: async () => (await import('./certify.js')).verb },
   cancel: { summary: 'cancel a run or a session over control (exit 0 accepted, 3 nacked, 4 timeout)', load: async () => (await import('./cancel.js')).verb },
 };

@@ -12,6 +12,7 @@ import { loadDescriptors } from './descriptors.js';
 import { helloFacts } from './hello-facts.js';
 import type { ConformanceReport, ReportCheck } from './report.js';
 import { tallyOf, tallyText } from './report-totals.js';
+import { targetPages } from './target-page.js';
 
 /** A posture's hello, steering off and on (`AEP_INSTRUCT=1`). */
 export interface PostureHello {
@@ -87,12 +88,19 @@ export function certificationPage(d: Descriptor, hellos: readonly PostureHello[]
   return lines.join('\n');
 }
 
+/** The index: a row and a page link for every integration this report exercised; the others named on one line. */
 export function certificationIndex(ds: readonly Descriptor[], report: ConformanceReport): string {
   const lines = ['# Certification pages', '', '| integration | kind | classes | checks | pass | fail | skip |', '|---|---|---|---:|---:|---:|---:|'];
+  const idle: string[] = [];
   for (const d of ds) {
     const t = tallyOf(d.name, checksOf(report, d.name));
+    if (t.total === 0) {
+      idle.push(d.name);
+      continue;
+    }
     lines.push(`| [${d.name}](${d.name}.md) | ${d.kind} | ${d.classes.join(', ')} | ${t.total} | ${t.pass} | ${t.fail} | ${t.skip} |`);
   }
+  if (idle.length) lines.push('', `Not exercised by this report (no page): ${idle.join(', ')}.`);
   return `${lines.join('\n')}\n`;
 }
 
@@ -110,10 +118,15 @@ async function hellosOf(d: Descriptor): Promise<PostureHello[]> {
   return out;
 }
 
-/** `certification/<name>.md` for every descriptor, and `certification/index.md`. */
+/**
+ * `certification/<name>.md` for every integration this report exercised, and
+ * `certification/index.md`. A `--target` run's pages describe the target from what it did
+ * (target-page.ts), never our descriptors.
+ */
 export async function certificationPages(report: ConformanceReport): Promise<Record<string, string>> {
+  if (report.run?.target) return targetPages(report);
   const { descriptors } = await loadDescriptors();
   const pages: Record<string, string> = { 'certification/index.md': certificationIndex(descriptors, report) };
-  for (const d of descriptors) pages[`certification/${d.name}.md`] = certificationPage(d, await hellosOf(d), report);
+  for (const d of descriptors) if (checksOf(report, d.name).length > 0) pages[`certification/${d.name}.md`] = certificationPage(d, await hellosOf(d), report);
   return pages;
 }

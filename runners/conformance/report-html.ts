@@ -63,7 +63,7 @@ export function renderHtml(report: ConformanceReport): string {
   const { pass, fail, skip, total } = report.summary;
   const run = report.run;
   const runLine = run
-    ? `<p id="run">${escapeHtml(`${run.tool.name} ${run.tool.version}${run.tool.commit ? ` (commit ${run.tool.commit})` : ''}; corpus ${run.corpus} (${run.revision}); families ${run.families.join(', ')}; target ${run.target ?? 'this implementation'}`)}</p>`
+    ? `<p id="run">${escapeHtml(`${run.tool.name} ${run.tool.version}${run.tool.commit ? ` (commit ${run.tool.commit})` : ''}; corpus ${run.corpus} (${run.revision}); families ${run.families.join(', ')}; target ${run.target ?? 'this implementation'}${run.profile ? `; profile ${run.profile}` : ''}`)}</p>`
     : '';
   const families = t.byFamily.map((x) => x.key);
   const withRule = report.checks.some((c) => c.rule !== undefined || c.basis !== undefined);

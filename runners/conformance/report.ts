@@ -6,7 +6,7 @@
  * expected-failures file judged the run).
  */
 import { checkMeta, type ConformanceClass } from './check-meta.js';
-import type { Check } from './types.js';
+import type { Check, CheckBasis, CheckRule } from './types.js';
 
 /** One check as reported: the standard's members, then the optional annotations. */
 export interface ReportCheck extends Check {
@@ -15,7 +15,12 @@ export interface ReportCheck extends Check {
   integration?: string;
   class?: ConformanceClass;
   spec?: string[];
+  basis?: CheckBasis;
+  rule?: CheckRule;
 }
+
+/** Which checks a run held the target to (`--target`): the standard's (`must` and `pin`) or, with `--reference-parity`, this project's too. */
+export type Profile = 'standard' | 'reference-parity';
 
 /** What was run, recorded so a published report can be reproduced. */
 export interface RunInfo {
@@ -31,6 +36,14 @@ export interface RunInfo {
   families: string[];
   /** The `--case` selection, when one was given. */
   cases?: string[];
+  /** Under `--target`: the profile that ran and the bases it held the target to. */
+  profile?: Profile;
+  /** Under `--target --deviations FILE`: the declared deviations (pin member → reason). */
+  deviations?: Record<string, string>;
+  /** Under `--target`: what was run per agent (the URL or the command as given). */
+  targets?: { agent: string; run: string }[];
+  /** Under `--target`: each target's hello as the relay received it, by agent. */
+  hellos?: Record<string, Record<string, unknown>>;
 }
 
 /** The expected-failures judgement (see baseline.ts). */
@@ -81,15 +94,10 @@ export interface ReportInput {
 }
 
 function reportCheck(c: Check, annotate: boolean): ReportCheck {
-  const out: ReportCheck = c.detail ? { name: c.name, status: c.status, detail: c.detail } : { name: c.name, status: c.status };
-  if (!annotate) return out;
-  return {
-    ...out,
-    ...checkMeta(c),
-    ...(c.fixtureHash !== undefined ? { fixtureHash: c.fixtureHash } : {}),
-    ...(c.basis !== undefined ? { basis: c.basis } : {}),
-    ...(c.rule !== undefined ? { rule: { id: c.rule.id, section: c.rule.section } } : {}),
-  };
+  const base: ReportCheck = c.detail ? { name: c.name, status: c.status, detail: c.detail } : { name: c.name, status: c.status };
+  const out: ReportCheck = c.excusedBy !== undefined ? { ...base, excusedBy: c.excusedBy } : base;
+  if (!annotate) return { ...out, ...(c.basis ? { basis: c.basis } : {}), ...(c.rule ? { rule: { ...c.rule } } : {}) };
+  return { ...out, ...checkMeta(c), ...(c.fixtureHash !== undefined ? { fixtureHash: c.fixtureHash } : {}) };
 }
 
 /** Builds the report; check members are emitted as name, status, detail, with an empty detail omitted. */

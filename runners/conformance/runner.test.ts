@@ -88,7 +88,7 @@ describe('runner against deliberately broken implementations', () => {
       { name: 'attr-match/tool glob misses run', status: 'fail', detail: 'expected match=false, got true' },
     ]);
     expect(r.lines).toContain('attr-match: 2/3 pass, 1 fail');
-    expect(r.lines).toContain('  FAIL attr-match/tool glob misses run: expected match=false, got true');
+    expect(r.lines).toContain('  FAIL attr-match/tool glob misses run [must filter.attr-match, AEP-0003 §6]: expected match=false, got true');
   });
 
   it('a filter validator that accepts everything fails the fail-closed cases', async () => {

@@ -3,6 +3,7 @@
  * fixtures is the families' business, rendering the report is report.ts's.
  */
 import { describeThrown, fail } from './check.js';
+import { basisTag } from './check-meta.js';
 import type { Check, Family, Implementation, Logger } from './types.js';
 
 export interface RunOptions {
@@ -71,7 +72,7 @@ export async function runFamilies(opts: RunOptions): Promise<RunResult> {
     const shown = selects ? checks.filter((c) => selects(c.name)) : checks;
     if (shown.length > 0 || selects === undefined) opts.logger.info(`${family.name}: ${tally(shown)}`);
     for (const c of shown) {
-      if (c.status === 'fail') opts.logger.info(`  FAIL ${c.name}${c.detail ? `: ${c.detail}` : ''}`);
+      if (c.status === 'fail') opts.logger.info(`  FAIL ${c.name}${basisTag(c) ? ` ${basisTag(c)}` : ''}${c.detail ? `: ${c.detail}` : ''}`);
     }
     all.push(...checks);
   }

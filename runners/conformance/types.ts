@@ -7,6 +7,20 @@ import type { Issue } from '../../impl/core/issue.js';
 
 export type CheckStatus = 'pass' | 'fail' | 'skip';
 
+/**
+ * Where a check's requirement comes from (check-meta.ts `BASES`):
+ * - `must`: a MUST of the spec (event validity, the control profile, capture ceilings, the fail-open reply);
+ * - `pin`: a per-field statement of the standard's own mapping pins (a SHOULD: a documented deviation excuses it);
+ * - `reference`: this project's own choice where the standard is silent (run only with `--reference-parity` under `--target`).
+ */
+export type CheckBasis = 'must' | 'pin' | 'reference';
+
+/** The rule a check holds a target to: a stable dotted id and the spec section that states it. */
+export interface CheckRule {
+  readonly id: string;
+  readonly section: string;
+}
+
 /** One verdict, as it appears in the report. `detail` explains a failure or a skip. */
 export interface Check {
   /** `<family>/<case>`: stable across runs, readable by a person. */
@@ -31,10 +45,10 @@ export interface Check {
    * by the family that made it: a case edited without a status change shows up in `aep conformance diff`.
    */
   readonly fixtureHash?: string;
-  /** Why the check holds an implementation to its verdict (a MUST of the spec, a corpus pin, the reference behaviour), when its family says. */
-  readonly basis?: string;
-  /** The spec rule the check stands on, when its family names one. */
-  readonly rule?: { readonly id: string; readonly section: string };
+  /** Where the requirement comes from; absent: the family's default (check-meta.ts). */
+  readonly basis?: CheckBasis;
+  /** The rule this check holds to; absent: the family's default (check-meta.ts). */
+  readonly rule?: CheckRule;
 }
 
 /** Options of the §9.4 redaction pipeline (AEP-0003). */

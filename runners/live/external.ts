@@ -104,6 +104,8 @@ export interface ExternalStart {
   options: Partial<AdapterOptions>;
   env: Record<string, string>;
   log: (line: string) => void;
+  /** What the relay refused so far, rendered (the relay tap), for a hello that never completes. */
+  refusals?: () => string;
 }
 
 /** The environment a started daemon gets for one configuration. */
@@ -121,12 +123,23 @@ export function externalEnv(agent: string, s: ExternalStart): Record<string, str
   return { ...out, ...s.env };
 }
 
+/** A started or attached external daemon: what it printed last, for a failure that timed out. */
+export interface ExternalDaemon extends RunningAdapter {
+  /** Its last `n` output lines (stdout and stderr as they came), '' when attached by URL. */
+  tail(n: number): string;
+}
+
+/** The last `n` non-empty lines of `text`. */
+export function lastLines(text: string, n: number): string {
+  return text.split(/\r?\n/).filter((l) => l.trim() !== '').slice(-n).join('\n');
+}
+
 /** Starts (command) or attaches to (URL) the external daemon; resolves once its hello reached our relay. */
-export async function startExternal(target: ExternalTarget, s: ExternalStart): Promise<RunningAdapter> {
+export async function startExternal(target: ExternalTarget, s: ExternalStart): Promise<ExternalDaemon> {
   if (target.url) {
     if (!(await waitLinked(target.url, 15_000))) throw new Error(`the external ${target.agent} daemon at ${target.url} did not report a completed hello with the relay ${s.relayUrl} (GET /healthz → "relay": true) within 15000 ms; start it with --relay ${s.relayUrl} --token ${s.token}`);
     const port = Number(new URL(target.url).port);
-    return { url: target.url, port, epoch: 0, relayReady: () => true, close: async () => {} };
+    return { url: target.url, port, epoch: 0, relayReady: () => true, close: async () => {}, tail: () => '' };
   }
   const command = target.command!.replace(/\{relay\}/g, s.relayUrl).replace(/\{token\}/g, s.token);
   const child = spawn('sh', ['-c', command], { env: { ...process.env, ...externalEnv(target.agent, s) }, stdio: ['ignore', 'pipe', 'pipe'], detached: true });
@@ -138,6 +151,8 @@ export async function startExternal(target: ExternalTarget, s: ExternalStart): P
       const m = /http:\/\/127\.0\.0\.1:\d+/.exec(output);
       if (m) {
         clearTimeout(timer);
+        child.stdout!.off('data', onData);
+        child.stderr!.off('data', onData);
         resolve(m[0]);
       }
     };
@@ -155,11 +170,16 @@ export async function startExternal(target: ExternalTarget, s: ExternalStart): P
     await stop(child);
     throw err;
   });
-  child.stdout!.on('data', (c: Buffer) => s.log(c.toString('utf8').trimEnd()));
-  child.stderr!.on('data', (c: Buffer) => s.log(c.toString('utf8').trimEnd()));
+  const keep = (c: Buffer) => {
+    output = (output + c.toString('utf8')).slice(-64 * 1024);
+    s.log(c.toString('utf8').trimEnd());
+  };
+  child.stdout!.on('data', keep);
+  child.stderr!.on('data', keep);
   if (!(await waitLinked(url, 10_000))) {
     await stop(child);
-    throw new Error(`the external ${target.agent} daemon at ${url} did not complete its hello with the relay within 10000 ms`);
+    const said = s.refusals?.() ?? '';
+    throw new Error(`the external ${target.agent} daemon at ${url} did not complete its hello with the relay within 10000 ms${said ? `; the relay: ${said}` : ''}; its last output: ${lastLines(output, 10) || '(none)'}`);
   }
-  return { url, port: Number(new URL(url).port), epoch: 0, relayReady: () => true, close: () => stop(child) };
+  return { url, port: Number(new URL(url).port), epoch: 0, relayReady: () => true, close: () => stop(child), tail: (n) => lastLines(output, n) };
 }

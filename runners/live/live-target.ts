@@ -28,9 +28,10 @@ export async function poll(until: () => boolean, ms: number): Promise<void> {
   while (!until() && Date.now() < deadline) await new Promise((resolve) => setTimeout(resolve, 5));
 }
 
-export function liveTarget(opts: { daemonUrl: string; client: RelayClient; session: string; agent: string }): ScenarioTarget {
+export function liveTarget(opts: { daemonUrl: string; client: RelayClient; session: string; agent: string; evidence?: () => string | undefined }): ScenarioTarget {
   const { daemonUrl, client, session, agent } = opts;
   return {
+    ...(opts.evidence ? { evidence: opts.evidence } : {}),
     async hook(hookEvent, input) {
       const { status, body } = await postHook(daemonUrl, hookEvent, input);
       return status === 200 ? body : `(HTTP ${status}) ${body}`;

@@ -81,7 +81,7 @@ describe('live families against deliberately broken adapters', () => {
     };
     const checks = await run(liveControlLoopFamily({ codex: grants }), dir);
     expect(checks).toHaveLength(1);
-    expect(checks[0]!.detail).toMatch(/^step 4 \(command control\.attention\.respond\): held hook "@perm" \(PermissionRequest\) was released with ".*\\"allow\\".*", expected/);
+    expect(checks[0]!.detail).toMatch(/^step 4 \(command control\.attention\.respond\): held hook "@perm" \(PermissionRequest\) was released with a reply of another meaning \(compared as parsed JSON\): .*expected "deny", got "allow"/);
   }, 30_000);
 
   it('a daemon that mis-maps a hook or loses the run fails that entry live', async () => {
@@ -95,9 +95,10 @@ describe('live families against deliberately broken adapters', () => {
     };
     const f = failed(await run(liveMappingsFamily({ codex: sloppy, 'claude-code': claudeCode }), dir));
     expect(f).toEqual({
-      'live/mappings/codex/PreToolUse': 'run undefined, expected "turn_0192_a" (from turn_id)',
-      'live/mappings/codex/PreToolUse (Bash, string command)': 'run undefined, expected "turn_0193_b" (from turn_id)',
-      'live/mappings/codex/SubagentStart': 'at $.data.agent_type: expected "reviewer", got "other"',
+      // "absent", never JavaScript's undefined
+      'live/mappings/codex/PreToolUse': 'run absent, expected "turn_0192_a" (from turn_id)',
+      'live/mappings/codex/PreToolUse (Bash, string command)': 'run absent, expected "turn_0193_b" (from turn_id)',
+      'live/mappings/codex/SubagentStart': '$.data.agent_type: expected "reviewer", got "other"',
     });
   }, 30_000);
 });

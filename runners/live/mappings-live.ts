@@ -13,9 +13,14 @@ import type { AdapterDef } from '../../impl/adapter-kit/types.js';
 import type { RunningAdapter } from '../../impl/adapter-kit/daemon.js';
 import { ADAPTER_MAPPERS, comparePin, mappingSources, pinShape, readMappingFile, type MappingFile } from '../conformance/families/mappings.js';
 import { momentReplays, type MomentReplay } from './moments-live.js';
-import { describeThrown, fail, pass } from '../conformance/check.js';
-import type { Check } from '../conformance/types.js';
+import { describeThrown, fail } from '../conformance/check.js';
+import type { Check, CheckBasis, CheckRule } from '../conformance/types.js';
+import { captureRank, type CaptureLevel } from '../../impl/core/event.js';
+import { isFreeTextPath, renderDiffs, valueDiffs } from '../conformance/value-diff.js';
+import type { TargetDeviations } from '../conformance/target-deviations.js';
 import { poll, postHook } from './live-target.js';
+import { checkFrom, type Problem } from './scenario-check.js';
+import { pinBasis, type Declared } from './target-profile.js';
 import type { Stack } from './stack.js';
 
 /** How long a replayed hook's event may take to reach the relay. */
@@ -92,8 +97,68 @@ function at(input: Record<string, unknown>, path: string): unknown {
   return v;
 }
 
-async function replayOne(stack: Stack, daemon: RunningAdapter, file: MappingFile, replay: Replay, n: number, validate: (e: unknown) => string | null): Promise<string | null> {
-  if (!replay.hook) return 'the entry input has no hook_event_name (or hookEventName), so it cannot be replayed through the hook endpoint';
+/** How one entry is judged: the basis of its pin, whether it runs against a `--target`, the daemon's ceiling. */
+interface EntryJudge {
+  basis: 'pin' | 'reference';
+  target: boolean;
+  /**
+   * How long to wait for the pinned event: the full bound, or (a `reference` pin a `standard`
+   * run does not judge) a short quiet period, since only what did arrive is judged.
+   */
+  patienceMs: number;
+  /** The daemon's capture ceiling for an event type. */
+  ceiling: (type: string) => CaptureLevel;
+  member: string;
+}
+
+const RULES = {
+  endpoint: { id: 'hook.endpoint', section: 'AEP-0003 §3' },
+  valid: { id: 'event.valid', section: 'AEP-0001 §5' },
+  ceiling: { id: 'capture.ceiling', section: 'AEP-0001 §8' },
+  session: { id: 'mapping.identity.session', section: 'AEP-0002 Annex A' },
+  run: { id: 'mapping.identity.run', section: 'AEP-0002 Annex A' },
+  pin: { id: 'mapping.pin', section: 'AEP-0002 Annex A' },
+  reference: { id: 'mapping.reference-pin', section: 'AEP-0002 Annex A' },
+} as const satisfies Record<string, CheckRule>;
+
+/**
+ * One entry's verdict as problems: the MUSTs (a 200 reply, valid events, the capture ceiling),
+ * the session identity (a pin: the mapping's key rule), and the comparison with the pin, one
+ * problem per differing member (free text by presence when the pin is the standard's). Against a
+ * `--target`, the run id is left to the control-loop scenarios' run-id properties.
+ */
+class Verdicts {
+  readonly problems: Problem[] = [];
+  constructor(private readonly j: EntryJudge) {}
+  get patienceMs(): number {
+    return this.j.patienceMs;
+  }
+  must(rule: CheckRule, message: string): null {
+    this.problems.push({ basis: 'must', rule, message });
+    return null;
+  }
+  pinned(message: string, basis: CheckBasis = this.j.basis, rule: CheckRule = this.j.basis === 'pin' ? RULES.pin : RULES.reference, member = this.j.member): null {
+    this.problems.push({ basis, rule, message, member });
+    return null;
+  }
+  /** Every differing member of the pin, each its own problem. */
+  compare(expected: unknown, actual: unknown, prefix = ''): null {
+    const diffs = valueDiffs(expected, actual, this.j.basis === 'pin' ? { freeText: isFreeTextPath } : {});
+    for (const d of diffs) this.pinned(`${prefix}${renderDiffs([d])}`, this.j.basis, undefined, `${this.j.member}#${d.path}`);
+    return null;
+  }
+  /** A delivered event: valid, and within the daemon's capture ceiling. */
+  event(e: Record<string, unknown>, validate: (e: unknown) => string | null): void {
+    const invalid = validate(e);
+    if (invalid) this.must(RULES.valid, `the delivered ${String(e.type)} is not valid: ${invalid}`);
+    const level = (typeof e.capture === 'string' ? e.capture : 'metadata') as CaptureLevel;
+    const ceiling = this.j.ceiling(String(e.type));
+    if (captureRank(level) > captureRank(ceiling)) this.must(RULES.ceiling, `the delivered ${String(e.type)} declares capture "${level}" above the daemon's ceiling "${ceiling}"`);
+  }
+}
+
+async function replayOne(stack: Stack, daemon: RunningAdapter, file: MappingFile, replay: Replay, n: number, validate: (e: unknown) => string | null, v: Verdicts, target: boolean): Promise<null> {
+  if (!replay.hook) return v.must(RULES.endpoint, 'the entry input has no hook_event_name (or hookEventName), so it cannot be replayed through the hook endpoint');
   const sessionKey = identityField(file.identity.session_from) ?? 'session_id';
   const session = `${String(replay.input[sessionKey] ?? 'mapping')}~live${n}`;
   const input = { ...replay.input, [sessionKey]: session };
@@ -109,37 +174,39 @@ async function replayOne(stack: Stack, daemon: RunningAdapter, file: MappingFile
   const mark = stack.client.frames.length;
   const mine = () => stack.client.frames.slice(mark).filter((f) => typeof f.json?.aep === 'string' && f.json.agent === agent && (f.json.session === session || f.json.session === undefined));
   const reply = postHook(daemon.url, replay.hook, input);
-  if (Array.isArray(replay.expected)) return replayArray(replay, mine, reply, session, file, validate);
+  if (Array.isArray(replay.expected)) return replayArray(replay, mine, reply, session, file, validate, v, target);
   if (replay.expected === null) {
     const { status } = await reply;
-    if (status !== 200) return `the daemon answered HTTP ${status}`;
+    if (status !== 200) return v.must(RULES.endpoint, `the daemon answered HTTP ${status}`);
     await poll(() => mine().length > 0, QUIET_MS);
-    return mine().length === 0 ? null : `expected no event, the relay delivered ${String(mine()[0]!.json!.type)}`;
+    for (const f of mine()) v.event(f.json!, validate);
+    return mine().length === 0 ? null : v.pinned(`expected no event, the relay delivered ${mine().map((f) => String(f.json!.type)).join(', ')}`);
   }
   // The event of the pinned type: an adapter may emit companions around it (a reconstructed request before an orphan answer).
   const pinnedType = !replay.form && typeof replay.expected === 'object' && replay.expected !== null ? (replay.expected as { type?: unknown }).type : undefined;
-  await poll(() => (pinnedType === undefined ? mine().length > 0 : mine().some((f) => f.json?.type === pinnedType)), EVENT_MS);
+  await poll(() => (pinnedType === undefined ? mine().length > 0 : mine().some((f) => f.json?.type === pinnedType)), v.patienceMs);
   const first = mine().find((f) => f.json?.type === pinnedType) ?? mine()[0];
-  await reply;
-  if (!first) return `no event reached the relay within ${EVENT_MS} ms`;
+  const { status } = await reply;
+  if (status !== 200) v.must(RULES.endpoint, `the daemon answered HTTP ${status}`);
+  for (const f of mine()) v.event(f.json!, validate);
+  if (!first) return v.pinned(`no event reached the relay within ${EVENT_MS} ms; the pin expects ${pinnedType === undefined ? 'one' : String(pinnedType)}${stack.evidence() ? `; ${stack.evidence()}` : ''}`);
   const event = first.json!;
-  const invalid = validate(event);
-  if (invalid) return `the delivered event is not valid: ${invalid}`;
   const agentScoped = String(event.type).startsWith('agent.');
-  if (agentScoped ? event.session !== undefined : event.session !== session) return `session ${JSON.stringify(event.session)}, expected ${agentScoped ? 'none (agent.* is agent-scoped)' : `${JSON.stringify(session)} (from ${sessionKey})`}`;
+  if (agentScoped ? event.session !== undefined : event.session !== session) v.pinned(`session ${event.session === undefined ? 'absent' : JSON.stringify(event.session)}, expected ${agentScoped ? 'absent (agent.* is agent-scoped)' : `${JSON.stringify(session)} (from ${sessionKey})`}`, 'pin', RULES.session, `${file.source}/identity#session`);
   const runKey = identityField(file.identity.run_from);
   const run = runKey === undefined ? undefined : at(replay.input, runKey);
-  if (typeof run === 'string' && !String(event.type).startsWith('session.') && event.run !== run) return `run ${JSON.stringify(event.run)}, expected ${JSON.stringify(run)} (from ${runKey})`;
-  if (replay.form) return comparePin(replay.expected, event.data);
+  // Our derivation of run ids is ours: a target is held to the run-id properties instead (control-loop).
+  if (typeof run === 'string' && !String(event.type).startsWith('session.') && event.run !== run) v.pinned(`run ${event.run === undefined ? 'absent' : JSON.stringify(event.run)}, expected ${JSON.stringify(run)} (from ${runKey})`, 'reference', RULES.run, `${file.source}/identity#run`);
+  if (replay.form) return v.compare(replay.expected, event.data, 'data ');
   // A follow-up's subject is the id of the request it follows: runtime wiring, so a pin leaves it
   // out. Live, it must name a request this entry's replay delivered; the rest is compared as pinned.
   const pin = pinShape(replay.expected) as Record<string, unknown>;
   if (FOLLOW_UPS.has(String(event.type)) && pin.subject === undefined && event.subject !== undefined) {
     const requests = mine().filter((f) => f.json!.type === 'attention.requested').map((f) => f.json!.id);
-    if (!requests.includes(event.subject)) return `subject ${JSON.stringify(event.subject)} names no attention.requested delivered for this entry`;
-    return comparePin(pin, pinShape({ ...event, subject: undefined }));
+    if (!requests.includes(event.subject)) v.must({ id: 'attention.subject', section: 'AEP-0004 §6' }, `subject ${JSON.stringify(event.subject)} names no attention.requested delivered for this entry`);
+    return v.compare(pin, pinShape({ ...event, subject: undefined }));
   }
-  return comparePin(pin, pinShape(withoutMintedCallId(pin, event)));
+  return v.compare(pin, pinShape(withoutMintedCallId(pin, event)));
 }
 
 /**
@@ -171,60 +238,72 @@ async function replayArray(
   session: string,
   file: MappingFile,
   validate: (e: unknown) => string | null,
-): Promise<string | null> {
+  v: Verdicts,
+  target: boolean,
+): Promise<null> {
   const expected = replay.expected as unknown[];
   const synthesized = synthesizedTypes(file);
   const pinnedTypes = new Set(expected.map((e) => (typeof e === 'object' && e !== null ? String((e as Record<string, unknown>).type) : '')));
   const delivered = () => mine().map((f) => f.json!).filter((e) => pinnedTypes.has(String(e.type)) || !synthesized.has(String(e.type)));
   const { status } = await reply;
-  if (status !== 200) return `the daemon answered HTTP ${status}`;
-  await poll(() => delivered().length >= expected.length, EVENT_MS);
+  if (status !== 200) return v.must(RULES.endpoint, `the daemon answered HTTP ${status}`);
+  await poll(() => delivered().length >= expected.length, v.patienceMs);
   await new Promise((r) => setTimeout(r, expected.length === 0 ? QUIET_MS : 50));
   const events = delivered();
   for (const event of events) {
-    const invalid = validate(event);
-    if (invalid) return `the delivered ${String(event.type)} is not valid: ${invalid}`;
+    v.event(event, validate);
     const agentScoped = String(event.type).startsWith('agent.');
-    if (!agentScoped && event.session !== session) return `session ${JSON.stringify(event.session)}, expected ${JSON.stringify(session)}`;
+    if (!agentScoped && event.session !== session) v.pinned(`${String(event.type)}: session ${event.session === undefined ? 'absent' : JSON.stringify(event.session)}, expected ${JSON.stringify(session)}`, 'pin', RULES.session, `${file.source}/identity#session`);
   }
   const runKey = identityField(file.identity.run_from);
   const run = runKey === undefined ? undefined : at(replay.input, runKey);
-  if (typeof run === 'string') {
+  if (typeof run === 'string' && !target) {
     const off = events.find((e) => !String(e.type).startsWith('session.') && !String(e.type).startsWith('x.') && e.run !== run);
-    if (off) return `${String(off.type)} has run ${JSON.stringify(off.run)}, expected ${JSON.stringify(run)} (from ${runKey})`;
+    if (off) v.pinned(`${String(off.type)} has run ${off.run === undefined ? 'absent' : JSON.stringify(off.run)}, expected ${JSON.stringify(run)} (from ${runKey})`, 'reference', RULES.run, `${file.source}/identity#run`);
   }
-  return comparePin(pinShape(expected), pinShape(events));
+  return v.compare(pinShape(expected), pinShape(events));
 }
 
 /** One plugin-shaped entry through the daemon: its setup POSTs, then the entry, then the pinned event(s). */
-async function replayMoment(stack: Stack, daemon: RunningAdapter, agent: string, replay: MomentReplay, n: number, validate: (e: unknown) => string | null): Promise<string | null> {
+async function replayMoment(stack: Stack, daemon: RunningAdapter, agent: string, replay: MomentReplay, n: number, validate: (e: unknown) => string | null, v: Verdicts): Promise<null> {
   const session = `live-${agent}-${n}`;
   const bound = replay.bind(session);
   const ofSession = (from: number) => stack.client.frames.slice(from).filter((f) => typeof f.json?.aep === 'string' && f.json.agent === agent && f.json.session === session);
   for (const prelude of bound.preludes) {
     const { status } = await postHook(daemon.url, prelude.hook, prelude.input);
-    if (status !== 200) return `a setup moment (${prelude.hook}) got HTTP ${status}`;
+    if (status !== 200) return v.must(RULES.endpoint, `a setup moment (${prelude.hook}) got HTTP ${status}`);
   }
   if (bound.preludes.length > 0) await poll(() => false, QUIET_MS);
   const mark = stack.client.frames.length;
   const reply = postHook(daemon.url, bound.post.hook, bound.post.input);
   const want = Array.isArray(bound.expected) ? bound.expected.length : bound.expected === null ? 0 : 1;
-  await poll(() => ofSession(mark).length >= Math.max(want, 1), want === 0 ? QUIET_MS : EVENT_MS);
+  await poll(() => ofSession(mark).length >= Math.max(want, 1), want === 0 ? QUIET_MS : v.patienceMs);
   if (want !== 1) await poll(() => false, QUIET_MS);
   const { status } = await reply;
-  if (status !== 200) return `the daemon answered HTTP ${status}`;
+  if (status !== 200) return v.must(RULES.endpoint, `the daemon answered HTTP ${status}`);
   const events = ofSession(mark).map((f) => f.json!);
-  for (const event of events.slice(0, Math.max(want, 1))) {
-    const invalid = validate(event);
-    if (invalid) return `the delivered ${String(event.type)} is not valid: ${invalid}`;
-  }
-  if (bound.expected === null) return events.length === 0 ? null : `expected no event, the relay delivered ${String(events[0]!.type)}`;
+  for (const event of events) v.event(event, validate);
+  if (bound.expected === null) return events.length === 0 ? null : v.pinned(`expected no event, the relay delivered ${String(events[0]!.type)}`);
   if (Array.isArray(bound.expected)) {
-    if (events.length !== bound.expected.length) return `expected ${bound.expected.length} event(s), the relay delivered ${events.length} (${events.map((e) => e.type).join(', ') || 'none'})`;
-    return comparePin(bound.expected.map(pinShape), events.map(pinShape));
+    if (events.length !== bound.expected.length) return v.pinned(`expected ${bound.expected.length} event(s), the relay delivered ${events.length} (${events.map((e) => e.type).join(', ') || 'none'})`);
+    return v.compare(bound.expected.map(pinShape), events.map(pinShape));
   }
-  if (!events[0]) return `no event reached the relay within ${EVENT_MS} ms`;
-  return comparePin(pinShape(bound.expected), pinShape(events[0]));
+  if (!events[0]) return v.pinned(`no event reached the relay within ${EVENT_MS} ms`);
+  return v.compare(pinShape(bound.expected), pinShape(events[0]));
+}
+
+/** How `liveMappings` judges: against a `--target` (its profile, declarations, deviations) or our own adapters (every aspect). */
+export interface MappingsJudge {
+  /** Whether this run certifies an external daemon (run ids then go to the control-loop properties). */
+  target?: boolean;
+  /** `standard`: `must` and `pin` problems only; default `reference` (every aspect). */
+  profile?: 'standard' | 'reference';
+  /** Whether `corpusDir` is this package's own corpus (its hook pins are ours: `reference`). */
+  ownCorpus?: boolean;
+  deviations?: TargetDeviations;
+  deviationsFile?: string;
+  /** What the target's hello declares (forms, steering); undefined: everything (our own adapters). */
+  declared?: (agent: string) => Declared | undefined;
 }
 
 /** Replay every mapping entry of every source with an adapter; one check per entry. */
@@ -234,9 +313,11 @@ export async function liveMappings(
   adapters: Readonly<Record<string, AdapterDef>>,
   validate: (e: unknown) => string | null,
   selects: (checkName: string) => boolean = () => true,
+  judge: MappingsJudge = {},
 ): Promise<Check[]> {
   const checks: Check[] = [];
   let n = 0;
+  const standard = judge.profile === 'standard';
   for (const source of mappingSources(corpusDir).filter((s) => adapters[s])) {
     const file = readMappingFile(corpusDir, source);
     const def = adapters[source]!;
@@ -244,28 +325,52 @@ export async function liveMappings(
     // The plugin-shaped sections (moments, todos, events): a file may hold only those (pi, OpenCode, Kilo Code).
     const moments = (ADAPTER_MAPPERS[source] ? momentReplays(file, ADAPTER_MAPPERS[source]!) : []).filter((r) => selects(`live/mappings/${source}/${r.name}`));
     if (all.length === 0 && moments.length === 0) continue;
-    const daemon = await stack.adapter(def, { attentionTimeoutMs: HOLD_MS });
-    const metadata = all.some((r) => r.metadata) ? await stack.adapter(def, { attentionTimeoutMs: HOLD_MS, posture: { ceiling: 'metadata', attention: 'metadata' } }) : daemon;
+    let daemon: RunningAdapter;
+    let metadata: RunningAdapter;
+    try {
+      daemon = await stack.adapter(def, { attentionTimeoutMs: HOLD_MS });
+      metadata = all.some((r) => r.metadata) ? await stack.adapter(def, { attentionTimeoutMs: HOLD_MS, posture: { ceiling: 'metadata', attention: 'metadata' } }) : daemon;
+    } catch (err) {
+      // A daemon that cannot start or link fails every entry it would have replayed, each saying why.
+      for (const r of all) checks.push({ ...fail(`live/mappings/${source}/${r.name}`, describeThrown(err)), basis: 'must', rule: RULES.endpoint });
+      continue;
+    }
+    const declared = judge.declared?.(def.agent);
+    const one = async (name: string, basis: 'pin' | 'reference', ceiling: (type: string) => CaptureLevel, body: (v: Verdicts) => Promise<null>): Promise<void> => {
+      const v = new Verdicts({ basis, target: judge.target === true, ceiling, patienceMs: standard && basis === 'reference' ? QUIET_MS * 2 : EVENT_MS, member: name.replace(/^live\/mappings\//, '') });
+      try {
+        await body(v);
+      } catch (err) {
+        checks.push({ ...fail(name, describeThrown(err)), basis: 'must', rule: RULES.endpoint });
+        return;
+      }
+      const problems = standard ? v.problems.filter((p) => p.basis !== 'reference') : v.problems;
+      checks.push(checkFrom(name, problems, { passBasis: standard && basis === 'reference' ? 'must' : basis, passRule: standard && basis === 'reference' ? RULES.valid : basis === 'pin' ? RULES.pin : RULES.reference, ...(judge.deviations ? { deviations: judge.deviations } : {}), ...(judge.deviationsFile ? { deviationsFile: judge.deviationsFile } : {}) }));
+    };
     for (const replay of all) {
       const name = `live/mappings/${source}/${replay.name}`;
-      try {
-        const problem = await replayOne(stack, replay.metadata ? metadata : daemon, file, replay, n++, validate);
-        checks.push(problem === null ? pass(name) : fail(name, problem));
-      } catch (err) {
-        checks.push(fail(name, describeThrown(err)));
+      const basis = pinBasis(judge.ownCorpus !== false, replay.form ? replay.name.replace(/ \(metadata\)$/, '') : 'hooks');
+      const form = replay.form || isFormHook(replay);
+      if (form && declared && !declared.forms) {
+        checks.push({ name, status: 'skip', basis, rule: RULES.pin, detail: `not declared: the target's hello does not declare forms (capabilities.experimental.forms), so its form mapping is not judged`, excusedBy: "the target's hello" });
+        continue;
       }
+      await one(name, basis, replay.metadata ? () => 'metadata' : defaultCeiling, (v) => replayOne(stack, replay.metadata ? metadata : daemon, file, replay, n++, validate, v, judge.target === true));
     }
     for (const replay of moments) {
       const name = `live/mappings/${source}/${replay.name}`;
-      try {
-        const problem = await replayMoment(stack, daemon, def.agent, replay, n++, validate);
-        checks.push(problem === null ? pass(name) : fail(name, problem));
-      } catch (err) {
-        checks.push(fail(name, describeThrown(err)));
-      }
+      await one(name, pinBasis(judge.ownCorpus !== false, 'moments'), defaultCeiling, (v) => replayMoment(stack, daemon, def.agent, replay, n++, validate, v));
     }
     await daemon.close();
     if (metadata !== daemon) await metadata.close();
   }
   return checks;
+}
+
+/** The default posture's ceiling (adapter-kit/capture.ts): metadata, attention.* redacted. */
+const defaultCeiling = (type: string): CaptureLevel => (type.startsWith('attention.') ? 'redacted' : 'metadata');
+
+/** A hook entry that carries a form (AskUserQuestion through PermissionRequest, an MCP elicitation). */
+function isFormHook(replay: Replay): boolean {
+  return (replay.hook === 'PermissionRequest' && replay.input.tool_name === 'AskUserQuestion') || replay.hook === 'Elicitation';
 }

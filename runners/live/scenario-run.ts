@@ -1,10 +1,25 @@
 /**
  * Runs one control-loop scenario against a target: the adapter's engine on a fake clock
  * (offline) or a live daemon behind a relay. The scenario logic is the same for both; the target
- * supplies transport and time. The result is null (pass) or the first problem, naming the step.
+ * supplies transport and time.
+ *
+ * `judgeScenario` answers every problem it found, each with its basis and rule (a failed step does
+ * not end the scenario: every later step it can still judge is judged), and `runScenario` renders
+ * them one per line (null: none). The `standard` profile judges only what the standard requires
+ * (`must`: one ack per command within the window, byte-identical re-acks, refusals, cause and
+ * subject links of outcomes, the hold and its fail-open reply, valid events and stream, one
+ * terminal per request, run ids one per turn, the capture ceiling; `pin`: the meaning of each hook
+ * reply); the `reference` profile (our own adapters) adds this project's choices: the exact event
+ * sequence, data members, run links and reply bytes.
  */
 import { canonicalJson } from '../../impl/core/canonical.js';
+import { captureRank, type CaptureLevel } from '../../impl/core/event.js';
+import type { CheckBasis, CheckRule } from '../conformance/types.js';
+import { isFreeTextPath, renderDiffs, valueDiffs } from '../conformance/value-diff.js';
 import type { CommandStep, ExpectedEvent, HookStep, Scenario, Step } from './scenario-format.js';
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isAck = (e: Record<string, unknown>): boolean => e.type === 'control.accepted' || e.type === 'control.rejected';
 
 /** One event as observed: parsed, and its exact line. */
 export interface Observed {
@@ -26,6 +41,8 @@ export interface ScenarioTarget {
   observed(): readonly Observed[];
   /** Relay refusal codes (AEP-0004 §4.2 `error` frames) by command id; empty offline. */
   refusal(commandId: string): string | undefined;
+  /** What the relay and the target said when a step timed out (refused frames, the target's last stderr lines); live only. */
+  evidence?(): string | undefined;
 }
 
 /** How long the runner waits for something a step must cause (live; offline never waits). */
@@ -36,37 +53,140 @@ export interface ScenarioBounds {
   quietMs?: number;
 }
 
-const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
-const isAck = (e: Record<string, unknown>): boolean => e.type === 'control.accepted' || e.type === 'control.rejected';
+/** `reference`: every aspect, this project's choices included (our adapters); `standard`: `must` and `pin` only (a `--target`). */
+export type JudgeProfile = 'reference' | 'standard';
 
-class StepFailure extends Error {}
+export interface ScenarioOptions extends ScenarioBounds {
+  newId: () => string;
+  now: () => string;
+  /** null for a valid event, else why not; applied to every event the adapter emitted. */
+  validate?: (event: unknown) => string | null;
+  /** null for a valid stream, else why not; applied to everything the adapter emitted. */
+  validateStream?: (events: unknown[]) => string | null;
+  /** null when every call and run reached its paired terminal (runners/judge), else why not. */
+  judgeStream?: (events: unknown[]) => string | null;
+  /** Default `reference`. */
+  profile?: JudgeProfile;
+  /** How the vendor reads a hook reply (the descriptor's `neutral.reads`): `json` compares parsed values, free text by presence; default `bytes`. */
+  replies?: 'json' | 'bytes';
+  /** The agent, naming pin members (`<agent>/<hook>#reply`) for declared deviations. */
+  agent?: string;
+}
+
+/** One problem a scenario found: what, where, and the basis and rule it breaks. */
+export interface ScenarioProblem {
+  basis: CheckBasis;
+  rule: CheckRule;
+  message: string;
+  /** For a `pin` problem: the pin member a declared deviation names (`claude-code/PermissionRequest#reply`). */
+  member?: string;
+}
+
+class StepFailure extends Error {
+  constructor(readonly problem: ScenarioProblem) {
+    super(problem.message);
+  }
+}
 
 /** The operator identity our commands carry. */
 export const OPERATOR_SOURCE = 'aep://conformance/agent/operator';
 
-export async function runScenario(
-  scenario: Scenario,
-  target: ScenarioTarget,
-  opts: {
-    newId: () => string;
-    now: () => string;
-    /** null for a valid event, else why not; applied to every expected event. */
-    validate?: (event: unknown) => string | null;
-    /** null for a valid stream, else why not; applied to everything the adapter emitted. */
-    validateStream?: (events: unknown[]) => string | null;
-    /** null when every call and run reached its paired terminal (runners/judge), else why not. */
-    judgeStream?: (events: unknown[]) => string | null;
-  } & ScenarioBounds,
-): Promise<string | null> {
+const R = {
+  ack: { id: 'control.ack.one', section: 'AEP-0004 §3' },
+  reack: { id: 'control.ack.redelivery', section: 'AEP-0004 §3' },
+  refusal: { id: 'control.refusal', section: 'AEP-0004 §4.2' },
+  outcome: { id: 'control.outcome.cause', section: 'AEP-0004 §6' },
+  subject: { id: 'attention.subject', section: 'AEP-0004 §6' },
+  hold: { id: 'attention.hold', section: 'AEP-0004 §5' },
+  failOpen: { id: 'hook.fail-open', section: 'AEP-0006' },
+  request: { id: 'attention.request', section: 'AEP-0004 §5' },
+  valid: { id: 'event.valid', section: 'AEP-0001 §5' },
+  stream: { id: 'stream.valid', section: 'AEP-0001 §7' },
+  terminals: { id: 'terminal.one', section: 'AEP-0002 §7' },
+  run: { id: 'run.identity', section: 'AEP-0001 §5' },
+  ceiling: { id: 'capture.ceiling', section: 'AEP-0001 §8' },
+  reply: { id: 'hook.reply', section: 'AEP-0002 Annex A' },
+  replyBytes: { id: 'hook.reply.bytes', section: 'AEP-0002 Annex A' },
+  sequence: { id: 'control-loop.sequence', section: 'AEP-0004 §7' },
+  data: { id: 'control-loop.data', section: 'AEP-0004 §7' },
+} as const satisfies Record<string, CheckRule>;
+
+const must = (rule: CheckRule, message: string): ScenarioProblem => ({ basis: 'must', rule, message });
+const reference = (rule: CheckRule, message: string): ScenarioProblem => ({ basis: 'reference', rule, message });
+
+/** Types whose expected links to a command or request are the standard's (AEP-0004 §5/§6). */
+const OUTCOMES = new Set(['control.accepted', 'control.rejected', 'attention.answered', 'attention.resolved', 'attention.timeout', 'run.cancelled']);
+
+/** `a` and `b` as the vendor reads them: the same bytes, or (`json`) the same parsed value, free text by presence. */
+export function replyDiff(expected: string, actual: string, reads: 'json' | 'bytes'): string | null {
+  if (expected === actual) return null;
+  if (reads === 'json') {
+    const parse = (t: string): { ok: boolean; v?: unknown } => {
+      try {
+        return { ok: true, v: JSON.parse(t) };
+      } catch {
+        return { ok: false };
+      }
+    };
+    const [a, b] = [parse(expected), parse(actual)];
+    if (a.ok && b.ok) {
+      const diffs = valueDiffs(a.v, b.v, { freeText: isFreeTextPath });
+      return diffs.length === 0 ? null : renderDiffs(diffs);
+    }
+    if (expected.trim() === '' && actual.trim() === '') return null;
+  }
+  return `${JSON.stringify(actual)}, expected ${JSON.stringify(expected)}`;
+}
+
+/** The capture ceiling of a scenario's daemon for an event type (its `AEP_CAPTURE`/`AEP_CAPTURE_ATTENTION`, else the default posture). */
+function ceilingFor(scenario: Scenario, type: string): CaptureLevel {
+  const ceiling = (scenario.env.AEP_CAPTURE ?? 'metadata') as CaptureLevel;
+  const attention = (scenario.env.AEP_CAPTURE_ATTENTION ?? 'redacted') as CaptureLevel;
+  return type.startsWith('attention.') && captureRank(attention) > captureRank(ceiling) ? attention : ceiling;
+}
+
+/** AEP-0001 §5 run identity, as properties: a new run id per turn, every event's run one a turn announced. */
+export function runProblems(events: readonly Record<string, unknown>[]): string[] {
+  const out: string[] = [];
+  const started = new Set<string>();
+  for (const [i, e] of events.entries()) {
+    if (e.type === 'run.started') {
+      if (typeof e.run !== 'string' || e.run === '') out.push(`events[${i}] run.started carries no run id`);
+      else if (started.has(e.run)) out.push(`events[${i}] run.started reuses run ${JSON.stringify(e.run)}: each turn needs its own run id`);
+      else started.add(e.run);
+      continue;
+    }
+    if (typeof e.run === 'string' && !started.has(e.run)) out.push(`events[${i}] ${String(e.type)} carries run ${JSON.stringify(e.run)}, which no earlier run.started of this session announced`);
+  }
+  return out;
+}
+
+/** Every problem the scenario finds; [] when it passes. */
+export async function judgeScenario(scenario: Scenario, target: ScenarioTarget, opts: ScenarioOptions): Promise<ScenarioProblem[]> {
   const stepMs = opts.stepMs ?? 5000;
+  const profile = opts.profile ?? 'reference';
+  const reads = opts.replies ?? 'bytes';
+  const problems: ScenarioProblem[] = [];
+  const record = (p: ScenarioProblem): void => {
+    if (profile === 'standard' && p.basis === 'reference') return;
+    problems.push(p);
+  };
   const commands = new Map<string, { id: string; raw: string }>();
   const refused = new Set<string>();
   const held = new Map<string, { step: HookStep; reply?: string }>();
   const expectedSettled = new Set<string>();
+  const failOpen = new Set<string>();
   const eventIndex = new Map(scenario.events.flatMap((e, i) => (e.as ? [[e.as, i] as const] : [])));
+  const evidence = (): string => {
+    const e = target.evidence?.();
+    return e ? `; ${e}` : '';
+  };
 
   /** The adapter's events, minus acks of commands that were meant to be refused (checked by their step). */
   const relevant = (): Observed[] => target.observed().filter((o) => !(isAck(o.event) && refused.has(o.event.cause as string)));
+  /** The observed event an expected one stands for: the same type, the same occurrence of it (so one missing event does not shift the rest). */
+  const occurrence = (index: number): number => scenario.events.slice(0, index).filter((e) => e.type === scenario.events[index]!.type).length;
+  const matchOf = (index: number): Observed | undefined => relevant().filter((o) => o.event.type === scenario.events[index]!.type)[occurrence(index)];
 
   async function resolve(value: string | undefined, where: string): Promise<string | undefined> {
     if (value === undefined || !value.startsWith('@')) return value;
@@ -74,13 +194,15 @@ export async function runScenario(
     const cmd = commands.get(label);
     if (cmd) return cmd.id;
     const index = eventIndex.get(label)!;
-    await target.settle(() => relevant().length > index, stepMs);
-    const observed = relevant()[index];
-    if (!observed) throw new StepFailure(`${where}: event "@${label}" (events[${index}], ${scenario.events[index]!.type}) never arrived; saw ${types(relevant())}`);
+    await target.settle(() => matchOf(index) !== undefined, stepMs);
+    const observed = matchOf(index);
     const want = scenario.events[index]!.type;
-    if (observed.event.type !== want) throw new StepFailure(`${where}: event "@${label}" should be events[${index}] ${want}, got ${String(observed.event.type)} (stream: ${types(relevant())})`);
+    if (!observed) {
+      const rule = want === 'attention.requested' ? R.request : R.sequence;
+      throw new StepFailure({ basis: want === 'attention.requested' ? 'must' : 'reference', rule, message: `${where}: not judged: event "@${label}" (${want}) never arrived; saw ${types(relevant())}${evidence()}` });
+    }
     const resolved = observed.event[field ?? 'id'];
-    if (typeof resolved !== 'string') throw new StepFailure(`${where}: event "@${label}" has no ${field ?? 'id'}`);
+    if (typeof resolved !== 'string') throw new StepFailure(reference(R.data, `${where}: event "@${label}" has no ${field ?? 'id'}`));
     return resolved;
   }
 
@@ -93,21 +215,37 @@ export async function runScenario(
     return { id, raw: JSON.stringify(cmd) };
   }
 
-  const acksOf = (id: string): number => target.observed().filter((o) => isAck(o.event) && o.event.cause === id).length;
+  const acksOf = (id: string): Observed[] => target.observed().filter((o) => isAck(o.event) && o.event.cause === id);
 
   async function deliver(id: string, raw: string, where: string, refusal?: string): Promise<void> {
-    const before = acksOf(id);
+    const before = acksOf(id).length;
     target.command(raw);
-    await target.settle(() => acksOf(id) > before || target.refusal(id) !== undefined, stepMs);
+    await target.settle(() => acksOf(id).length > before || target.refusal(id) !== undefined, stepMs);
     const relayCode = target.refusal(id);
     if (refusal !== undefined) {
       const nack = target.observed().find((o) => o.event.type === 'control.rejected' && o.event.cause === id);
       const code = relayCode ?? (nack && isObject(nack.event.data) ? nack.event.data.reason : undefined);
-      if (code !== refusal) throw new StepFailure(`${where}: expected the command to be refused "${refusal}" (relay error frame or adapter nack), got ${code === undefined ? 'no refusal' : `"${String(code)}"`}`);
+      if (code === undefined) throw new StepFailure(must(R.refusal, `${where}: expected the command to be refused "${refusal}" (relay error frame or adapter nack), got no refusal${acksOf(id).length ? ' (it was accepted)' : ''}`));
+      // The code of an undeclared type is the standard's (AEP-0004 §4.2); which reason a target gives otherwise is its choice.
+      if (code !== refusal) throw new StepFailure({ basis: refusal === 'unsupported' ? 'must' : 'reference', rule: R.refusal, message: `${where}: expected the command to be refused "${refusal}" (relay error frame or adapter nack), got "${String(code)}"` });
       return;
     }
-    if (relayCode !== undefined) throw new StepFailure(`${where}: the relay refused the command: ${relayCode}`);
-    if (acksOf(id) <= before) throw new StepFailure(`${where}: no ack (control.accepted/control.rejected with cause ${id}) within ${stepMs} ms`);
+    if (relayCode !== undefined) throw new StepFailure(must(R.refusal, `${where}: the relay refused the command: ${relayCode}${evidence()}`));
+    if (acksOf(id).length <= before) throw new StepFailure(must(R.ack, `${where}: no ack (control.accepted/control.rejected with cause ${id}) within ${stepMs} ms${evidence()}`));
+  }
+
+  function checkReply(step: HookStep, label: string, reply: string, where: string): void {
+    const fo = failOpen.has(label);
+    const meaning = replyDiff(step.reply, reply, reads);
+    const member = `${opts.agent ?? 'agent'}/${step.hook}#reply`;
+    const what = step.held ? `held hook "@${label}" (${step.hook}) was released with` : `reply`;
+    if (meaning !== null) {
+      const how = reads === 'json' && !meaning.startsWith('"') ? `a reply of another meaning (compared as parsed JSON): ${meaning}` : meaning;
+      if (fo) record(must(R.failOpen, `${where}: ${what} ${how} (a timed-out hold fails open with the vendor's neutral reply)`));
+      else record({ basis: 'pin', rule: R.reply, member, message: `${where}: ${what} ${how}` });
+      return;
+    }
+    if (reply !== step.reply) record(reference(R.replyBytes, `${where}: ${what} ${JSON.stringify(reply)}, the same meaning as our daemon's ${JSON.stringify(step.reply)} in other bytes`));
   }
 
   async function runStep(step: Step, where: string): Promise<void> {
@@ -121,13 +259,16 @@ export async function runScenario(
         );
         if (step.held) {
           held.set(step.label, entry);
-          await target.settle(() => false, 0);
+          // A held hook answers nothing yet: give its request a moment to reach the stream (a daemon
+          // serving hooks on several threads may otherwise take the next step's hook first).
+          const before = target.observed().length;
+          await target.settle(() => target.observed().length > before, Math.min(stepMs, 1000));
           return;
         }
         await target.settle(() => entry.reply !== undefined, stepMs);
-        if (entry.reply === undefined) throw new StepFailure(`${where}: no reply within ${stepMs} ms (a hook that is not "held" must be answered at once)`);
+        if (entry.reply === undefined) throw new StepFailure(must(R.hold, `${where}: no reply within ${stepMs} ms (a hook that is not "held" must be answered at once)${evidence()}`));
         await reply;
-        if (entry.reply !== step.reply) throw new StepFailure(`${where}: reply ${JSON.stringify(entry.reply)}, expected ${JSON.stringify(step.reply)}`);
+        checkReply(step, step.label, entry.reply, where);
         return;
       }
       case 'command': {
@@ -138,46 +279,77 @@ export async function runScenario(
         return deliver(cmd.id, cmd.raw, where, step.refused);
       }
       case 'resend': {
-        const cmd = commands.get(step.of)!;
+        const cmd = commands.get(step.of);
+        if (!cmd) throw new StepFailure(must(R.ack, `${where}: not judged: command "@${step.of}" was never sent`));
         return deliver(cmd.id, cmd.raw, where);
       }
       case 'wait':
+        for (const s of step.settles) failOpen.add(s);
         target.elapse(scenario.attentionTimeoutMs);
         return;
     }
   }
 
+  const judgedHeld = new Set<string>();
   function checkHeld(where: string): void {
     for (const [label, { step, reply }] of held) {
-      if (reply !== undefined && !expectedSettled.has(label)) throw new StepFailure(`${where}: held hook "@${label}" (${step.hook}) was released early, with ${JSON.stringify(reply)}`);
-      if (reply === undefined && expectedSettled.has(label)) throw new StepFailure(`${where}: held hook "@${label}" (${step.hook}) was not released`);
-      if (reply !== undefined && reply !== step.reply) throw new StepFailure(`${where}: held hook "@${label}" (${step.hook}) was released with ${JSON.stringify(reply)}, expected ${JSON.stringify(step.reply)}`);
+      if (judgedHeld.has(label)) continue;
+      if (reply !== undefined && !expectedSettled.has(label)) {
+        judgedHeld.add(label);
+        record(must(R.hold, `${where}: held hook "@${label}" (${step.hook}) was released early, with ${JSON.stringify(reply)}`));
+      } else if (reply === undefined && expectedSettled.has(label)) {
+        judgedHeld.add(label);
+        record(must(R.hold, `${where}: held hook "@${label}" (${step.hook}) was not released${evidence()}`));
+      } else if (reply !== undefined) {
+        judgedHeld.add(label);
+        checkReply(step, label, reply, where);
+      }
     }
   }
 
-  try {
-    for (const [i, step] of scenario.steps.entries()) {
-      const where = `step ${i + 1} (${describe(step)})`;
+  for (const [i, step] of scenario.steps.entries()) {
+    const where = `step ${i + 1} (${describe(step)})`;
+    try {
       await runStep(step, where);
-      for (const s of step.settles) expectedSettled.add(s);
-      const waitMs = step.kind === 'wait' ? scenario.attentionTimeoutMs + stepMs : stepMs;
-      await target.settle(() => step.settles.every((s) => held.get(s)?.reply !== undefined), step.settles.length ? waitMs : 0);
-      checkHeld(where);
+    } catch (err) {
+      if (!(err instanceof StepFailure)) throw err;
+      record(err.problem);
     }
-    const unsettled = [...held.keys()].filter((l) => !expectedSettled.has(l));
-    if (unsettled.length) throw new StepFailure(`the scenario ends with held hook(s) ${unsettled.map((l) => `"@${l}"`).join(', ')} never released by any step`);
-    await target.settle(() => relevant().length >= scenario.events.length, stepMs);
-    await target.settle(() => false, opts.quietMs ?? 0);
-    const mismatch = await compareEvents(scenario.events, relevant(), resolve, opts.validate);
-    if (mismatch !== null) return mismatch;
-    const emitted = target.observed().map((o) => o.event);
-    const stream = opts.validateStream?.(emitted);
-    if (stream) return `the adapter's stream is not valid: ${stream}`;
-    return opts.judgeStream?.(emitted) ?? null;
-  } catch (err) {
-    if (err instanceof StepFailure) return err.message;
-    throw err;
+    for (const s of step.settles) expectedSettled.add(s);
+    const waitMs = step.kind === 'wait' ? scenario.attentionTimeoutMs + stepMs : stepMs;
+    await target.settle(() => step.settles.every((s) => held.get(s)?.reply !== undefined), step.settles.length ? waitMs : 0);
+    checkHeld(where);
   }
+  const unsettled = [...held.keys()].filter((l) => !expectedSettled.has(l));
+  if (unsettled.length) record(must(R.hold, `the scenario ends with held hook(s) ${unsettled.map((l) => `"@${l}"`).join(', ')} never released by any step`));
+  await target.settle(() => relevant().length >= scenario.events.length, stepMs);
+  await target.settle(() => false, opts.quietMs ?? 0);
+  for (const p of await compareEvents(scenario, relevant(), matchOf, resolve, commands)) record(p);
+  const emitted = target.observed().map((o) => o.event);
+  for (const [i, e] of emitted.entries()) {
+    const invalid = opts.validate?.(e);
+    if (invalid) record(must(R.valid, `events[${i}] ${String(e.type)} is not a valid event: ${invalid}`));
+    const level = (typeof e.capture === 'string' ? e.capture : 'metadata') as CaptureLevel;
+    const ceiling = ceilingFor(scenario, String(e.type));
+    if (captureRank(level) > captureRank(ceiling)) record(must(R.ceiling, `events[${i}] ${String(e.type)} declares capture "${level}" above the daemon's ceiling "${ceiling}"`));
+  }
+  const stream = opts.validateStream?.(emitted);
+  if (stream) record(must(R.stream, `the adapter's stream is not valid: ${stream}`));
+  const terminals = opts.judgeStream?.(emitted);
+  if (terminals) record(must(R.terminals, terminals));
+  for (const r of runProblems(emitted)) record(must(R.run, r));
+  return problems;
+}
+
+/** `[must control.ack.one, AEP-0004 §3] step 4 (...): no ack ...`: one problem on one line. */
+export function renderProblem(p: ScenarioProblem): string {
+  return `[${p.basis} ${p.rule.id}, ${p.rule.section}] ${p.message}`;
+}
+
+/** The scenario's problems rendered one per line, or null when it passes. */
+export async function runScenario(scenario: Scenario, target: ScenarioTarget, opts: ScenarioOptions): Promise<string | null> {
+  const problems = await judgeScenario(scenario, target, opts);
+  return problems.length === 0 ? null : problems.map((p) => p.message).join('\n');
 }
 
 function describe(step: Step): string {
@@ -195,36 +367,65 @@ function describe(step: Step): string {
 
 const types = (list: readonly Observed[]): string => (list.length ? list.map((o) => o.event.type).join(', ') : 'none');
 
+/**
+ * The expected events against the observed ones. Each expected event is matched to the observed
+ * event of its type at the same occurrence, so one missing or extra event does not hide the rest.
+ */
 async function compareEvents(
-  expected: readonly ExpectedEvent[],
+  scenario: Scenario,
   observed: readonly Observed[],
+  matchOf: (index: number) => Observed | undefined,
   resolve: (value: string | undefined, where: string) => Promise<string | undefined>,
-  validate?: (event: unknown) => string | null,
-): Promise<string | null> {
-  if (observed.length !== expected.length) return `expected ${expected.length} events (${expected.map((e) => e.type).join(', ')}), got ${observed.length} (${types(observed)})`;
+  commands: ReadonlyMap<string, { id: string }>,
+): Promise<ScenarioProblem[]> {
+  const out: ScenarioProblem[] = [];
+  const expected = scenario.events;
+  const sequence = (list: readonly { type: string }[]): string => list.map((e) => e.type).join(', ') || 'none';
+  if (observed.length !== expected.length || observed.some((o, i) => o.event.type !== expected[i]!.type)) {
+    out.push(reference(R.sequence, `expected ${expected.length} events (${sequence(expected)}), got ${observed.length} (${types(observed)})`));
+  }
   const lines = new Map<string, string>();
+  const safe = async (value: string, where: string): Promise<string | undefined> => {
+    try {
+      return await resolve(value, where);
+    } catch (err) {
+      if (err instanceof StepFailure) return undefined;
+      throw err;
+    }
+  };
   for (const [i, want] of expected.entries()) {
-    const { event, line } = observed[i]!;
     const where = `events[${i}] ${want.type}`;
-    if (event.type !== want.type) return `${where}: got ${String(event.type)} (stream: ${types(observed)})`;
-    const invalid = validate?.(event);
-    if (invalid) return `${where}: not a valid event: ${invalid}`;
+    const match = matchOf(i);
+    if (!match) {
+      if (OUTCOMES.has(want.type)) out.push(must(R.outcome, `${where}: absent (the stream has ${types(observed)})`));
+      continue;
+    }
+    const { event, line } = match;
     for (const key of ['cause', 'subject', 'run'] as const) {
       if (want[key] === undefined) continue;
-      const value = want[key] === null ? undefined : await resolve(want[key]!, where);
-      if (event[key] !== value) return `${where}: ${key} ${JSON.stringify(event[key]) ?? 'absent'}, expected ${value === undefined ? 'absent' : JSON.stringify(value)}${want[key]?.startsWith('@') ? ` (${want[key]})` : ''}`;
+      const ref = want[key];
+      const value = ref === null ? undefined : await safe(ref, where);
+      if (ref !== null && ref.startsWith('@') && value === undefined) continue;
+      const label = ref?.startsWith('@') ? ref.slice(1).split('.')[0]! : undefined;
+      const toCommand = label !== undefined && commands.has(label);
+      const standard = OUTCOMES.has(want.type) && ((key === 'cause' && toCommand) || (key === 'subject' && want.type.startsWith('attention.')));
+      if (event[key] === value) continue;
+      // AEP-0004 §6: an outcome may name the command or its ack; consumers follow either one hop.
+      if (standard && key === 'cause' && toCommand && observed.some((o) => isAck(o.event) && o.event.cause === value && o.event.id === event.cause)) continue;
+      const text = `${where}: ${key} ${event[key] === undefined ? 'absent' : JSON.stringify(event[key])}, expected ${value === undefined ? 'absent' : JSON.stringify(value)}${ref?.startsWith('@') ? ` (${ref})` : ''}`;
+      out.push(standard ? must(key === 'cause' ? R.outcome : R.subject, text) : reference(R.data, text));
     }
-    if (want.capture !== undefined && (event.capture ?? 'metadata') !== want.capture) return `${where}: capture ${JSON.stringify(event.capture)}, expected "${want.capture}"`;
+    if (want.capture !== undefined && (event.capture ?? 'metadata') !== want.capture) out.push(reference(R.data, `${where}: capture ${event.capture === undefined ? 'absent' : JSON.stringify(event.capture)}, expected "${want.capture}"`));
     const data = isObject(event.data) ? event.data : {};
     for (const [key, value] of Object.entries(want.data ?? {})) {
-      if (!(key in data)) return `${where}: data.${key} is absent, expected ${canonicalJson(value)}`;
-      if (canonicalJson(data[key]) !== canonicalJson(value)) return `${where}: data.${key} is ${canonicalJson(data[key])}, expected ${canonicalJson(value)}`;
+      if (!(key in data)) out.push(reference(R.data, `${where}: data.${key} is absent, expected ${canonicalJson(value)}`));
+      else if (canonicalJson(data[key]) !== canonicalJson(value)) out.push(reference(R.data, `${where}: data.${key} is ${canonicalJson(data[key])}, expected ${canonicalJson(value)}`));
     }
     if (want.repeat_of !== undefined) {
       const original = lines.get(want.repeat_of.slice(1));
-      if (line !== original) return `${where}: not byte-identical to ${want.repeat_of}: ${line} vs ${original ?? 'nothing'}`;
+      if (line !== original) out.push(must(R.reack, `${where}: not byte-identical to ${want.repeat_of}: ${line} vs ${original ?? 'nothing'}`));
     }
     if (want.as) lines.set(want.as, line);
   }
-  return null;
+  return out;
 }

@@ -22,7 +22,8 @@ import { piDriver } from './pi.js';
 import { entriesFor, excuse, KNOWN_FAILURES, staleEntries, type KnownFailure } from './known-failures.js';
 import { runVendorScenario } from './run-scenario.js';
 import { SCENARIOS, type Scenario } from './scenarios.js';
-import { loadPins, type Vendor } from './versions.js';
+import { loadPins, type Pin, type Vendor } from './versions.js';
+import type { HookRecord } from './recorder.js';
 
 export const DRIVERS: Readonly<Record<Vendor, VendorDriver>> = { 'claude-code': claudeCodeDriver, codex: codexDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver, cline: clineDriver, opencode: opencodeDriver, kilocode: kilocodeDriver, pi: piDriver };
 
@@ -41,6 +42,10 @@ export interface LaneOptions {
   knownFailures?: readonly KnownFailure[];
   log?: (line: string) => void;
   now?: () => Date;
+  /** The releases to run (default: versions.json's pins); `aep certify` runs one vendor at another version. */
+  pins?: readonly Pin[];
+  /** Every scenario's hook calls as the vendor made them, replies included (`aep certify`'s surface). */
+  onHooks?: (vendor: string, scenario: string, hooks: readonly HookRecord[]) => void;
 }
 
 /** The clone's root (this file lives in runners/vendors, or dist/runners/vendors). */
@@ -71,7 +76,7 @@ export async function runLane(opts: LaneOptions): Promise<Check[]> {
   const log = opts.log ?? (() => {});
   const root = projectRoot();
   const cache = opts.cache ?? cacheRoot();
-  const pins = loadPins().filter((p) => !opts.vendors || opts.vendors.includes(p.vendor));
+  const pins = (opts.pins ?? loadPins()).filter((p) => !opts.vendors || opts.vendors.includes(p.vendor));
   const checks: Check[] = [];
   const known = opts.knownFailures ?? KNOWN_FAILURES;
   const applicable = new Set<KnownFailure>();
@@ -105,6 +110,7 @@ export async function runLane(opts: LaneOptions): Promise<Check[]> {
           log,
           now: opts.now ?? (() => new Date()),
         });
+        opts.onHooks?.(pin.vendor, scenario.name, result.hooks);
         const entries = entriesFor(pin.vendor, scenario.name, known);
         for (const e of entries) applicable.add(e);
         const { check, used: hit } = verdict(name, result.problems, entries);

@@ -25,9 +25,11 @@ import { createAdapter as createPi } from '../../../impl/adapter-pi/adapter.js';
 import { recordingReplies } from '../../../impl/adapter-kit/plugin-rest.js';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { ulid } from '../../../impl/core/ulid.js';
-import { withFixture, describeThrown, fail, pass, skip } from '../check.js';
+import { withFixture, describeThrown, fail, skip } from '../check.js';
 import { readScenarioFile, scenarioFiles } from '../../live/scenario-format.js';
-import { runScenario } from '../../live/scenario-run.js';
+import { judgeScenario } from '../../live/scenario-run.js';
+import { checkFrom } from '../../live/scenario-check.js';
+import { adapterNamed } from '../../../impl/integrations.js';
 import { terminalsCheck } from '../../judge/scenario-judge.js';
 import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
 import type { Check, Family, Implementation } from '../types.js';
@@ -62,6 +64,14 @@ export function validity(impl: Pick<Implementation, 'validateEvent' | 'validateS
   return { validate: (event) => first(impl.validateEvent(event)), validateStream: (events) => first(impl.validateStream(events)) };
 }
 
+/** The rule a whole scenario holds an adapter to (each problem names its own). */
+export const SCENARIO_RULE = { id: 'control-loop.scenario', section: 'AEP-0004 §7' } as const;
+
+/** How the vendor reads a hook reply (the registry's `neutral.reads`); `bytes` for an agent the registry does not know. */
+export function repliesOf(agent: string): 'json' | 'bytes' {
+  return adapterNamed(agent)?.neutral?.reads ?? 'bytes';
+}
+
 /** Scenario files of the SSE bridges' gates: no hook engine to drive offline; runners/live/bridge-control-live.ts runs them. */
 export const LIVE_ONLY: ReadonlySet<string> = new Set(['opencode-sse', 'kilocode-sse', 'kimi-code-web', 'openhands']);
 
@@ -90,13 +100,15 @@ export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>
           const name = `control-loop/${file.adapter}/${scenario.name}`;
           try {
             let clock = OFFLINE_EPOCH_MS;
-            const problem = await runScenario(scenario, offlineTarget(def, scenario), {
+            const problems = await judgeScenario(scenario, offlineTarget(def, scenario), {
               newId: () => ulid(clock++),
               now: () => new Date(OFFLINE_EPOCH_MS).toISOString(),
               ...validity(implementation),
               judgeStream: terminalsCheck(file.adapter),
+              replies: repliesOf(file.adapter),
+              agent: file.adapter,
             });
-            checks.push({ ...withFixture(problem === null ? pass(name) : fail(name, problem), scenario), integration: file.adapter });
+            checks.push(withFixture(checkFrom(name, problems, { passBasis: 'reference', passRule: SCENARIO_RULE, integration: file.adapter }), scenario));
           } catch (err) {
             checks.push({ ...withFixture(fail(name, describeThrown(err)), scenario), integration: file.adapter });
           }

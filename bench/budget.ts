@@ -11,11 +11,12 @@
  *   other processes hold the core, but a busy machine still slows it (shared caches), so it is
  *   the measure for a quiet machine.
  * - `--instructions`: instructions per event, counted by valgrind (`cachegrind --cache-sim=no`)
- *   in a child `node --predictable --predictable-gc-schedule` (one thread, no timing-driven
- *   heuristics: the same count run after run) running the stage: the difference between a run of
+ *   in a child `node --predictable --predictable-gc-schedule` (one thread, fewer timing-driven
+ *   heuristics) running the stage: the difference between a run of
  *   `hi` and of `lo` measured sets after the same warm-up, divided by the events in between, so
- *   start-up, compilation and set-up cancel out. Repeatable whatever else the machine runs;
- *   user-space instructions only (the kernel's part of a socket write is not in it).
+ *   start-up, compilation and set-up cancel out. Independent of the machine's load, but not yet
+ *   repeatable from run to run (docs/performance.md: one child's count can move by hundreds of
+ *   millions); user-space instructions only (the kernel's part of a socket write is not in it).
  * - `--objects`: heap objects and bytes allocated per event (V8's sampling heap profiler at a
  *   1-byte interval, which samples every allocation, collected ones included), over one set
  *   after warm-up.

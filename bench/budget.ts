@@ -166,7 +166,7 @@ const MAX_SETS = 12;
 
 function countInstructions(stage: string, n: number, sets: number): Promise<number> {
   const script = fileURLToPath(import.meta.url);
-  const args = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', '--predictable-gc-schedule', '--expose-gc', script, '--run', stage, '--events', String(n), '--sets', String(sets)];
+  const args = ['--tool=cachegrind', '--cache-sim=no', '--cachegrind-out-file=/dev/null', process.execPath, '--predictable', '--predictable-gc-schedule', '--hash-seed=1', '--random-seed=1', '--expose-gc', script, '--run', stage, '--events', String(n), '--sets', String(sets)];
   return new Promise((resolve, reject) => {
     const child = spawn(process.env.VALGRIND ?? 'valgrind', args, { stdio: ['ignore', 'ignore', 'pipe'] });
     let err = '';

@@ -104,7 +104,7 @@ function openStream(req: IncomingMessage, res: ServerResponse, request: StreamRe
  * `REPLAY_CHUNK` characters, each written as one string, the next once it drained. Live messages
  * of one fan-out are the shared bytes of `sse-bytes.ts`, held and written as one chunk on `flush`.
  */
-class SseWriter implements SubscriptionWriter {
+export class SseWriter implements SubscriptionWriter {
   /** Set once the stream is closing: nothing more is written. */
   closed = false;
   /** Replay text not written yet. */

@@ -22,6 +22,7 @@ import { BoundedStdioTransport } from '../impl/mcp/stdio-transport.js';
 import { anyEventText } from './test-utils/arbitraries.js';
 import { NO_HTTP, SURFACES, type StartedSurface } from './test-utils/inbound-surfaces.js';
 import { CI, figures } from './test-utils/scale.js';
+import { skipped } from '../impl/test-utils/skip.js';
 
 const LIMITS: EdgeLimits = { maxBody: 256 * 1024, maxDepth: 64, headersTimeoutMs: 500, bodyTimeoutMs: 1_000 };
 const RUNS = CI ? 150 : 1_500;
@@ -79,7 +80,7 @@ describe.each(SURFACES.map((s) => [s.name, s] as const))('inbound surface %s und
     }
   });
 
-  it.skipIf(!surface.readsBody)('JSON nested 10,000 levels is a 400 naming the depth limit; invalid UTF-8 a 400 (skipped where the surface reads no body)', async () => {
+  it.skipIf(!surface.readsBody)(`JSON nested 10,000 levels is a 400 naming the depth limit; invalid UTF-8 a 400${skipped(!surface.readsBody, 'the surface reads no body')}`, async () => {
     const deep = await fetch(`${s.url}${path()}`, { method: 'POST', headers: { 'content-type': 'application/json' }, body: `{"a":${deepArray(10_000)}}` });
     expect(deep.status).toBe(400);
     const refusal = (await deep.json()) as { error: string; detail: string };

@@ -1,3 +1,5 @@
+import { RELAY_PORT } from '../integrations.js';
+
 /**
  * The ports fetch refuses to connect to (the Fetch standard's "bad port" list, which Node's fetch
  * applies): a URL on one of them fails with the bare "fetch failed: bad port". Pure.
@@ -19,5 +21,5 @@ export function blockedPort(url: string): string | undefined {
   if (u.protocol !== 'http:' && u.protocol !== 'https:') return undefined;
   const port = u.port === '' ? (u.protocol === 'https:' ? 443 : 80) : Number(u.port);
   if (!FETCH_BAD_PORTS.has(port)) return undefined;
-  return `${url} is on port ${port}, which fetch refuses to connect to (a blocked "bad port" of the Fetch standard, like 1, 9, 25 or 6000): serve the target on another port, e.g. 8787`;
+  return `${url} is on port ${port}, which fetch refuses to connect to (a blocked "bad port" of the Fetch standard, like 1, 9, 25 or 6000): serve the target on another port, e.g. ${RELAY_PORT}`;
 }

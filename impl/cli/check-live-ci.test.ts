@@ -73,7 +73,7 @@ describe('aep check-live for CI', () => {
     const dir = tempDir();
     writeFileSync(join(dir, 'expected.json'), JSON.stringify({ resumee: 'typo' }));
     const io = fakeIo({ cwd: dir });
-    expect(await main(['check-live', 'http://127.0.0.1:9', '--expected-failures', 'expected.json'], io)).toBe(2);
+    expect(await main(['check-live', 'http://127.0.0.1:47', '--expected-failures', 'expected.json'], io)).toBe(2);
     expect(io.err).toContain('no such check: resumee; did you mean resume?');
   });
 

@@ -12,6 +12,7 @@ import { dirname, join, resolve } from 'node:path';
 import { parse as parseJunit, type TestSuites } from 'junit2json';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const root = resolve('.');
 const doc = readFileSync(join(root, 'docs', 'ci.md'), 'utf8');
@@ -67,7 +68,7 @@ describe('docs/ci.md', () => {
     expect(steps[4]!.run).toMatch(/--expected-failures .*--report aep-report --json aep-report\/run\.json --junit aep-report\/junit\.xml/s);
   });
 
-  describe.skipIf(!ready)('its run steps, in a fresh clone', () => {
+  describe.skipIf(!ready)(`its run steps, in a fresh clone${skipped(!ready, npm ? WHY.build : 'npm is not on PATH')}`, () => {
     let work = '';
     let clone = '';
     let env: Record<string, string> = {};

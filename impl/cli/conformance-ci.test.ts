@@ -194,7 +194,7 @@ describe('--case limits the progress lines', () => {
     expect(narrow.io.out).toBe(`aep conformance: corpus ${dir}\nmappings: 1/1 pass\n1 check: 1 pass, 0 fail, 0 skip: OK\n`);
     const whole = await run({ corpus: dir, case: ['mappings'] });
     expect(whole.io.out).toContain('mappings: not run: heron.json');
-    expect(whole.io.out).toContain('  FAIL mappings/codex/Broken: ');
+    expect(whole.io.out).toContain('  FAIL mappings/codex/Broken [reference mapping.reference-pin, AEP-0002 Annex A]: ');
   });
 });
 

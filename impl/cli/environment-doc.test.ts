@@ -38,7 +38,9 @@ function readByCode(): Map<string, string> {
   const found = new Map<string, string>();
   for (const file of ['impl', 'runners', 'spec', 'bin', 'bench', 'reliability'].flatMap((d) => sources(join(ROOT, d)))) {
     const text = readFileSync(file, 'utf8');
-    const names = [...text.matchAll(/\benv\??(?:\.|\[\s*['"])([A-Z][A-Z0-9_]{2,})\b/g), ...text.matchAll(/['"`]((?:AEP|OTEL)_[A-Z0-9_]*[A-Z0-9])['"`]/g)].map((m) => m[1]!);
+    // An edge surface's prefix (`edgeSurface('AEP_AGUI', …)`) names no variable: its variables are the prefix plus a knob, in the registry.
+    const prefixes = new Set([...text.matchAll(/\bedgeSurface\(\s*['"]([A-Z0-9_]+)['"]/g)].map((m) => m[1]!));
+    const names = [...text.matchAll(/\benv\??(?:\.|\[\s*['"])([A-Z][A-Z0-9_]{2,})\b/g), ...text.matchAll(/['"`]((?:AEP|OTEL)_[A-Z0-9_]*[A-Z0-9])['"`]/g)].map((m) => m[1]!).filter((n) => !prefixes.has(n));
     for (const n of names) if (!found.has(n)) found.set(n, relative(ROOT, file));
   }
   for (const v of [...COMMON_ENV, ...INTEGRATIONS.flatMap((i) => i.env)]) if (!found.has(v.name)) found.set(v.name, 'impl/integrations.ts');

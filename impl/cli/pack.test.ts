@@ -15,6 +15,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startStubRelay } from '../check-live/test-utils/stub-relay.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const root = resolve('.');
 const npm = spawnSync('npm', ['--version'], { encoding: 'utf8' }).status === 0;
@@ -38,7 +39,7 @@ function run(cmd: string, args: string[], env: Record<string, string>, cwd: stri
   });
 }
 
-describe.skipIf(!ready)('the packed tarball, installed globally into a temporary prefix', () => {
+describe.skipIf(!ready)(`the packed tarball, installed globally into a temporary prefix${skipped(!ready, npm ? WHY.build : 'npm is not on PATH')}`, () => {
   let work = '';
   let prefix = '';
   let elsewhere = '';

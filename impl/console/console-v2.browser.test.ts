@@ -18,6 +18,7 @@ import { aepBin } from '../demo/procs.js';
 import { packageRoot } from '../operator/package-root.js';
 import type { Assets } from './assets.js';
 import { Stack, builtAssets, freePort } from './test-utils/stack.js';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 const ARGS = ['--headless', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run', '--disable-background-networking', '--disable-component-update', '--disable-sync'];
@@ -95,7 +96,7 @@ async function scriptedTarget(relay: Relay, o: { agent: string; instance: string
   return { ws, emit };
 }
 
-describe.skipIf(!run)('aep console v2 in headless Chromium', () => {
+describe.skipIf(!run)(`aep console v2 in headless Chromium${skipped(!run, `${CHROMIUM} is missing (apt-get install -y chromium)`)}`, () => {
   it('answers /api and /relay only with the launch secret (403 with and without an Origin); no relay token in the page, its storage, the DOM, argv or the log', async () => {
     const relay = await stack.relay({ port: 0, token: TOKEN });
     const dir = mkdtempSync(join(tmpdir(), 'aep-console-token-'));

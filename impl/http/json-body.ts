@@ -20,7 +20,7 @@ export type JsonBodyResult =
   | { readonly ok: false; readonly aborted: true }
   | { readonly ok: false; readonly aborted: false; readonly refusal: EdgeRefusal };
 
-/** Which variables name a surface's limits in its refusals (`AEP_OTLP_IN` → `AEP_OTLP_IN_MAX_BODY`). */
+/** Which variables name a surface's limits in its refusals: the prefix AEP_OTLP_IN names AEP_OTLP_IN_MAX_BODY and its siblings. */
 const named = (prefix: string | undefined, suffix: string): string => (prefix ? ` (${prefix}_${suffix})` : '');
 
 export function tooLarge(limits: EdgeLimits, prefix?: string): EdgeRefusal {

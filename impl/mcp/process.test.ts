@@ -8,11 +8,12 @@ import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { skipped, WHY } from '../test-utils/skip.js';
 
 const BIN = new URL('../../bin/aep.js', import.meta.url).pathname;
 const BUILT = existsSync(new URL('../../dist/impl/cli/mcp.js', import.meta.url));
 
-describe.skipIf(!BUILT)('aep mcp keeps serving through hostile lines (skipped without a build: run npm run build)', () => {
+describe.skipIf(!BUILT)(`aep mcp keeps serving through hostile lines${skipped(!BUILT, WHY.build)}`, () => {
   it('answers an 11 MiB line, garbage and invalid requests with their errors, then initialize, and exits 0 at the end of stdin', async () => {
     const home = mkdtempSync(join(tmpdir(), 'aep-mcp-edge-'));
     try {

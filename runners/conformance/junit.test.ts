@@ -44,6 +44,13 @@ describe('renderJunit', () => {
 
 describe('the bridge-mappings family in the report', () => {
   it('has its class and spec section, so the spec column of its rows is filled', () => {
-    expect(checkMeta({ name: 'bridge-mappings/acp/prompt', integration: 'acp' })).toEqual({ family: 'bridge-mappings', integration: 'acp', class: 'Emitter', spec: ['AEP-0002 Annex A'] });
+    expect(checkMeta({ name: 'bridge-mappings/acp/prompt', integration: 'acp' })).toEqual({
+      family: 'bridge-mappings',
+      integration: 'acp',
+      class: 'Emitter',
+      spec: ['AEP-0002 Annex A'],
+      basis: 'reference',
+      rule: { id: 'mapping.reference-pin', section: 'AEP-0002 Annex A' },
+    });
   });
 });

@@ -57,7 +57,9 @@ describe('index.html in headless Chromium', () => {
       const visible = page.locator('tr.check:visible');
       expect(await visible.count()).toBe(1);
       expect(await visible.locator('td.name').innerText()).toBe(failed.name);
-      expect(await visible.locator('td.spec').innerText()).toBe('AEP-0001 §8.2 [must capture.downlevel, AEP-0001 §8.2]');
+      expect(await visible.locator('td.spec').innerText()).toBe('AEP-0001 §8.2');
+      expect(await visible.locator('td.basis').innerText()).toBe('must');
+      expect(await visible.locator('td.rule').innerText()).toBe('capture.downlevel (AEP-0001 §8.2)');
       await visible.locator('summary').click();
       expect(await visible.locator('pre.detail').innerText()).toBe(failed.detail);
 

@@ -13,6 +13,7 @@ import type { Check } from '../conformance/types.js';
 import { aguiReplay } from './bridge-mappings-live.js';
 import { LIVE_FAMILIES } from './families.js';
 import { standardPath } from '../../impl/test-utils/standard.js';
+import { skipped, WHY } from '../../impl/test-utils/skip.js';
 
 const STANDARD = standardPath('conformance', 'fixtures');
 const dirs: string[] = [];
@@ -62,7 +63,7 @@ describe('live/bridge-mappings through the AG-UI tee proxy', () => {
   it('a pin the proxy does not meet fails, naming where', async () => {
     const ours = JSON.parse(readFileSync(join(defaultCorpusDir(), 'mappings', 'agui.json'), 'utf8')) as { events: Record<string, any> };
     const events = {
-      joined: { input: { type: 'TOOL_CALL_RESULT', toolCallId: 'k2', toolCallName: 'fetch', content: 'x' }, expected: { type: 'tool.completed', data: { tool: { name: 'other', call_id: 'k2' }, result_digest: ours.events.tool_result_joined.expected.data.result_digest }, subject: 'k2' } },
+      joined: { input: { type: 'TOOL_CALL_RESULT', toolCallId: 'k2', toolCallName: 'fetch', content: ours.events.tool_result_joined.input.content }, expected: { type: 'tool.completed', data: { tool: { name: 'other', call_id: 'k2' }, result_digest: ours.events.tool_result_joined.expected.data.result_digest }, subject: 'k2' } },
       silent: { input: { type: 'TEXT_MESSAGE_END', messageId: 'm1', role: 'assistant' }, expected: null },
       delta: { input: { type: 'TEXT_MESSAGE_CONTENT', messageId: 'm1', delta: 'x' }, expected: null, deltas_expected: null },
     };
@@ -73,7 +74,7 @@ describe('live/bridge-mappings through the AG-UI tee proxy', () => {
     expect(Object.keys(f)).toHaveLength(3);
   }, 30_000);
 
-  it.skipIf(!existsSync(STANDARD))("the standard's agui.json passes through the proxy", async () => {
+  it.skipIf(!existsSync(STANDARD))(`the standard's agui.json passes through the proxy${skipped(!existsSync(STANDARD), WHY.standard)}`, async () => {
     const checks = await run(STANDARD);
     expect(failed(checks)).toEqual({});
     expect(checks.map((c) => c.name)).toContain('live/bridge-mappings/agui/thinking_start_deprecated_alias');

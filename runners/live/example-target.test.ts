@@ -15,6 +15,7 @@ import { afterAll, describe, expect, it } from 'vitest';
 import { runConformance } from '../../impl/cli/conformance.js';
 import { fakeIo } from '../../impl/test-utils/cli-io.js';
 import { packageRoot } from '../conformance/corpus.js';
+import { skipped, WHY } from '../../impl/test-utils/skip.js';
 
 const ROOT = packageRoot();
 const ADAPTER = join(ROOT, 'examples', 'claude-code-python', 'adapter.py');
@@ -51,7 +52,7 @@ async function certify(values: Record<string, unknown>) {
   return { code, err: io.err, report: JSON.parse(io.out) as { ok: boolean; checks: Reported[]; run: { profile?: string } } };
 }
 
-describe.skipIf(!hasPython)('the third-party example adapter, certified with --target (skipped without python3)', () => {
+describe.skipIf(!hasPython)(`the third-party example adapter, certified with --target${skipped(!hasPython, 'python3 is not on PATH (apt-get install -y python3)')}`, () => {
   it('passes every must and pin check; undeclared capabilities are "not declared"; its page is built from what it did', async () => {
     const report = temp();
     const { code, report: r, err } = await certify({ target: [`claude-code=${command()}`], report });

@@ -34,6 +34,12 @@ export default defineConfig({
       // The sidecars' retry (bridge-ce's sink and the sidecar loop around it).
       'impl/bridge-ce/{retry-status,pure,sidecar}.test.ts',
       'impl/bridge-ce/*.mutants.test.ts',
+      // The console's answers, commands and model (pure: no DOM, no socket).
+      'impl/console/web/*.test.ts',
+      // The hook wiring (pure) and `aep setup hooks` / `unhooks` (in-process, temporary files).
+      'impl/operator/hook-wiring/*.test.ts',
+      'impl/cli/{setup-hooks,setup-backups}.test.ts',
+      'impl/cli/setup-hooks.mutants.test.ts',
     ],
     exclude: [
       // Property tests (fast-check, thousands of generated runs each) and the 100,000-deep

@@ -1,12 +1,14 @@
 /**
  * The vendors `aep setup hooks` can wire, pure: every adapter whose descriptor lists an example
  * hook configuration in a format we can merge (JSON, YAML, TOML, a folder of hook scripts), the
- * file the vendor reads it from, and the port variable. The descriptors are read through
- * `hookDescriptors()` only, so the source of that list can change in one place.
+ * file the vendor reads it from (the descriptor's `settings` where it has one), and the port
+ * variable. The descriptors are read through `hookDescriptors()` only, so the source of that
+ * list can change in one place.
  */
 import { homedir } from 'node:os';
-import { join } from 'node:path';
+import { join, normalize } from 'node:path';
 import type { Descriptor } from '../../adapter-kit/descriptor.js';
+import { settingsPath } from '../../integrations.js';
 import { descriptor as antigravity } from '../../adapter-antigravity/descriptor.js';
 import { descriptor as claudeCode } from '../../adapter-claude-code/descriptor.js';
 import { descriptor as cline } from '../../adapter-cline/descriptor.js';
@@ -54,18 +56,26 @@ type Env = NodeJS.ProcessEnv;
 const home = (env: Env): string => env.HOME ?? homedir();
 const nonEmpty = (v: string | undefined): string | undefined => (v !== undefined && v !== '' ? v : undefined);
 
-/** Where each vendor reads its hooks (vendor knowledge the descriptors do not carry). */
+/**
+ * Where the vendors whose descriptors carry no `settings` location read their hooks: a file under
+ * the workspace (VS Code), a folder of scripts (Cline), a deeper folder or another home variable.
+ * Every other vendor's file comes from its descriptor's `settings` (read with the registry's
+ * `settingsPath`), so it is written in one place.
+ */
 const TARGETS: Readonly<Record<string, { target: (env: Env, cwd: string) => string; note: string }>> = {
-  'claude-code': { target: (env) => join(home(env), '.claude', 'settings.json'), note: 'Claude Code reads it at start; an interactive session runs no settings-file hooks until the folder is trusted' },
-  codex: { target: (env) => join(nonEmpty(env.CODEX_HOME) ?? join(home(env), '.codex'), 'hooks.json'), note: 'Codex skips new or edited hooks until they are trusted: open /hooks inside Codex and trust them' },
-  'gemini-cli': { target: (env) => join(home(env), '.gemini', 'settings.json'), note: 'Gemini CLI reads it at start' },
-  'qwen-code': { target: (env) => join(home(env), '.qwen', 'settings.json'), note: 'Qwen Code reads it at start' },
   vscode: { target: (_env, cwd) => join(cwd, '.github', 'hooks', 'aep.json'), note: "VS Code reads the workspace's .github/hooks/ (run this in the workspace, or pass --file)" },
   antigravity: { target: (env) => join(home(env), '.gemini', 'config', 'hooks.json'), note: "Antigravity reads it at start (a workspace's .agents/hooks.json works too: pass --file)" },
   cline: { target: (env) => join(home(env), '.cline', 'hooks'), note: "Cline runs the scripts of that folder (a workspace's .cline/hooks/ works too: pass --file)" },
   hermes: { target: (env) => join(home(env), '.hermes', 'config.yaml'), note: 'Hermes reads it at start' },
   'kimi-code': { target: (env) => join(nonEmpty(env.KIMI_CODE_HOME) ?? join(home(env), '.kimi-code'), 'config.toml'), note: 'Kimi Code reads it at start' },
 };
+
+/** Where `d`'s vendor reads its hooks: its descriptor's `settings`, else the table above. */
+function whereOf(d: Descriptor): { target: (env: Env, cwd: string) => string; note: string } | undefined {
+  const s = d.settings;
+  if (s === undefined) return TARGETS[d.name];
+  return { target: (env) => normalize(settingsPath(s, env, homedir())), note: s.note };
+}
 
 /** The variable that moves an adapter's port, as its descriptor (the registry's source) names it. */
 export const portEnvOf = (d: Descriptor): string => d.portEnv;
@@ -76,7 +86,7 @@ export function hookVendors(descriptors: readonly Descriptor[] = hookDescriptors
   for (const d of descriptors) {
     if (d.kind !== 'adapter' || d.port === undefined) continue;
     const example = d.configs.find((c) => formatOf(c) !== undefined);
-    const where = TARGETS[d.name];
+    const where = whereOf(d);
     if (example === undefined || where === undefined) continue;
     out.push({ name: d.name, vendor: d.vendor, port: d.port, portEnv: portEnvOf(d), example, format: formatOf(example)!, target: where.target, note: where.note });
   }

@@ -313,3 +313,67 @@ describe('commands', () => {
 it('obj: a plain object, else an empty one', () => {
   expect([obj({ a: 1 }), obj([1]), obj(null), obj('x')]).toEqual([{ a: 1 }, {}, {}, {}]);
 });
+
+describe('edges of the model (survivors of the first run)', () => {
+  it('a session or type that is not a string is no session or type', () => {
+    const m = model();
+    expect(m.laneEvent('r0', { ...ev(1, 'x'), session: 5 })).toBe(false);
+    expect(m.inboxEvent('r0', { ...ev(1, 'attention.requested'), session: 5 })).toBe(false);
+    expect(m.lanes.size + m.requests.size).toBe(0);
+    expect(m.laneEvent('r0', ev(2, 'x'))).toBe(true);
+    expect(m.lanes.get('r0\u0000s1')!.items).toEqual([{ kind: 'event', event: ev(2, 'x') }]);
+  });
+
+  it('only the exact run and attention types count', () => {
+    const m = model();
+    m.laneEvent('r0', ev(1, 'run.started', { run: 'A' }));
+    m.laneEvent('r0', ev(2, 'xrun.completed', { run: 'A' }));
+    expect(m.lanes.get('r0\u0000s1')!.openRun).toBe('A');
+    m.inboxEvent('r0', ev(1, 'attention.requested', { id: 'q1' }));
+    m.inboxEvent('r0', ev(2, 'x.attention.resolved', { subject: 'q1' }));
+    m.inboxEvent('r0', ev(3, 'attention.resolved.later', { subject: 'q1' }));
+    m.inboxEvent('r0', ev(4, 'control.accepted', { subject: 'q1' }));
+    expect(m.requests.get('r0\u0000s1\u0000q1')!.status).toBe('open');
+  });
+
+  it('a new run is not paused; a lane and the inbox keep separate memories of unsequenced ids', () => {
+    const m = model();
+    m.laneEvent('r0', ev(1, 'run.started', { run: 'A' }));
+    m.laneEvent('r0', ev(2, 'run.paused', { run: 'A' }));
+    m.laneEvent('r0', ev(3, 'run.started', { run: 'B' }));
+    expect(m.lanes.get('r0\u0000s1')).toMatchObject({ openRun: 'B', paused: false });
+    expect(m.laneEvent('r0', ev(undefined, 'control.cancel'))).toBe(true);
+    expect(m.inboxEvent('r0', ev(undefined, 'control.cancel'))).toBe(true);
+    expect(m.inboxEvent('r0', ev(undefined, 'control.cancel'))).toBe(false);
+  });
+
+  it('a roster and an inbox event each move the version by one', () => {
+    const m = model();
+    let v = m.version;
+    m.setRoster('r0', []);
+    expect(m.version).toBe(++v);
+    m.inboxEvent('r0', ev(1, 'x'));
+    expect(m.version).toBe(++v);
+  });
+
+  it('respond_via naming control among others is answerable; an ended request stays ended', () => {
+    const m = model();
+    m.inboxEvent('r0', ev(1, 'attention.requested', { id: 'q1', data: { respond_via: ['oob', 'control'] } }));
+    expect(m.triage().answerable.map((r) => r.event.id)).toEqual(['q1']);
+    m.inboxEvent('r0', ev(2, 'session.ended'));
+    m.inboxEvent('r0', ev(3, 'attention.timeout', { subject: 'q1' }));
+    expect(m.requests.get('r0\u0000s1\u0000q1')).toMatchObject({ status: 'ended', closedBy: { type: 'session.ended' } });
+  });
+
+  it('closed requests without a time come last, wherever the sort meets them', () => {
+    const m = model();
+    const ids = ['n1', 't1', 'n2', 't2', 'n3'];
+    for (const [i, id] of ids.entries()) m.inboxEvent('r0', ev(i, 'attention.requested', { id, time: id.startsWith('t') ? `2026-01-01T00:00:0${i}Z` : undefined }));
+    for (const [i, id] of ids.entries()) m.inboxEvent('r0', ev(10 + i, 'attention.resolved', { subject: id }));
+    expect(m.closed().map((r) => r.event.id).slice(0, 2)).toEqual(['t2', 't1']);
+    m.inboxEvent('r0', ev(20, 'attention.requested', { id: 'o1', time: undefined }));
+    m.inboxEvent('r0', ev(21, 'attention.requested', { id: 'o2', time: '2026-01-01T00:00:00Z' }));
+    m.inboxEvent('r0', ev(22, 'attention.requested', { id: 'o3', time: undefined }));
+    expect(m.inbox().map((r) => r.event.id).at(-1)).toBe('o2');
+  });
+});

@@ -213,3 +213,69 @@ describe('the help and setup down\'s warning', () => {
     expect(wiredHooksWarning('claude-code', io)).toBeUndefined();
   });
 });
+
+describe('setup hooks: what is written, and the older backups', () => {
+  it('claude-code: every http hook on the port, every command absolute, a user url hook kept as it is', async () => {
+    const file = join(scratch(), 'settings.json');
+    const mine = { type: 'http', url: 'http://127.0.0.1:9/elsewhere' };
+    writeFileSync(file, JSON.stringify({ hooks: { Stop: [{ hooks: [mine] }] } }));
+    expect((await aep(['setup', 'hooks', 'claude-code', '--file', file], { AEP_CLAUDE_CODE_PORT: '9555' })).code).toBe(0);
+    const wired = JSON.parse(readFileSync(file, 'utf8')) as { hooks: Record<string, Array<{ hooks: Array<Record<string, unknown>> }>> };
+    const handlers = Object.values(wired.hooks).flatMap((groups) => groups.flatMap((g) => g.hooks));
+    expect(handlers).toContainEqual(mine);
+    const ours = handlers.filter((h) => h !== handlers.find((x) => x.url === mine.url));
+    expect(ours.length).toBeGreaterThan(2);
+    for (const h of ours) {
+      if (h.type === 'http') expect(h.url).toMatch(/^http:\/\/127\.0\.0\.1:9555\/hook\/[A-Za-z]+$/);
+      else expect(h.command).toMatch(new RegExp(`^${process.execPath} ${BIN} hook claude-code [A-Za-z]+ --port 9555$`));
+      expect(typeof h.timeout).toBe('number');
+    }
+    const un = await aep(['setup', 'unhooks', 'claude-code', '--file', file]);
+    expect(un.code).toBe(0);
+    expect(JSON.parse(readFileSync(file, 'utf8'))).toEqual({ hooks: { Stop: [{ hooks: [mine] }] } });
+  });
+
+  it('unhooks restores the bytes of the newest older backup (<file>.aep-backup-<ms>) with the same settings', async () => {
+    const dir = scratch();
+    const file = join(dir, 'settings.json');
+    const original = '{ "theme" : "dark" }';
+    writeFileSync(file, original);
+    expect((await aep(['setup', 'hooks', 'claude-code', '--file', file])).code).toBe(0);
+    // As an older version left them: numbered copies, no <file>.aep-backup.
+    const { renameSync } = await import('node:fs');
+    renameSync(backupOf(file), `${file}.aep-backup-2000`);
+    writeFileSync(`${file}.aep-backup-1000`, '{"theme":"dark"}');
+    writeFileSync(`${file}.aep-backup-3000`, '{"theme": "light"}');
+    writeFileSync(`${file}.aep-backup-x1`, '{"theme":"dark"}  ');
+    writeFileSync(`${file}.aep-backup-900`, '');
+    const un = await aep(['setup', 'unhooks', 'claude-code', '--file', file]);
+    expect(un.out).toBe(`${file}: removed the claude-code hooks; the file is back to its bytes from before they were wired\n`);
+    expect(readFileSync(file, 'utf8')).toBe(original);
+  });
+
+  it('an empty backup is never restored: a file with only our wiring is deleted', async () => {
+    const dir = scratch();
+    const file = join(dir, 'settings.json');
+    writeFileSync(file, '');
+    expect((await aep(['setup', 'hooks', 'claude-code', '--file', file])).code).toBe(0);
+    expect(readFileSync(backupOf(file), 'utf8')).toBe('');
+    expect((await aep(['setup', 'unhooks', 'claude-code', '--file', file])).out).toBe(`${file}: removed the claude-code hooks; the file held nothing else, so it is deleted\n`);
+    expect(readdirSync(dir)).toEqual([]);
+  });
+
+  it('a re-wire keeps the backup from before our wiring; a wire over a user edit refreshes it', async () => {
+    const dir = scratch();
+    const file = join(dir, 'settings.json');
+    writeFileSync(file, '{"a": 1}');
+    expect((await aep(['setup', 'hooks', 'claude-code', '--file', file])).code).toBe(0);
+    const wired = readFileSync(file, 'utf8');
+    expect((await aep(['setup', 'hooks', 'claude-code', '--file', file], { AEP_CLAUDE_CODE_PORT: '9444' })).code).toBe(0);
+    expect(readFileSync(backupOf(file), 'utf8')).toBe('{"a": 1}');
+    const { rmSync } = await import('node:fs');
+    rmSync(backupOf(file));
+    const r = await aep(['setup', 'hooks', 'claude-code', '--file', file]);
+    expect(r.out).toContain(`, replacing the earlier ones (backup: ${file}.aep-backup). `);
+    expect(readFileSync(backupOf(file), 'utf8')).not.toBe(wired);
+    expect(readFileSync(backupOf(file), 'utf8')).toContain('9444');
+  });
+});

@@ -39,7 +39,7 @@ export default defineConfig({
       // The hook wiring (pure) and `aep setup hooks` / `unhooks` (in-process, temporary files).
       'impl/operator/hook-wiring/*.test.ts',
       'impl/cli/{setup-hooks,setup-backups}.test.ts',
-      'impl/cli/setup-hooks.mutants.test.ts',
+      'impl/cli/setup-hooks*.mutants.test.ts',
     ],
     exclude: [
       // Property tests (fast-check, thousands of generated runs each) and the 100,000-deep

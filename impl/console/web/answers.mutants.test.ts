@@ -70,3 +70,9 @@ describe('options and free text', () => {
     expect(answerableOverControl(undefined)).toBe(true);
   });
 });
+
+it('edges: a text field keeps digits as text; only an id that is exactly "no" refuses by that word', () => {
+  const f = fieldsOf({ fields: [{ id: 'note', type: 'text' }] });
+  expect(formValues(f, { note: '42' }, {}).values).toEqual({ note: '42' });
+  expect(refusingOption([{ id: 'casino', label: 'c' }, { id: 'ok', label: 'ok' }])).toBe('ok');
+});

@@ -127,3 +127,30 @@ describe('a folder of hook scripts', () => {
     expect(planDirUnwiring(new Map([...existing, ['Mine', 'exec mine\n'], ['Ours', written]]), 'cline')).toEqual(['TaskCancel', 'Ours']);
   });
 });
+
+describe('edges (survivors of the first run)', () => {
+  const fence = { begin: '# >>> ours >>>', end: '# <<< ours <<<' };
+  it('a vendor name is matched literally, not as a pattern', () => {
+    expect(isOurCommand('aep hook hrmes Stop', 'h.rmes')).toBe(false);
+    expect(isOurCommand('aep hook h.rmes Stop', 'h.rmes')).toBe(true);
+  });
+  it('fence lines: only a trailing CR is ignored; a second begin line is inside the block; an end line before it is not one', () => {
+    expect(withoutBlock('# >>> ours >>>\nx\n# <<< ours\r <<<\n', fence)).toMatchObject({ ok: false });
+    expect(withoutBlock('a\n# >>> ours >>>\nx\n# >>> ours >>> again\ny\n# <<< ours <<<\nb\n', fence)).toEqual({ ok: true, text: 'a\nb\n', removed: true });
+    expect(withoutBlock('# <<< ours <<<\na\n# >>> ours >>>\nx\n# <<< ours <<<\n', fence)).toEqual({ ok: true, text: '# <<< ours <<<\na\n', removed: true });
+  });
+  it('scripts: only an exec line counts, and its command may follow more than one space', () => {
+    const c = { ...t, vendor: 'cline' };
+    expect(isOurScript('#!/bin/sh\necho mine # exec aep hook cline X\n', 'cline')).toBe(false);
+    expect(scriptFor('#!/bin/sh\n# run: exec aep hook cline X\nexec aep hook cline X\n', c)).toBe('#!/bin/sh\n# run: exec aep hook cline X\nexec /usr/bin/node /opt/aep/bin/aep.js hook cline X\n');
+    expect(scriptFor('exec  aep hook cline X\n', c)).toBe('exec /usr/bin/node /opt/aep/bin/aep.js hook cline X\n');
+  });
+  it('TOML: only what is inside the example fence; YAML: a hooks: key at the very start, a nested hooks: key is not a conflict', () => {
+    const k = { ...t, vendor: 'kimi-code' };
+    const f = tomlFence('kimi-code');
+    expect(tomlBody(`model = "x"\n${f.begin}\n[[hooks]]\n\nx = 1\n${f.end}\n`, k)).toBe('[[hooks]]\n\nx = 1\n');
+    expect(tomlBody(`${f.begin}\n[[hooks]]\n\nx = 1\n${f.end}\nmodel = 2\n`, k)).toBe('[[hooks]]\n\nx = 1\n');
+    expect(yamlBody('hooks:\n  x: 1\n', t)).toBe('hooks:\n  x: 1\n');
+    expect(wireYaml('display:\n  hooks: mine\n', 'hooks:\n  x: 1\n', t, 'ex.yaml')).toEqual({ ok: true, text: `display:\n  hooks: mine\n${yamlFence('hermes').begin}\nhooks:\n  x: 1\n${yamlFence('hermes').end}\n` });
+  });
+});

@@ -114,3 +114,17 @@ describe('equal settings and the original bytes', () => {
     expect(originalBytes({ a: 1 }, ['{"a": 2}'])).toBeUndefined();
   });
 });
+
+describe('edges (survivors of the first run)', () => {
+  it('the indent is read from the body, not from blank lines before it', () => {
+    expect(formatOf('\n  {"a": 1}')).toEqual({ indent: '', eol: '\n', finalNewline: false });
+  });
+  it('a user group with no handlers is kept; a hooks object left as it was stays in the value', () => {
+    expect(unwireJson('{"hooks": {"Stop": [{"hooks": []}, {"hooks": [{"command": "aep hook x Stop"}]}]}}', groups, ours)).toMatchObject({ ok: true, value: { hooks: { Stop: [{ hooks: [] }] } }, removed: 1 });
+    expect(unwireJson('{"hooks": {}}', groups, ours)).toEqual({ ok: true, value: { hooks: {} }, text: '{"hooks": {}}', removed: 0, added: 0 });
+  });
+  it('an array and an array-like object are never the same', () => {
+    expect(sameJson({ length: 0 }, [])).toBe(false);
+    expect(sameJson([], { length: 0 })).toBe(false);
+  });
+});

@@ -47,3 +47,8 @@ describe('the hook vendors', () => {
     expect(['x/', 'x.json', 'x.yaml', 'x.yml', 'x.toml', 'x.js', 'json', 'x.jsonc'].map(formatOf)).toEqual(['dir', 'json', 'yaml', 'yaml', 'toml', undefined, undefined, undefined]);
   });
 });
+
+it('an adapter with a mergeable configuration beside a plugin is not plugin-only', () => {
+  const base = hookDescriptors().find((d) => d.name === 'claude-code')!;
+  expect(pluginOnly([{ ...base, name: 'mixed', configs: ['x/p.js', 'x/c.json'] } as Descriptor])).toEqual(new Map());
+});

@@ -26,7 +26,7 @@ import { corsFor, sendJson } from './http-util.js';
 import type { HubLike } from './hub.js';
 import type { Position } from './positions.js';
 import { renderAt } from './render.js';
-import { joinShared, messageBytes } from './sse-bytes.js';
+import { batchBytes } from './sse-bytes.js';
 import { SSE_PING, SSE_REPLAY_COMPLETE, SSE_SHUTTING_DOWN, SSE_SLOW_CONSUMER, sseEvent, sseExhausted } from './sse-format.js';
 import { parseStreamQuery, type StreamRequest } from './stream-query.js';
 import type { EndReason, ExhaustedMarker, Subscription, SubscriptionWriter } from './subscription.js';
@@ -109,9 +109,14 @@ export class SseWriter implements SubscriptionWriter {
   closed = false;
   /** Replay text not written yet. */
   #chunk = '';
-  /** Messages of the current fan-out, written as one chunk by `flush`, and their size. */
-  #held: Buffer[] = [];
-  #heldBytes = 0;
+  /**
+   * The records of the current fan-out, written as one chunk by `flush`, and their received
+   * text's length in characters (counted, not encoded: the unsent-bytes estimate for them).
+   */
+  #held: Received[] = [];
+  #heldChars = 0;
+  /** Gap markers owed before some held records (a resume after a restart; rare): index in `#held` to position. */
+  #gaps: Map<number, Position> | undefined;
 
   constructor(
     private readonly res: ServerResponse,
@@ -120,7 +125,7 @@ export class SseWriter implements SubscriptionWriter {
   ) {}
 
   bufferedBytes(): number {
-    return this.res.writableLength + this.#heldBytes;
+    return this.res.writableLength + this.#heldChars;
   }
 
   exhausted(markers: readonly ExhaustedMarker[]): void {
@@ -146,21 +151,33 @@ export class SseWriter implements SubscriptionWriter {
   }
 
   live(rec: Received, gap: Position | undefined): void {
-    // The shared bytes, unless a gap marker must precede the message on this stream.
-    const bytes =
-      gap && typeof rec.event.session === 'string'
-        ? Buffer.from(sseExhausted(rec.event.session, gap) + sseEvent(rec.event, renderAt(rec, this.ceiling)), 'utf8')
-        : messageBytes(rec, this.ceiling);
-    this.#held.push(bytes);
-    this.#heldBytes += bytes.length;
+    if (gap && typeof rec.event.session === 'string') (this.#gaps ??= new Map()).set(this.#held.length, gap);
+    this.#held.push(rec);
+    this.#heldChars += rec.raw.length;
   }
 
   flush(): void {
     if (this.#held.length === 0) return;
-    const parts = this.#held;
+    const recs = this.#held;
+    const gaps = this.#gaps;
     this.#held = [];
-    this.#heldBytes = 0;
-    if (!this.closed) this.res.write(joinShared(parts));
+    this.#heldChars = 0;
+    this.#gaps = undefined;
+    if (this.closed) return;
+    // The batch's bytes, shared with every stream that selected the same records at this ceiling,
+    // unless a gap marker must precede one of its messages on this stream.
+    this.res.write(gaps === undefined ? batchBytes(recs, this.ceiling) : this.#withGaps(recs, gaps));
+  }
+
+  #withGaps(recs: readonly Received[], gaps: ReadonlyMap<number, Position>): string {
+    let text = '';
+    for (let i = 0; i < recs.length; i++) {
+      const rec = recs[i]!;
+      const gap = gaps.get(i);
+      if (gap) text += sseExhausted(rec.event.session as string, gap);
+      text += sseEvent(rec.event, renderAt(rec, this.ceiling));
+    }
+    return text;
   }
 
   end(reason: EndReason): void {

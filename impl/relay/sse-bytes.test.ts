@@ -39,6 +39,18 @@ describe('batchBytes', () => {
     expect(batchBytes([a, rec(2)], undefined).equals(first)).toBe(true);
   });
 
+  it('matches sseEvent for seq-less, agent-scoped and later-epoch events, sessions changing within the batch', () => {
+    const variants = [rec(1), rec(2, 'other'), rec(3, 'a\u0000b'), rec(4)];
+    const text = (over: Record<string, unknown>): Received => {
+      const event = { ...JSON.parse(raw(9)), ...over };
+      for (const [k, v] of Object.entries(over)) if (v === undefined) delete event[k];
+      const json = JSON.stringify(event);
+      return { raw: json, event: JSON.parse(json) } as unknown as Received;
+    };
+    variants.push(text({ seq: undefined }), text({ session: undefined, seq: undefined }), text({ epoch: 7, seq: 12 }), text({ epoch: undefined }), rec(5, 'other'));
+    for (const ceiling of CEILINGS) expect(batchText(variants, ceiling)).toBe(variants.map((r) => sseEvent(r.event, renderAt(r, ceiling))).join(''));
+  });
+
   it('is empty for no records', () => {
     expect(batchBytes([], undefined).length).toBe(0);
   });

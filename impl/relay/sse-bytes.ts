@@ -4,13 +4,14 @@
  * one string and UTF-8-encoded once, and the streams that selected the same records at the same
  * ceiling share that one buffer. No object, string or buffer is kept per event: a fan-out to N
  * streams with the same filter and ceiling costs one string and one encoding, whatever N is.
- * The bytes are exactly the concatenation of `sseEvent(event, renderAt(rec, ceiling))` in UTF-8.
+ * The bytes are exactly the concatenation of `sseEvent(event, renderAt(rec, ceiling))` in UTF-8
+ * (`sse-bytes.test.ts` compares the two, sessions an SSE `id:` cannot carry included).
  * Pure apart from a small cache of the last few batches.
  */
 import type { CaptureLevel } from '../core/event.js';
 import type { Received } from './received.js';
 import { renderAt } from './render.js';
-import { sseEvent } from './sse-format.js';
+import { formatEventId, type Position } from './positions.js';
 
 /** The key for "no ceiling" and `full` (both render the received bytes); never a capture level's name. */
 const NO_CEILING = '*';
@@ -42,15 +43,35 @@ export function batchBytes(recs: readonly Received[], ceiling: CaptureLevel | un
   return bytes;
 }
 
-/** The SSE messages for `recs` at `ceiling` as one string (built once; V8 joins the pieces when it is encoded). */
+/**
+ * The SSE messages for `recs` at `ceiling` as one flat string: the pieces of every message are
+ * gathered in one array and joined once, so no intermediate string is made per message. Each
+ * message is exactly `sseEvent(event, renderAt(rec, ceiling))` (`sse-format.ts`): an `id:` line
+ * when the event has a `session` and a `seq` and the session can be carried in an SSE field.
+ */
 export function batchText(recs: readonly Received[], ceiling: CaptureLevel | undefined): string {
-  let text = '';
+  const parts: Array<string | number> = [];
+  let lastSession: string | undefined;
+  let lastSafe = false;
   for (let i = 0; i < recs.length; i++) {
     const rec = recs[i]!;
-    text += sseEvent(rec.event, renderAt(rec, ceiling));
+    const event = rec.event;
+    const session = event.session;
+    const seq = event.seq;
+    if (typeof session === 'string' && typeof seq === 'number') {
+      // A batch is mostly one session: its name is checked once.
+      if (session !== lastSession) {
+        lastSession = session;
+        lastSafe = formatEventId(session, ORIGIN) !== undefined;
+      }
+      if (lastSafe) parts.push('id: ', session, ':', event.epoch ?? 0, ':', seq, '\n');
+    }
+    parts.push('event: ', event.type, '\ndata: ', renderAt(rec, ceiling), '\n\n');
   }
-  return text;
+  return parts.join('');
 }
+
+const ORIGIN: Position = { epoch: 0, seq: 0 };
 
 function sameRecords(a: readonly Received[], b: readonly Received[]): boolean {
   if (a === b) return true;

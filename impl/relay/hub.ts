@@ -238,9 +238,11 @@ export class Hub implements HubLike {
         }
       }
     } finally {
+      // What the writers build for this fan-out (one encoded batch per selection and ceiling), shared among them.
+      const shared: unknown[] = [];
       for (const sub of subs) {
         try {
-          sub.flush();
+          sub.flush(shared);
         } catch (err) {
           this.log(`delivery to one subscriber failed: ${describe(err)}`);
         }

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { Received } from './buffer.js';
 import { renderAt } from './render.js';
-import { batchBytes, batchText } from './sse-bytes.js';
+import { batchBytes, batchText, type SharedBatches } from './sse-bytes.js';
 import { sseEvent } from './sse-format.js';
 
 const raw = (seq: number, session = 's1'): string =>
@@ -49,6 +49,17 @@ describe('batchBytes', () => {
     };
     variants.push(text({ seq: undefined }), text({ session: undefined, seq: undefined }), text({ epoch: 7, seq: 12 }), text({ epoch: undefined }), rec(5, 'other'));
     for (const ceiling of CEILINGS) expect(batchText(variants, ceiling)).toBe(variants.map((r) => sseEvent(r.event, renderAt(r, ceiling))).join(''));
+  });
+
+  it('within one fan-out\'s shared list, shares across any number of distinct selections', () => {
+    const recs = Array.from({ length: 24 }, (_, i) => rec(i, `s${i % 12}`));
+    const groups = Array.from({ length: 12 }, (_, g) => recs.filter((_, i) => i % 12 === g));
+    const shared: SharedBatches = [];
+    const first = groups.map((g) => batchBytes(g, undefined, shared));
+    groups.forEach((g, i) => expect(batchBytes([...g], undefined, shared)).toBe(first[i]));
+    expect(shared).toHaveLength(12);
+    // A new fan-out starts with a new list: nothing carried over.
+    expect(batchBytes([...groups[0]!], undefined, [])).not.toBe(first[0]);
   });
 
   it('is empty for no records', () => {

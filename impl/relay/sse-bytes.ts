@@ -2,8 +2,9 @@
  * The bytes of live SSE messages (AEP-0003 §3.3), built per fan-out rather than per event: the
  * messages one stream receives from one hub fan-out (a whole `POST /events` batch) are built as
  * one string and UTF-8-encoded once, and the streams that selected the same records at the same
- * ceiling share that one buffer. No object, string or buffer is kept per event: a fan-out to N
- * streams with the same filter and ceiling costs one string and one encoding, whatever N is.
+ * ceiling share that one buffer (the hub hands every stream's flush one list per fan-out). No
+ * object, string or buffer is kept per event: a fan-out to N streams costs one string and one
+ * encoding per distinct selection and ceiling, whatever N is.
  * The bytes are exactly the concatenation of `sseEvent(event, renderAt(rec, ceiling))` in UTF-8
  * (`sse-bytes.test.ts` compares the two, sessions an SSE `id:` cannot carry included).
  * Pure apart from a small cache of the last few batches.
@@ -17,29 +18,41 @@ import { formatEventId, type Position } from './positions.js';
 const NO_CEILING = '*';
 type CeilingKey = CaptureLevel | typeof NO_CEILING;
 
-/** How many recent batches are kept for sharing: a few distinct (filter, ceiling) groups per fan-out. */
-const RECENT = 8;
+/** A batch built for one selection of records at one ceiling. */
 interface Built {
   readonly key: CeilingKey;
   readonly recs: readonly Received[];
   readonly bytes: Buffer;
 }
+/**
+ * What the streams of one hub fan-out built, shared among them (the hub's per-fan-out list,
+ * `SubscriptionWriter.flush`): one entry per distinct selection and ceiling, whatever their
+ * number, dropped with the fan-out.
+ */
+export type SharedBatches = Built[];
+
+/** Without a fan-out's list (a writer flushed on its own): the last few batches built. */
+const RECENT = 8;
 const recent: Built[] = [];
 
 /**
  * The SSE messages for `recs` at `ceiling`, in order, as one buffer. When the same records (the
- * same objects, in the same order) were built at the same ceiling recently, e.g. for another
- * stream of the same fan-out, that buffer is returned: identical records at one ceiling mean
- * identical bytes, so sharing never changes what a stream receives. `recs` is kept by reference
- * for that comparison: the caller must not change it afterwards.
+ * same objects, in the same order) were built at the same ceiling for another stream of the same
+ * fan-out (`shared`), or recently when there is no fan-out list, that buffer is returned:
+ * identical records at one ceiling mean identical bytes, so sharing never changes what a stream
+ * receives. `recs` is kept by reference for that comparison: the caller must not change it afterwards.
  */
-export function batchBytes(recs: readonly Received[], ceiling: CaptureLevel | undefined): Buffer {
+export function batchBytes(recs: readonly Received[], ceiling: CaptureLevel | undefined, shared?: SharedBatches): Buffer {
   // `full` renders the received bytes, exactly like no ceiling.
   const key: CeilingKey = ceiling === undefined || ceiling === 'full' ? NO_CEILING : ceiling;
-  for (const built of recent) if (built.key === key && sameRecords(built.recs, recs)) return built.bytes;
+  const built = shared ?? recent;
+  for (const b of built) if (b.key === key && sameRecords(b.recs, recs)) return b.bytes;
   const bytes = Buffer.from(batchText(recs, ceiling), 'utf8');
-  recent.unshift({ key, recs, bytes });
-  if (recent.length > RECENT) recent.pop();
+  if (shared) shared.push({ key, recs, bytes });
+  else {
+    recent.unshift({ key, recs, bytes });
+    if (recent.length > RECENT) recent.pop();
+  }
   return bytes;
 }
 

@@ -5,8 +5,10 @@
  * the replay and the slow-consumer rule are the hub's `Subscription` (subscription.ts); this
  * file is its SSE writer: the bytes, the chunking, the heartbeat and the goodbyes.
  *
- * Live messages of one fan-out (a whole `POST /events` batch) are held and written as one
- * chunk when the hub flushes the subscription; the bytes of each message are unchanged.
+ * Live messages of one fan-out (a whole `POST /events` batch) are held (as records) and written
+ * as one chunk when the hub flushes the subscription: one string built and encoded once per batch
+ * and ceiling, shared by the streams that selected the same events (`sse-bytes.ts`); the bytes of
+ * each message are unchanged.
  *
  * Replay (AEP-0003 §5) is streamed in chunks of about `REPLAY_CHUNK` characters, each written
  * after the previous one drained, so a replay of any size goes out; live events that arrive
@@ -14,8 +16,9 @@
  * `replay-exhausted` marker before the first event delivered, unless that event follows it.
  *
  * Backpressure (AEP-0003 §8.4): nothing is dropped silently. While more than `slowBytes` (default
- * `SLOW_BYTES`) wait unsent (queued on the response plus held for the current batch, or queued
- * behind a replay), the next event ends the stream with `: slow-consumer`, so the consumer
+ * `SLOW_BYTES`) wait unsent (queued on the response, plus the received text of the events held
+ * for the current batch, counted in characters since they are not encoded until `flush`; or
+ * queued behind a replay), the next event ends the stream with `: slow-consumer`, so the consumer
  * resumes exactly from its `Last-Event-ID`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -26,7 +29,7 @@ import { corsFor, sendJson } from './http-util.js';
 import type { HubLike } from './hub.js';
 import type { Position } from './positions.js';
 import { renderAt } from './render.js';
-import { batchBytes } from './sse-bytes.js';
+import { batchBytes, type SharedBatches } from './sse-bytes.js';
 import { SSE_PING, SSE_REPLAY_COMPLETE, SSE_SHUTTING_DOWN, SSE_SLOW_CONSUMER, sseEvent, sseExhausted } from './sse-format.js';
 import { parseStreamQuery, type StreamRequest } from './stream-query.js';
 import type { EndReason, ExhaustedMarker, Subscription, SubscriptionWriter } from './subscription.js';
@@ -156,7 +159,7 @@ export class SseWriter implements SubscriptionWriter {
     this.#heldChars += rec.raw.length;
   }
 
-  flush(): void {
+  flush(shared?: unknown[]): void {
     if (this.#held.length === 0) return;
     const recs = this.#held;
     const gaps = this.#gaps;
@@ -166,7 +169,7 @@ export class SseWriter implements SubscriptionWriter {
     if (this.closed) return;
     // The batch's bytes, shared with every stream that selected the same records at this ceiling,
     // unless a gap marker must precede one of its messages on this stream.
-    this.res.write(gaps === undefined ? batchBytes(recs, this.ceiling) : this.#withGaps(recs, gaps));
+    this.res.write(gaps === undefined ? batchBytes(recs, this.ceiling, shared as SharedBatches | undefined) : this.#withGaps(recs, gaps));
   }
 
   #withGaps(recs: readonly Received[], gaps: ReadonlyMap<number, Position>): string {

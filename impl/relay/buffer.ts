@@ -97,6 +97,9 @@ class HeldEvent implements Held, Position {
     ord: number,
     /** The buffer's parse memo. */
     private readonly parsed: ParseMemo,
+    /** The event's `agent` and `type`, so the common filters match on the index (`INDEX_KEYS`) without a parse. */
+    readonly agent: string | undefined,
+    readonly type: string,
   ) {
     this.#order = positioned ? ord : -ord;
   }
@@ -127,6 +130,22 @@ class HeldEvent implements Held, Position {
   }
 }
 
+/** Distinct event types a buffer shares one string for. */
+const TYPES = 1024;
+
+/**
+ * The filter keys a held event answers from its index, with the same value its event has:
+ * a filter naming only these (`onIndex`) is matched against the held record itself, which
+ * carries them as own fields, so a replay filters without parsing a single event.
+ */
+export const INDEX_KEYS: readonly string[] = ['session', 'agent', 'type', 'id'];
+
+/** Whether every key of `filter` is one of `INDEX_KEYS`. */
+export function onIndex(filter: Readonly<Record<string, unknown>>): boolean {
+  for (const key of Object.keys(filter)) if (!INDEX_KEYS.includes(key)) return false;
+  return true;
+}
+
 /** Whether `rec` is an event held by a `ReplayBuffer` (its parsed form is not kept). */
 export function isHeldRecord(rec: Received): boolean {
   return rec instanceof HeldEvent;
@@ -141,6 +160,8 @@ interface SessionState {
   evictedHigh: Position | undefined;
   /** The source of the last event admitted, so a run from one source shares one string. */
   lastSource: string;
+  /** The agent of the last event admitted, likewise. */
+  lastAgent: string | undefined;
 }
 
 const BEFORE_ALL: Position = Object.freeze({ epoch: -1, seq: -1 });
@@ -188,6 +209,8 @@ export class ReplayBuffer {
   readonly #evicted = new Map<string, Position>();
   /** The last `MATERIALIZED` parses of this buffer's held events (see `ParseMemo`). */
   readonly #parsed: ParseMemo = new Map();
+  /** Event types seen, so held events share one string per type (bounded: past `TYPES`, a type is held as it came). */
+  readonly #types = new Map<string, string>();
   /** The most recently written session (the Map's last key), so a run of writes to it skips the re-insert. */
   #newest: string | undefined;
   #ord = 0;
@@ -204,13 +227,19 @@ export class ReplayBuffer {
    * The buffer keeps `rec.raw` and the index, not `rec.event`.
    */
   admit(rec: Received): { buffered: boolean; held?: Held } {
+    const held = this.store(rec);
+    return held === undefined ? { buffered: false } : { buffered: true, held };
+  }
+
+  /** `admit` without the result object (the hub's fan-out path): the held record, or undefined when not buffered. */
+  store(rec: Received): Held | undefined {
     const event = rec.event;
     const session = event.session;
-    if (typeof session !== 'string') return { buffered: false };
+    if (typeof session !== 'string') return undefined;
     let state = this.#sessions.get(session);
     // The sources already holding this id in the session: one lookup serves the dedupe and the record below.
     const sources = state?.keys.get(event.id);
-    if (sources === event.source || (typeof sources === 'object' && sources.has(event.source))) return { buffered: false };
+    if (sources === event.source || (typeof sources === 'object' && sources.has(event.source))) return undefined;
     if (!state) {
       if (this.#sessions.size >= this.maxSessions) {
         const oldest = this.#sessions.entries().next().value;
@@ -222,7 +251,7 @@ export class ReplayBuffer {
       // A session evicted earlier comes back knowing what it lost.
       const lost = this.#evicted.get(session);
       if (lost) this.#evicted.delete(session);
-      state = { name: session, events: new SortedDeque(posOf, comparePositions), keys: new Map(), highWater: undefined, evictedHigh: lost, lastSource: event.source };
+      state = { name: session, events: new SortedDeque(posOf, comparePositions), keys: new Map(), highWater: undefined, evictedHigh: lost, lastSource: event.source, lastAgent: event.agent };
       this.#sessions.set(session, state);
     } else if (session !== this.#newest) {
       this.#sessions.delete(session); // re-inserted last: Map order is recency order
@@ -232,11 +261,13 @@ export class ReplayBuffer {
 
     const seq = event.seq;
     const positioned = typeof seq === 'number';
-    const pos: Position = positioned ? { epoch: event.epoch ?? 0, seq } : (state.highWater ?? BEFORE_ALL);
+    // No position object per event: the held event is its own position (`epoch`, `seq`).
+    const at = positioned ? undefined : (state.highWater ?? BEFORE_ALL);
     const source = event.source === state.lastSource ? state.lastSource : (state.lastSource = event.source);
-    const held = new HeldEvent(rec.raw, state.name, event.id, pos.epoch, pos.seq, positioned, ++this.#ord, this.#parsed);
+    const agent = event.agent === state.lastAgent ? state.lastAgent : (state.lastAgent = event.agent);
+    const held = new HeldEvent(rec.raw, state.name, event.id, at ? at.epoch : (event.epoch ?? 0), at ? at.seq : seq!, positioned, ++this.#ord, this.#parsed, agent, this.#type(event.type));
     if (rec.overDeclared !== undefined) (held as { overDeclared?: boolean }).overDeclared = rec.overDeclared;
-    if (positioned && (!state.highWater || comparePositions(pos, state.highWater) > 0)) state.highWater = pos;
+    if (positioned && (!state.highWater || comparePositions(held, state.highWater) > 0)) state.highWater = held;
     // A down-levelled copy made for live delivery is the held event's too (made once per event and ceiling).
     shareRendering(rec, held);
 
@@ -246,16 +277,26 @@ export class ReplayBuffer {
     while (state.events.length > this.perSession) {
       const gone = state.events.shift()!;
       release(state.keys, gone);
-      if (!state.evictedHigh || comparePositions(gone, state.evictedHigh) > 0) state.evictedHigh = gone.pos;
+      // The evicted event is its own position (no object per eviction); it stays alive, one per
+      // session, until the next eviction replaces it.
+      if (!state.evictedHigh || comparePositions(gone, state.evictedHigh) > 0) state.evictedHigh = gone;
     }
-    return { buffered: true, held };
+    return held;
+  }
+
+  #type(type: string): string {
+    const known = this.#types.get(type);
+    if (known !== undefined) return known;
+    if (this.#types.size < TYPES) this.#types.set(type, type);
+    return type;
   }
 
   #rememberEvicted(session: string, state: SessionState): void {
     const high = [state.highWater, state.evictedHigh].reduce<Position | undefined>((a, b) => (!b ? a : !a || comparePositions(b, a) > 0 ? b : a), undefined);
     if (!high) return;
     this.#evicted.delete(session);
-    this.#evicted.set(session, high);
+    // A copy: `high` may be a held event (its text must not outlive the session).
+    this.#evicted.set(session, { epoch: high.epoch, seq: high.seq });
     if (this.#evicted.size > 4 * this.maxSessions) this.#evicted.delete(this.#evicted.keys().next().value!);
   }
 

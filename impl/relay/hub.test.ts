@@ -48,6 +48,28 @@ describe('Hub.publishAll', () => {
     expect(calls.slice(5)).toEqual([`deliver:${a0.event.id}`, 'flush', expect.stringMatching(/^deliver:/), 'flush']);
   });
 
+  it('hands every flush of one fan-out the same shared list, empty at its start, and a new list to the next fan-out', () => {
+    const hub = new Hub(10, 10);
+    const seen: Array<{ list: unknown[]; length: number }> = [];
+    for (let i = 0; i < 3; i++) {
+      const writer: SubscriptionWriter = {
+        bufferedBytes: () => 0, exhausted: () => {}, replay: () => true, replayEnd: () => true, drained: async () => {}, live: () => {},
+        flush: (shared) => {
+          seen.push({ list: shared!, length: shared!.length });
+          shared!.push(i);
+        },
+        end: () => {},
+      };
+      hub.subscribe({ filter: {}, match: compileFilter({}), ceiling: undefined, replay: { kind: 'none' }, live: true, slowBytes: 1024 }, writer);
+    }
+    hub.publishAll([rec('a', 0)]);
+    hub.publishAll([rec('a', 1)]);
+    expect(seen.map((s) => s.length)).toEqual([0, 1, 2, 0, 1, 2]);
+    expect(seen[1]!.list).toBe(seen[0]!.list);
+    expect(seen[2]!.list).toBe(seen[0]!.list);
+    expect(seen[3]!.list).not.toBe(seen[0]!.list);
+  });
+
   it('keeps serving the other sinks when one throws, and still flushes every sink', () => {
     const lines: string[] = [];
     const hub = new Hub(10, 10, (line) => lines.push(line));

@@ -7,7 +7,7 @@
  */
 import type { FailoverStatus } from './fleet/failover.js';
 import { compileFilter, type FilterMatch } from '../core/filter.js';
-import { ReplayBuffer, type Received } from './buffer.js';
+import { onIndex, ReplayBuffer, type Held, type Received } from './buffer.js';
 import { routeCommand, type Claimant, type RefusalCode } from './control.js';
 import type { Position, ReplayRequest, ResumePoint } from './positions.js';
 import { Subscription, type ReplayPlan, type SubscribeSpec, type SubscriptionWriter } from './subscription.js';
@@ -145,7 +145,7 @@ export class Hub implements HubLike {
   }
 
   subscribe(spec: SubscribeSpec, writer: SubscriptionWriter): Subscription {
-    const plan = this.plan(spec.replay, spec.match);
+    const plan = this.plan(spec.replay, spec.match, onIndex(spec.filter));
     const sub = new Subscription(spec, plan, writer);
     sub.start(plan, this.#subs);
     return sub;
@@ -226,7 +226,7 @@ export class Hub implements HubLike {
     let fresh = 0;
     try {
       for (const rec of recs) {
-        if (this.buffer.admit(rec).buffered || typeof rec.event.session !== 'string') fresh++;
+        if (this.buffer.store(rec) !== undefined || typeof rec.event.session !== 'string') fresh++;
         for (let i = 0; i < subs.length; i++) {
           const sub = subs[i]!;
           if (sub.ended) continue;
@@ -238,9 +238,11 @@ export class Hub implements HubLike {
         }
       }
     } finally {
+      // What the writers build for this fan-out (one encoded batch per selection and ceiling), shared among them.
+      const shared: unknown[] = [];
       for (const sub of subs) {
         try {
-          sub.flush();
+          sub.flush(shared);
         } catch (err) {
           this.log(`delivery to one subscriber failed: ${describe(err)}`);
         }
@@ -253,10 +255,12 @@ export class Hub implements HubLike {
    * Compute the replay for a new subscription (`subscribe` writes the markers, then joins the
    * fan-out, then replays the events, all in the same tick, so nothing falls between replay and live).
    */
-  plan(request: ReplayRequest, filter: Readonly<Record<string, unknown>> | FilterMatch): ReplayPlan {
+  plan(request: ReplayRequest, filter: Readonly<Record<string, unknown>> | FilterMatch, indexOnly = typeof filter === 'object' && onIndex(filter)): ReplayPlan {
     if (request.kind === 'none') return { exhausted: [], events: [], unanchored: [] };
-    const match = typeof filter === 'function' ? filter : compileFilter(filter);
-    if (request.kind === 'all') return { exhausted: [], events: this.buffer.replayAll().filter((h) => match(h.event)), unanchored: [] };
+    const compiled = typeof filter === 'function' ? filter : compileFilter(filter);
+    // A filter on `INDEX_KEYS` only reads the held record's own fields, never its parsed event.
+    const match = indexOnly ? (h: Held): boolean => compiled(h as unknown as Readonly<Record<string, unknown>>) : (h: Held): boolean => compiled(h.event);
+    if (request.kind === 'all') return { exhausted: [], events: this.buffer.replayAll().filter(match), unanchored: [] };
     const exhausted: Array<{ session: string; earliest: Position }> = [];
     const events: Received[] = [];
     const unanchored: ResumePoint[] = [];
@@ -264,7 +268,7 @@ export class Hub implements HubLike {
       const replay = this.buffer.replay(point);
       if (replay.exhausted) exhausted.push({ session: point.session, earliest: replay.exhausted });
       if (replay.unanchored) unanchored.push(point);
-      for (const h of replay.events) if (match(h.event)) events.push(h);
+      for (const h of replay.events) if (match(h)) events.push(h);
     }
     return { exhausted, events, unanchored };
   }

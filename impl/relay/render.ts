@@ -8,11 +8,21 @@
  * replay at a ceiling reuses the text live delivery made, and the reverse.
  */
 import { downlevel } from '../core/capture.js';
-import { CAPTURE_ORDER, type CaptureLevel } from '../core/event.js';
+import { CAPTURE_ORDER, captureRank, type AepEvent, type CaptureLevel } from '../core/event.js';
 import type { Received } from './received.js';
 import { renderKey } from './render-link.js';
 
 const cache = new WeakMap<Received, Map<CaptureLevel, string>>();
+
+/**
+ * Whether `downlevel` lowers `event`'s level at `ceiling` (AEP-0003 §6.4: the ceiling is below the
+ * declared level; an absent `capture` is `metadata`, an unknown one counts as `full`). It then
+ * sets `capture` to a known level below the declared one, which the received text cannot carry.
+ */
+function lowers(event: AepEvent, ceiling: CaptureLevel): boolean {
+  const declared = event.capture ?? 'metadata';
+  return captureRank(ceiling) < captureRank(isCaptureLevel(declared) ? declared : 'full');
+}
 
 /** Whether `value` names a capture level. */
 export function isCaptureLevel(value: unknown): value is CaptureLevel {
@@ -34,7 +44,9 @@ export function renderAt(rec: Received, ceiling: CaptureLevel | undefined): stri
   if (text === undefined) {
     const event = rec.event;
     const lowered = JSON.stringify(downlevel(rec.overDeclared ? { ...event, capture: 'full' } : event, ceiling));
-    text = lowered === JSON.stringify(event) ? rec.raw : lowered;
+    // An honest event the ceiling lowers gets a `capture` it did not carry, so its text differs
+    // from the received one: no need to serialize the event again to compare.
+    text = !rec.overDeclared && lowers(event, ceiling) ? lowered : lowered === JSON.stringify(event) ? rec.raw : lowered;
     perCeiling.set(ceiling, text);
   }
   return text;

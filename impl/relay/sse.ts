@@ -5,8 +5,10 @@
  * the replay and the slow-consumer rule are the hub's `Subscription` (subscription.ts); this
  * file is its SSE writer: the bytes, the chunking, the heartbeat and the goodbyes.
  *
- * Live messages of one fan-out (a whole `POST /events` batch) are held and written as one
- * chunk when the hub flushes the subscription; the bytes of each message are unchanged.
+ * Live messages of one fan-out (a whole `POST /events` batch) are held (as records) and written
+ * as one chunk when the hub flushes the subscription: one string built and encoded once per batch
+ * and ceiling, shared by the streams that selected the same events (`sse-bytes.ts`); the bytes of
+ * each message are unchanged.
  *
  * Replay (AEP-0003 §5) is streamed in chunks of about `REPLAY_CHUNK` characters, each written
  * after the previous one drained, so a replay of any size goes out; live events that arrive
@@ -14,8 +16,9 @@
  * `replay-exhausted` marker before the first event delivered, unless that event follows it.
  *
  * Backpressure (AEP-0003 §8.4): nothing is dropped silently. While more than `slowBytes` (default
- * `SLOW_BYTES`) wait unsent (queued on the response plus held for the current batch, or queued
- * behind a replay), the next event ends the stream with `: slow-consumer`, so the consumer
+ * `SLOW_BYTES`) wait unsent (queued on the response, plus the received text of the events held
+ * for the current batch, counted in characters since they are not encoded until `flush`; or
+ * queued behind a replay), the next event ends the stream with `: slow-consumer`, so the consumer
  * resumes exactly from its `Last-Event-ID`.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
@@ -26,7 +29,7 @@ import { corsFor, sendJson } from './http-util.js';
 import type { HubLike } from './hub.js';
 import type { Position } from './positions.js';
 import { renderAt } from './render.js';
-import { joinShared, messageBytes } from './sse-bytes.js';
+import { batchBytes, type SharedBatches } from './sse-bytes.js';
 import { SSE_PING, SSE_REPLAY_COMPLETE, SSE_SHUTTING_DOWN, SSE_SLOW_CONSUMER, sseEvent, sseExhausted } from './sse-format.js';
 import { parseStreamQuery, type StreamRequest } from './stream-query.js';
 import type { EndReason, ExhaustedMarker, Subscription, SubscriptionWriter } from './subscription.js';
@@ -109,9 +112,14 @@ export class SseWriter implements SubscriptionWriter {
   closed = false;
   /** Replay text not written yet. */
   #chunk = '';
-  /** Messages of the current fan-out, written as one chunk by `flush`, and their size. */
-  #held: Buffer[] = [];
-  #heldBytes = 0;
+  /**
+   * The records of the current fan-out, written as one chunk by `flush`, and their received
+   * text's length in characters (counted, not encoded: the unsent-bytes estimate for them).
+   */
+  #held: Received[] = [];
+  #heldChars = 0;
+  /** Gap markers owed before some held records (a resume after a restart; rare): index in `#held` to position. */
+  #gaps: Map<number, Position> | undefined;
 
   constructor(
     private readonly res: ServerResponse,
@@ -120,7 +128,7 @@ export class SseWriter implements SubscriptionWriter {
   ) {}
 
   bufferedBytes(): number {
-    return this.res.writableLength + this.#heldBytes;
+    return this.res.writableLength + this.#heldChars;
   }
 
   exhausted(markers: readonly ExhaustedMarker[]): void {
@@ -146,21 +154,33 @@ export class SseWriter implements SubscriptionWriter {
   }
 
   live(rec: Received, gap: Position | undefined): void {
-    // The shared bytes, unless a gap marker must precede the message on this stream.
-    const bytes =
-      gap && typeof rec.event.session === 'string'
-        ? Buffer.from(sseExhausted(rec.event.session, gap) + sseEvent(rec.event, renderAt(rec, this.ceiling)), 'utf8')
-        : messageBytes(rec, this.ceiling);
-    this.#held.push(bytes);
-    this.#heldBytes += bytes.length;
+    if (gap && typeof rec.event.session === 'string') (this.#gaps ??= new Map()).set(this.#held.length, gap);
+    this.#held.push(rec);
+    this.#heldChars += rec.raw.length;
   }
 
-  flush(): void {
+  flush(shared?: unknown[]): void {
     if (this.#held.length === 0) return;
-    const parts = this.#held;
+    const recs = this.#held;
+    const gaps = this.#gaps;
     this.#held = [];
-    this.#heldBytes = 0;
-    if (!this.closed) this.res.write(joinShared(parts));
+    this.#heldChars = 0;
+    this.#gaps = undefined;
+    if (this.closed) return;
+    // The batch's bytes, shared with every stream that selected the same records at this ceiling,
+    // unless a gap marker must precede one of its messages on this stream.
+    this.res.write(gaps === undefined ? batchBytes(recs, this.ceiling, shared as SharedBatches | undefined) : this.#withGaps(recs, gaps));
+  }
+
+  #withGaps(recs: readonly Received[], gaps: ReadonlyMap<number, Position>): string {
+    let text = '';
+    for (let i = 0; i < recs.length; i++) {
+      const rec = recs[i]!;
+      const gap = gaps.get(i);
+      if (gap) text += sseExhausted(rec.event.session as string, gap);
+      text += sseEvent(rec.event, renderAt(rec, this.ceiling));
+    }
+    return text;
   }
 
   end(reason: EndReason): void {

@@ -77,8 +77,13 @@ export interface SubscriptionWriter {
   drained(): Promise<void>;
   /** One live event, its gap marker first when `gap` is set; the writer may hold it until `flush`. */
   live(rec: Received, gap: Position | undefined): void;
-  /** End of one hub fan-out (after its last `live`, or with none): write what is held. */
-  flush?(): void;
+  /**
+   * End of one hub fan-out (after its last `live`, or with none): write what is held. `shared` is
+   * one list per fan-out, handed to every writer's `flush` in turn, empty at the start of the
+   * fan-out and dropped at its end: a writer may leave what it built there (e.g. a batch's
+   * encoded bytes, `sse-bytes.ts`) for the writers after it, and find what they left.
+   */
+  flush?(shared?: unknown[]): void;
   /** The subscription ended on its own: say so on the wire and close. `err` is set for `failed`. */
   end(reason: EndReason, err?: unknown): void;
 }
@@ -177,9 +182,9 @@ export class Subscription {
     this.#writer.live(rec, gap);
   }
 
-  /** Called by the hub at the end of every fan-out. */
-  flush(): void {
-    if (!this.#ended) this.#writer.flush?.();
+  /** Called by the hub at the end of every fan-out, with the fan-out's shared list (see `SubscriptionWriter.flush`). */
+  flush(shared?: unknown[]): void {
+    if (!this.#ended) this.#writer.flush?.(shared);
   }
 
   #end(reason: EndReason, err?: unknown): void {

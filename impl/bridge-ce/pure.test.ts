@@ -4,7 +4,8 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AepEvent } from '../core/event.js';
 import { Cursor } from './cursor.js';
-import { SseParser, streamUrl, type SseMessage } from './sse-client.js';
+import { SseParser, type SseMessage } from '../relay-client/sse-parser.js';
+import { streamUrl } from './sse-client.js';
 import { exportRequest, toAnyValue } from '../bridge-otlp/wire.js';
 import { logsUrl } from '../bridge-otlp/exporter.js';
 

@@ -30,7 +30,8 @@
 import type { AepEvent } from '../core/event.js';
 import { Cursor, Intake } from './cursor.js';
 import { RetryableDelivery } from './sink.js';
-import { subscribeOnce, type SseMessage } from './sse-client.js';
+import type { SseMessage } from '../relay-client/sse-parser.js';
+import { subscribeOnce } from './sse-client.js';
 
 export interface SidecarOptions {
   relay: string;

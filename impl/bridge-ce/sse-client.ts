@@ -4,10 +4,7 @@
  * rules (`id:`, `event:`, `data:` lines, blank line ends a message, `:` comments). One call is one
  * connection; reconnecting (with a resume position) is the caller's job (sidecar.ts).
  */
-import { SseParser, type SseMessage } from '../http/sse-parser.js';
-
-/** The incremental SSE parser lives in impl/http (linear, bounded), shared with the inbound bridges. */
-export { SseParser, type SseMessage };
+import { SseParser, type SseMessage } from '../relay-client/sse-parser.js';
 
 export interface SubscribeOptions {
   relay: string;

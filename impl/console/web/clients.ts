@@ -7,7 +7,8 @@
  * with backoff, and the streams resume from the positions the model holds.
  */
 import type { ConsoleModel, Json } from './model.js';
-import { SseParser, parseExhausted } from '../sse-parse.js';
+import { SseParser } from '../../relay-client/sse-parser.js';
+import { parseExhausted } from '../replay-gap.js';
 
 export interface RelayConfigView {
   readonly id: string;

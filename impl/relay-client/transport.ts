@@ -112,7 +112,7 @@ export class RelayTransport {
   onmessage?: (message: RelayMessage) => void;
   /** A socket error after the connection opened (one before it rejects `start()` instead). */
   onerror?: (error: TransportError) => void;
-  /** Once, when the socket that `start()` opened is gone: after an open connection, or after a failed start. */
+  /** Once, when an opened connection ends (a failed `start()` rejects instead). */
   onclose?: (info: { code: number; reason: string }) => void;
 
   private socket: RelaySocket | undefined;
@@ -167,10 +167,10 @@ export class RelayTransport {
       ws.on('error', (err) => fail({ kind: 'unreachable', message: err.message }));
       ws.on('close', (code, reason) => {
         const text = UTF8.decode(reason);
-        fail({ kind: 'closed', code, reason: text, message: `closed ${code}` });
+        if (!opened) fail({ kind: 'closed', code, reason: text, message: `closed ${code}` });
         this.closedInfo = { code, reason: text };
         for (const w of this.closeWaiters.splice(0)) w();
-        this.onclose?.(this.closedInfo);
+        if (opened) this.onclose?.(this.closedInfo);
       });
     });
   }

@@ -279,7 +279,7 @@ export class RelayLink {
     t.start().then(
       () => void t.send(JSON.stringify(this.opts.hello)),
       (err: unknown) => {
-        const f = err instanceof TransportError ? err.failure : { kind: 'unreachable' as const, message: String(err) };
+        const f = err instanceof TransportError ? err.failure : { kind: 'unreachable' as const, message: String(err), cause: new Error(String(err)) };
         // 401/403: the relay does not accept our token.
         const refused = f.kind === 'refused' && (f.status === 401 || f.status === 403) ? f.status : null;
         retry(refused !== null ? `token refused (HTTP ${refused})` : f.message, refused);

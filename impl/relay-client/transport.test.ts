@@ -56,7 +56,7 @@ describe('RelayTransport', () => {
     const b = setup();
     const pb = b.t.start();
     b.f.sockets[0]!.fail('connect ECONNREFUSED');
-    expect(((await pb.catch((e: unknown) => e)) as TransportError).failure).toEqual({ kind: 'unreachable', message: 'connect ECONNREFUSED' });
+    expect(((await pb.catch((e: unknown) => e)) as TransportError).failure).toMatchObject({ kind: 'unreachable', message: 'connect ECONNREFUSED', cause: { message: 'connect ECONNREFUSED' } });
 
     const c = setup();
     const pc = c.t.start();

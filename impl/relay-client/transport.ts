@@ -62,7 +62,7 @@ export interface RelayMessage {
 /** Why a connection did not open or ended, as data. */
 export type TransportFailure =
   | { kind: 'refused'; status: number; message: string }
-  | { kind: 'unreachable'; message: string }
+  | { kind: 'unreachable'; message: string; cause: Error }
   | { kind: 'closed'; code: number; reason: string; message: string };
 
 export class TransportError extends Error {
@@ -164,7 +164,7 @@ export class RelayTransport {
         resolve();
       });
       ws.on('message', (data, isBinary) => this.deliver(data, isBinary));
-      ws.on('error', (err) => fail({ kind: 'unreachable', message: err.message }));
+      ws.on('error', (err) => fail({ kind: 'unreachable', message: err.message, cause: err }));
       ws.on('close', (code, reason) => {
         const text = UTF8.decode(reason);
         if (!opened) fail({ kind: 'closed', code, reason: text, message: `closed ${code}` });

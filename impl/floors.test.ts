@@ -59,6 +59,7 @@ describe('floors', () => {
     expect(floorOf('impl/adapter-codex/descriptor.ts')?.level).toBe(1);
     expect(floorOf('impl/adapter-codex/deviations.ts')?.level).toBe(1);
     expect(floorOf('impl/adapter-kit/engine.ts')?.level).toBe(2);
+    expect(floorOf('impl/relay-client/transport.ts')?.level).toBe(2);
     expect(floorOf('impl/adapter-codex/adapter.ts')?.level).toBe(3);
     expect(floorOf('runners/conformance/runner.ts')?.level).toBe(4);
     expect(floorOf('impl/cli/main.ts')?.level).toBe(5);

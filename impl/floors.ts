@@ -22,7 +22,7 @@ export const FLOORS: readonly Floor[] = [
     name: 'contracts and data',
     paths: ['impl/contract/', 'impl/http/', 'impl/integrations', 'impl/floors.ts', '*/descriptor.ts', '*/deviations.ts', 'impl/adapter-kit/deviation.ts'],
   },
-  { level: 2, name: 'kits', paths: ['impl/adapter-kit/', 'impl/bridge-kit/'] },
+  { level: 2, name: 'kits', paths: ['impl/adapter-kit/', 'impl/bridge-kit/', 'impl/relay-client/'] },
   {
     level: 3,
     name: 'components',

@@ -62,7 +62,7 @@ describe('faults', () => {
     let relay = await spawnRelay(port, { AEP_BUFFER: '100000' });
     const watcherA = await openSse(`${relay.url}/stream`);
     const hello = { type: 'hello', versions: ['0.1'], role: 'emitter', identity: { agent: 'fault' }, capabilities: {} };
-    const link = new RelayLink({ url: relay.url, hello, onCommand: () => {}, log: () => {}, ackDelayMs: 5 });
+    const link = new RelayLink({ url: relay.url, hello, onCommand: () => {}, log: () => {}, ackDelayMs: 5 }).start();
     try {
       await until(() => link.connected, 10_000, 'the link');
       let killedAt = -1;

@@ -31,6 +31,7 @@ import { MAX_HOOK_DEPTH, guardHookInput } from './hook-input.js';
 import { ADAPTER_HEADER, HOLD_HEADER } from './shim.cjs';
 import { aepHome, nextEpoch } from './store.js';
 import type { AdapterDef, HookContext, HookInput, Posture } from './types.js';
+import { buildHello } from '../relay-client/hello.js';
 
 export interface AdapterOptions {
   /** Listen port; default `def.defaultPort`; 0 picks a free port. Always bound to 127.0.0.1. */
@@ -183,9 +184,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
     link = new RelayLink({
       url: options.relay,
       ...(options.token ? { token: options.token } : {}),
-      hello: {
-        type: 'hello',
-        versions: ['0.1'],
+      hello: buildHello({
         role: 'emitter',
         identity: { agent: def.agent, instance: `${host}/${process.pid}` },
         capabilities: {
@@ -193,7 +192,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
           capture: CAPTURE_ORDER.slice(0, captureRank(top) + 1),
           ...(def.observeOnly ? {} : { control: { accepts: engine.accepts, ack_window_ms: options.ackWindowMs ?? 10_000 } }),
         },
-      },
+      }),
       onCommand: engine.onCommand,
       log,
       // After a reconnect the relay no longer knows which sessions we own: redeliver each pending
@@ -202,7 +201,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
       onReady: (reconnect) => {
         if (reconnect) for (const line of engine.pendingLines()) link?.send(line);
       },
-    });
+    }).start();
   }
 
   const attachment = def.attach?.(engine.context, log);

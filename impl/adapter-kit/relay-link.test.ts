@@ -1,6 +1,7 @@
 /** The relay link: hello first, outbox until the hello answer, reconnect with backoff after a drop. */
 import { afterEach, describe, expect, it } from 'vitest';
 import { HURRY_MS, RelayLink } from './relay-link.js';
+import { wsSocket, type RelaySocket, type SocketFactory } from '../relay-client/transport.js';
 import { deadPort } from '../test-utils/dead-port.js';
 import { startStubRelay, type StubRelay } from './test-utils.js';
 
@@ -26,7 +27,7 @@ describe('RelayLink', () => {
   it('sends hello first, holds events until the hello answer, then flushes them in order', async () => {
     relay = await startStubRelay();
     const commands: string[] = [];
-    link = new RelayLink({ url: relay.url, token: 'x', hello, onCommand: (raw) => commands.push(raw), log: () => {} });
+    link = new RelayLink({ url: relay.url, token: 'x', hello, onCommand: (raw) => commands.push(raw), log: () => {} }).start();
     link.send('{"aep":"0.1","n":1}');
     link.send('{"aep":"0.1","n":2}');
     await until(() => relay!.frames.length === 3);
@@ -42,7 +43,7 @@ describe('RelayLink', () => {
   it('reconnects after a drop, says hello again, and delivers what was queued meanwhile', async () => {
     relay = await startStubRelay();
     const lines: string[] = [];
-    link = new RelayLink({ url: relay.url, hello, onCommand: () => {}, log: (l) => lines.push(l) });
+    link = new RelayLink({ url: relay.url, hello, onCommand: () => {}, log: (l) => lines.push(l) }).start();
     await until(() => link!.connected);
     relay.drop();
     await until(() => !link!.connected);
@@ -55,7 +56,7 @@ describe('RelayLink', () => {
   it('hurried while down (a hook is held): a relay back on its port is joined within HURRY_MS, not after the grown backoff', async () => {
     const port = await deadPort();
     const lines: string[] = [];
-    link = new RelayLink({ url: `http://127.0.0.1:${port}`, hello, onCommand: () => {}, log: (l) => lines.push(l) });
+    link = new RelayLink({ url: `http://127.0.0.1:${port}`, hello, onCommand: () => {}, log: (l) => lines.push(l) }).start();
     // Attempts at about 0, 0.25, 0.75, 1.75 and 3.75 s; the wait after the last is 4 s.
     await new Promise((r) => setTimeout(r, 4200));
     expect(link.state.status).toBe('down');
@@ -74,7 +75,7 @@ describe('RelayLink', () => {
 
   it('hurry does nothing while the link is up', async () => {
     relay = await startStubRelay();
-    link = new RelayLink({ url: relay.url, hello, onCommand: () => {}, log: () => {} });
+    link = new RelayLink({ url: relay.url, hello, onCommand: () => {}, log: () => {} }).start();
     await until(() => link!.connected);
     link.hurry(5000);
     link.send('{"aep":"0.1","n":9}');
@@ -89,7 +90,7 @@ describe('RelayLink', () => {
     const port = (http.address() as AddressInfo).port;
     await new Promise<void>((r) => http.close(() => r()));
     let attempts = 0;
-    link = new RelayLink({ url: `http://127.0.0.1:${port}`, hello, onCommand: () => {}, log: (l) => lines.push(l), maxOutbox: 1 });
+    link = new RelayLink({ url: `http://127.0.0.1:${port}`, hello, onCommand: () => {}, log: (l) => lines.push(l), maxOutbox: 1 }).start();
     link.send('a');
     link.send('b');
     const probe = setInterval(() => (link!.state.status === 'down' ? attempts++ : undefined), 5);
@@ -114,7 +115,7 @@ describe('RelayLink against a relay that refuses the token (issue 20 §3)', () =
   it('says "token refused" once, is in the refused state, keeps the events held, and joins once the token is right', async () => {
     real = await startRelay({ port: 0, token: 'the-right-token-7f3e' });
     const lines: string[] = [];
-    link = new RelayLink({ url: real.url, token: 'a-wrong-token-0000', hello, onCommand: () => {}, log: (l) => lines.push(l), refusedRetryMs: 50 });
+    link = new RelayLink({ url: real.url, token: 'a-wrong-token-0000', hello, onCommand: () => {}, log: (l) => lines.push(l), refusedRetryMs: 50 }).start();
     link.send(line(0));
     await until(() => link!.state.status === 'refused');
     await new Promise((r) => setTimeout(r, 400)); // several quiet retries
@@ -126,7 +127,7 @@ describe('RelayLink against a relay that refuses the token (issue 20 §3)', () =
     await link.close();
     // The same link with the right token comes up and delivers what it held.
     const lines2: string[] = [];
-    link = new RelayLink({ url: real.url, token: 'the-right-token-7f3e', hello, onCommand: () => {}, log: (l) => lines2.push(l) });
+    link = new RelayLink({ url: real.url, token: 'the-right-token-7f3e', hello, onCommand: () => {}, log: (l) => lines2.push(l) }).start();
     link.send(line(0));
     await until(() => link!.state.status === 'up');
     expect(lines2.filter((l) => l.includes('refused'))).toEqual([]);
@@ -180,7 +181,7 @@ describe('RelayLink outbox bound (AEP-0003 §8.4, defect 10)', () => {
     const port = (probe.address() as AddressInfo).port;
     await new Promise<void>((r) => probe.close(() => r()));
     const lines: string[] = [];
-    link = new RelayLink({ url: `http://127.0.0.1:${port}`, hello, onCommand: () => {}, log: (l) => lines.push(l) });
+    link = new RelayLink({ url: `http://127.0.0.1:${port}`, hello, onCommand: () => {}, log: (l) => lines.push(l) }).start();
     link.send(line(0, 'warning'));
     for (let n = 1; n <= 10_050; n++) link.send(line(n, 'info'));
     expect(link.dropped).toEqual({ debugInfo: 51, other: 0 });
@@ -211,7 +212,7 @@ describe('RelayLink outbox bound (AEP-0003 §8.4, defect 10)', () => {
 
   it('drops a notice-or-above event only when no debug/info is left, and counts it', () => {
     const lines: string[] = [];
-    link = new RelayLink({ url: 'http://127.0.0.1:1', hello, onCommand: () => {}, log: (l) => lines.push(l), maxOutbox: 2 });
+    link = new RelayLink({ url: 'http://127.0.0.1:1', hello, onCommand: () => {}, log: (l) => lines.push(l), maxOutbox: 2 }).start();
     link.send(line(1, 'error'));
     link.send(line(2, 'debug'));
     link.send(line(3, 'notice'));
@@ -226,7 +227,7 @@ describe('RelayLink resend of unacknowledged events (defect 11)', () => {
   it('resends, after a reconnect, exactly what no pong acknowledged, in order', async () => {
     const stub = await ackingStub();
     try {
-      link = new RelayLink({ url: stub.url, hello, onCommand: () => {}, log: () => {}, ackDelayMs: 5 });
+      link = new RelayLink({ url: stub.url, hello, onCommand: () => {}, log: () => {}, ackDelayMs: 5 }).start();
       await until(() => link!.connected);
       link.send(line(1));
       link.send(line(2));
@@ -252,7 +253,7 @@ describe('RelayLink resend of unacknowledged events (defect 11)', () => {
 
   it('keeps no unacknowledged events and sends no pings to a relay that does not declare pong-acks', async () => {
     relay = await startStubRelay();
-    link = new RelayLink({ url: relay.url, hello, onCommand: () => {}, log: () => {}, ackDelayMs: 1 });
+    link = new RelayLink({ url: relay.url, hello, onCommand: () => {}, log: () => {}, ackDelayMs: 1 }).start();
     await until(() => link!.connected);
     link.send(line(1));
     await until(() => relay!.frames.length === 2);
@@ -264,12 +265,14 @@ describe('RelayLink resend of unacknowledged events (defect 11)', () => {
   it('against the real relay: a dropped connection loses nothing and the relay buffer holds no duplicate', async () => {
     const real = await startRelay({ port: 0 });
     try {
-      link = new RelayLink({ url: real.url, hello, onCommand: () => {}, log: () => {}, ackDelayMs: 2 });
+      let socket: RelaySocket | undefined;
+      const factory: SocketFactory = (url, init) => (socket = wsSocket(url, init));
+      link = new RelayLink({ url: real.url, hello, onCommand: () => {}, log: () => {}, ackDelayMs: 2, socket: factory }).start();
       await until(() => link!.connected);
       for (let n = 0; n < 300; n++) {
         link.send(line(n));
         // Cut the connection mid-stream: whatever was in flight must be resent.
-        if (n === 150) (link as unknown as { ws: { terminate(): void } }).ws.terminate();
+        if (n === 150) socket!.terminate();
       }
       await until(() => link!.connected && link!.pending === 0, 10_000);
       const text = await (await fetch(`${real.url}/stream?from=all&live=0`)).text();

@@ -29,16 +29,23 @@
  * Hurry (`hurry(forMs)`): while a held request waits for the link (the daemon's link grace), the
  * reconnect waits are at most {@link HURRY_MS}, and a wait already longer is brought forward, so a
  * relay back after a restart is joined within half a second, not after a backoff of up to 10 s.
+ *
+ * The link is a policy (outbox, acks, reconnect) over impl/relay-client's `RelayTransport`, one
+ * transport per attempt. Constructing it connects nothing: `start()` does. The socket factory is
+ * injectable (`socket`), so a test drives a fake socket.
  */
-import WebSocket from 'ws';
+import type { HelloFrame } from '../relay-client/hello.js';
+import { RelayTransport, TransportError, socketUrl, type SocketFactory } from '../relay-client/transport.js';
+
+export { socketUrl };
 
 export interface RelayLinkOptions {
   /** Relay base URL (`http://host:port`, `ws://host:port`, or a full `.../socket` URL). */
   url: string;
   /** Bearer token for the relay, if any. Never logged. */
   token?: string;
-  /** Our hello frame (already built). */
-  hello: Record<string, unknown>;
+  /** Our hello frame (built by impl/relay-client's `buildHello`). */
+  hello: HelloFrame | Record<string, unknown>;
   /** Called with every inbound event frame's exact text and parsed value. */
   onCommand(raw: string, value: Record<string, unknown>): void;
   /** Diagnostics for humans (never carries the token). */
@@ -51,6 +58,8 @@ export interface RelayLinkOptions {
   ackDelayMs?: number;
   /** The quiet retry interval after the relay refused the token, in ms (default 10 000). */
   refusedRetryMs?: number;
+  /** The socket factory (default: the `ws` package). */
+  socket?: SocketFactory;
 }
 
 /** Where the link stands (see the module comment). */
@@ -72,15 +81,6 @@ export function describeLinkState(state: LinkState): string {
     case 'refused':
       return `token refused (HTTP ${state.httpStatus})`;
   }
-}
-
-/** `http://h:p` → `ws://h:p/socket`; a URL already ending in `/socket` is kept. */
-export function socketUrl(base: string): string {
-  const url = new URL(base);
-  if (url.protocol === 'http:') url.protocol = 'ws:';
-  if (url.protocol === 'https:') url.protocol = 'wss:';
-  if (!url.pathname.endsWith('/socket')) url.pathname = `${url.pathname.replace(/\/+$/, '')}/socket`;
-  return url.toString();
 }
 
 /** The longest reconnect wait while hurried (see the module comment), in ms. */
@@ -113,7 +113,8 @@ export interface OutboxDrops {
 }
 
 export class RelayLink {
-  private ws: WebSocket | null = null;
+  private transport: RelayTransport | null = null;
+  private started = false;
   private ready = false;
   private helloCount = 0;
   private closed = false;
@@ -139,8 +140,16 @@ export class RelayLink {
   /** The last failure logged, so a repeated one is not logged again. */
   private lastLogged: string | null = null;
 
-  constructor(private readonly opts: RelayLinkOptions) {
-    this.connect();
+  /** Connects nothing: call {@link start}. */
+  constructor(private readonly opts: RelayLinkOptions) {}
+
+  /** Starts connecting (and reconnecting until `close()`). Idempotent; events sent before it are held. */
+  start(): this {
+    if (!this.started) {
+      this.started = true;
+      this.connect();
+    }
+    return this;
   }
 
   /** True once the relay answered our hello on the current connection. */
@@ -161,8 +170,7 @@ export class RelayLink {
   /** Send one event (its exact JSON text) now, or queue it until the hello completes. */
   send(line: string): void {
     const entry: Entry = { line, n: ++this.counter };
-    if (this.ready && this.ws?.readyState === WebSocket.OPEN) {
-      this.ws.send(line);
+    if (this.ready && this.transport?.send(line)) {
       if (this.acks) {
         this.unacked.push(entry);
         this.schedulePing();
@@ -201,14 +209,10 @@ export class RelayLink {
     this.closed = true;
     if (this.timer) clearTimeout(this.timer);
     if (this.pingTimer) clearTimeout(this.pingTimer);
-    const ws = this.ws;
-    this.ws = null;
+    const transport = this.transport;
+    this.transport = null;
     this.ready = false;
-    if (!ws || ws.readyState === WebSocket.CLOSED) return;
-    await new Promise<void>((resolve) => {
-      ws.once('close', () => resolve());
-      ws.terminate();
-    });
+    await transport?.close();
   }
 
   /** Enforce `maxOutbox`: drop the oldest debug/info queued event first, then the oldest queued. */
@@ -237,11 +241,11 @@ export class RelayLink {
     if (!this.acks || this.pingTimer || this.inflight || this.unacked.length === 0) return;
     this.pingTimer = setTimeout(() => {
       this.pingTimer = null;
-      const ws = this.ws;
-      if (!this.ready || !ws || ws.readyState !== WebSocket.OPEN || this.unacked.length === 0) return;
+      const transport = this.transport;
+      if (!this.ready || !transport?.isOpen || this.unacked.length === 0) return;
       const t = `ack:${++this.pings}`;
       this.inflight = { t, upTo: this.unacked[this.unacked.length - 1]!.n };
-      ws.send(JSON.stringify({ type: 'ping', t }));
+      transport.send(JSON.stringify({ type: 'ping', t }));
     }, this.opts.ackDelayMs ?? 25);
     this.pingTimer.unref?.();
   }
@@ -256,89 +260,86 @@ export class RelayLink {
     this.schedulePing();
   }
 
+  /** One attempt: a new transport, our hello on open, frames until it ends, then a retry. */
   private connect(): void {
     if (this.closed) return;
-    const headers = this.opts.token ? { authorization: `Bearer ${this.opts.token}` } : undefined;
-    const ws = new WebSocket(socketUrl(this.opts.url), headers ? { headers } : {});
-    this.ws = ws;
+    const t = new RelayTransport({ url: socketUrl(this.opts.url), ...(this.opts.token ? { token: this.opts.token } : {}), ...(this.opts.socket ? { socket: this.opts.socket } : {}) });
+    this.transport = t;
     let retried = false;
-    /** The HTTP status of a refused upgrade (401/403): the relay does not accept our token. */
-    let refusedWith: number | null = null;
-    const retry = (why: string): void => {
+    const retry = (why: string, refusedWith: number | null = null): void => {
       if (retried || this.closed) return;
       retried = true;
-      this.ready = false;
-      this.inflight = null;
-      if (this.pingTimer) clearTimeout(this.pingTimer);
-      this.pingTimer = null;
-      // What the relay did not acknowledge goes back to the head of the outbox, in order.
-      if (this.unacked.length > 0) {
-        this.outbox.unshift(...this.unacked);
-        this.unacked = [];
-      }
-      if (refusedWith !== null) {
-        this.linkState = { status: 'refused', httpStatus: refusedWith };
-        // Said once; the retries after it are quiet and at the longest backoff.
-        const every = this.opts.refusedRetryMs ?? 10_000;
-        const line = `relay refused the token (HTTP ${refusedWith}) at ${socketUrl(this.opts.url)}: set AEP_TOKEN (or --token) to the relay's token; events are kept in the session log and held for delivery, and the link retries quietly every ${every / 1000} s`;
-        if (this.lastLogged !== 'refused') this.opts.log(this.opts.token ? line : line.replace('relay refused the token', 'relay refused the connection: no token was given'));
-        this.lastLogged = 'refused';
-        this.schedule(every);
-        return;
-      } else {
-        this.linkState = { status: 'down', reason: why };
-        if (this.lastLogged !== why) this.opts.log(`relay link down (${why}); reconnecting with backoff (up to 10 s), logged again only if the reason changes`);
-        this.lastLogged = why;
-      }
-      this.schedule(Date.now() < this.hurryUntil ? Math.min(this.backoff, HURRY_MS) : this.backoff);
-      this.backoff = Math.min(this.backoff * 2, 10_000);
+      this.retry(why, refusedWith);
     };
-    ws.on('unexpected-response', (_req, res) => {
-      const status = res.statusCode ?? 0;
-      if (status === 401 || status === 403) refusedWith = status;
-      res.resume();
-      // Not an upgrade: end this attempt (the error and close events then schedule the retry).
-      retry(refusedWith !== null ? `token refused (HTTP ${status})` : `Unexpected server response: ${status}`);
-      ws.terminate();
-    });
-    ws.on('open', () => ws.send(JSON.stringify(this.opts.hello)));
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) return;
-      const raw = data.toString();
-      let value: unknown;
-      try {
-        value = JSON.parse(raw);
-      } catch {
-        return;
+    t.onmessage = (m) => {
+      if (m.binary === undefined && m.frame !== undefined) this.onFrame(t, m.raw, m.frame);
+    };
+    t.onerror = (err) => retry(err.message);
+    t.onclose = ({ code }) => retry(`closed ${code}`);
+    t.start().then(
+      () => void t.send(JSON.stringify(this.opts.hello)),
+      (err: unknown) => {
+        const f = err instanceof TransportError ? err.failure : { kind: 'unreachable' as const, message: String(err), cause: new Error(String(err)) };
+        // 401/403: the relay does not accept our token.
+        const refused = f.kind === 'refused' && (f.status === 401 || f.status === 403) ? f.status : null;
+        retry(refused !== null ? `token refused (HTTP ${refused})` : f.message, refused);
+      },
+    );
+  }
+
+  /** The attempt ended (`refusedWith`: the HTTP status of a refused upgrade): requeue, log, schedule. */
+  private retry(why: string, refusedWith: number | null): void {
+    this.ready = false;
+    this.inflight = null;
+    if (this.pingTimer) clearTimeout(this.pingTimer);
+    this.pingTimer = null;
+    // What the relay did not acknowledge goes back to the head of the outbox, in order.
+    if (this.unacked.length > 0) {
+      this.outbox.unshift(...this.unacked);
+      this.unacked = [];
+    }
+    if (refusedWith !== null) {
+      this.linkState = { status: 'refused', httpStatus: refusedWith };
+      // Said once; the retries after it are quiet and at the longest backoff.
+      const every = this.opts.refusedRetryMs ?? 10_000;
+      const line = `relay refused the token (HTTP ${refusedWith}) at ${socketUrl(this.opts.url)}: set AEP_TOKEN (or --token) to the relay's token; events are kept in the session log and held for delivery, and the link retries quietly every ${every / 1000} s`;
+      if (this.lastLogged !== 'refused') this.opts.log(this.opts.token ? line : line.replace('relay refused the token', 'relay refused the connection: no token was given'));
+      this.lastLogged = 'refused';
+      this.schedule(every);
+      return;
+    }
+    this.linkState = { status: 'down', reason: why };
+    if (this.lastLogged !== why) this.opts.log(`relay link down (${why}); reconnecting with backoff (up to 10 s), logged again only if the reason changes`);
+    this.lastLogged = why;
+    this.schedule(Date.now() < this.hurryUntil ? Math.min(this.backoff, HURRY_MS) : this.backoff);
+    this.backoff = Math.min(this.backoff * 2, 10_000);
+  }
+
+  /** One inbound JSON-object frame on transport `t`. */
+  private onFrame(t: RelayTransport, raw: string, frame: Record<string, unknown>): void {
+    if (frame.type === 'hello' && !this.ready) {
+      this.ready = true;
+      this.backoff = 250;
+      this.linkState = { status: 'up' };
+      this.lastLogged = null;
+      const caps = frame.capabilities as { experimental?: Record<string, unknown> } | undefined;
+      this.acks = typeof caps?.experimental === 'object' && caps.experimental !== null && 'pong-acks' in caps.experimental;
+      const resent = this.outbox.length;
+      this.opts.log(`relay link up (hello complete${resent > 0 ? `; sending ${resent} held events` : ''})`);
+      while (this.outbox.length > 0 && t.isOpen) {
+        const entry = this.outbox.shift()!;
+        t.send(entry.line);
+        if (this.acks) this.unacked.push(entry);
       }
-      if (typeof value !== 'object' || value === null || Array.isArray(value)) return;
-      const frame = value as Record<string, unknown>;
-      if (frame.type === 'hello' && !this.ready) {
-        this.ready = true;
-        this.backoff = 250;
-        this.linkState = { status: 'up' };
-        this.lastLogged = null;
-        const caps = frame.capabilities as { experimental?: Record<string, unknown> } | undefined;
-        this.acks = typeof caps?.experimental === 'object' && caps.experimental !== null && 'pong-acks' in caps.experimental;
-        const resent = this.outbox.length;
-        this.opts.log(`relay link up (hello complete${resent > 0 ? `; sending ${resent} held events` : ''})`);
-        while (this.outbox.length > 0 && ws.readyState === WebSocket.OPEN) {
-          const entry = this.outbox.shift()!;
-          ws.send(entry.line);
-          if (this.acks) this.unacked.push(entry);
-        }
-        this.schedulePing();
-        this.opts.onReady?.(this.helloCount++ > 0);
-        return;
-      }
-      if (frame.type === 'pong') return this.onPong(frame.t);
-      if (frame.type === 'error') {
-        this.opts.log(`relay error frame: ${String(frame.code)}${frame.detail ? ` (${String(frame.detail)})` : ''}`);
-        return;
-      }
-      if (typeof frame.aep === 'string' && typeof frame.type === 'string') this.opts.onCommand(raw, frame);
-    });
-    ws.on('error', (err) => retry(err.message));
-    ws.on('close', (code) => retry(`closed ${code}`));
+      this.schedulePing();
+      this.opts.onReady?.(this.helloCount++ > 0);
+      return;
+    }
+    if (frame.type === 'pong') return this.onPong(frame.t);
+    if (frame.type === 'error') {
+      this.opts.log(`relay error frame: ${String(frame.code)}${frame.detail ? ` (${String(frame.detail)})` : ''}`);
+      return;
+    }
+    if (typeof frame.aep === 'string' && typeof frame.type === 'string') this.opts.onCommand(raw, frame);
   }
 }

@@ -11,6 +11,7 @@ import { WebSocketServer, type WebSocket } from 'ws';
 import { startAdapter, type AdapterOptions, type RunningAdapter } from './daemon.js';
 import type { AdapterDef } from './types.js';
 import { configureDef } from './configure.js';
+import { buildHello } from '../relay-client/hello.js';
 
 export interface StubRelay {
   url: string;
@@ -42,7 +43,7 @@ export async function startStubRelay(): Promise<StubRelay> {
       const text = data.toString();
       frames.push(text);
       const frame = JSON.parse(text) as Record<string, unknown>;
-      if (frame.type === 'hello') ws.send(JSON.stringify({ type: 'hello', versions: ['0.1'], role: 'both', identity: { agent: 'stub-relay' }, capabilities: {} }));
+      if (frame.type === 'hello') ws.send(JSON.stringify(buildHello({ role: 'both', identity: { agent: 'stub-relay' }, capabilities: {} })));
     });
   });
   await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', resolve));

@@ -15,7 +15,7 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import { isPlainObject, type CaptureLevel } from '../core/event.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
-import { SseParser } from '../http/sse-parser.js';
+import { SseParser } from '../relay-client/sse-parser.js';
 import { readBody } from '../http/body.js';
 import { parseJsonWithin, refuse, tooLarge } from '../http/json-body.js';
 import type { EdgeLimits } from '../http/limits.js';

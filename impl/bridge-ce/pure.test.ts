@@ -4,7 +4,7 @@ import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { AepEvent } from '../core/event.js';
 import { Cursor } from './cursor.js';
-import { SseParser, streamUrl, type SseMessage } from './sse-client.js';
+import { SseParser, type SseMessage } from '../relay-client/sse-parser.js';
 import { exportRequest, toAnyValue } from '../bridge-otlp/wire.js';
 import { logsUrl } from '../bridge-otlp/exporter.js';
 
@@ -19,13 +19,6 @@ describe('SseParser', () => {
     for (const chunk of ['id: s:0:1\r\nevent: run.sta', 'rted\r\ndata: {"a":\r\ndata: 1}\r\n\r\n: ping\n\n', 'data: x\n', '\n']) p.feed(chunk, (m) => msgs.push(m), (c) => comments.push(c));
     expect(msgs).toEqual([{ id: 's:0:1', event: 'run.started', data: '{"a":\n1}' }, { data: 'x' }]);
     expect(comments).toEqual(['ping']);
-  });
-
-  it('builds the stream URL with filter, capture and from', () => {
-    expect(streamUrl({ relay: 'http://127.0.0.1:8787/', filter: { session: 'a' }, capture: 'metadata', from: 'all' })).toBe(
-      'http://127.0.0.1:8787/stream?filter=%7B%22session%22%3A%22a%22%7D&capture=metadata&from=all',
-    );
-    expect(streamUrl({ relay: 'http://h:1', filter: {} })).toBe('http://h:1/stream');
   });
 });
 

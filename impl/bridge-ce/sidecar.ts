@@ -30,7 +30,30 @@
 import type { AepEvent } from '../core/event.js';
 import { Cursor, Intake } from './cursor.js';
 import { RetryableDelivery } from './sink.js';
-import { subscribeOnce, type SseMessage } from './sse-client.js';
+import type { SseMessage } from '../relay-client/sse-parser.js';
+import { subscribe, type SubscribeOptions } from '../relay-client/subscription.js';
+
+/**
+ * One subscription through the relay client: `onMessage` for every message until the stream
+ * ends, the signal aborts, or the connection fails. Resolves with why it ended; rejects only on a
+ * refusal (non-200), with the relay's own `{error, detail}` in the message.
+ */
+async function subscribeOnce(opts: SubscribeOptions, onMessage: (m: SseMessage) => void, onComment: (text: string) => void, onOpen: () => void): Promise<string> {
+  const opened = await subscribe(opts);
+  if (!opened.ok) {
+    if (opened.kind === 'refused') throw new Error(opened.reason);
+    return opened.reason;
+  }
+  onOpen();
+  for await (const item of opened.subscription) {
+    if (item.kind === 'comment') onComment(item.text);
+    else {
+      const { kind: _kind, ...message } = item;
+      onMessage(message);
+    }
+  }
+  return opened.subscription.ended ?? 'stream ended';
+}
 
 export interface SidecarOptions {
   relay: string;

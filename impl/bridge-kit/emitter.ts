@@ -13,6 +13,7 @@ import { Sequencer, type EnvelopeExtra } from '../adapter-kit/envelope.js';
 import { RelayLink } from '../adapter-kit/relay-link.js';
 import { appendLog, nextEpoch } from '../adapter-kit/store.js';
 import type { Mapped, Posture } from '../adapter-kit/types.js';
+import { buildHello } from '../relay-client/hello.js';
 
 export interface EmitterOptions {
   /** Envelope `agent`. */
@@ -60,16 +61,14 @@ export function createEmitter(opts: EmitterOptions): Emitter {
     link = new RelayLink({
       url: opts.relay,
       ...(opts.token ? { token: opts.token } : {}),
-      hello: {
-        type: 'hello',
-        versions: ['0.1'],
+      hello: buildHello({
         role: 'emitter',
         identity: { agent: opts.agent, instance: `${host}/${process.pid}` },
         capabilities: { emits: opts.emits, capture: CAPTURE_ORDER.slice(0, captureRank(top) + 1), control: { accepts: opts.accepts ?? [], ack_window_ms: 10_000 } },
-      },
+      }),
       onCommand: opts.onCommand ?? (() => undefined),
       log: opts.log,
-    });
+    }).start();
   }
   return {
     epoch,

@@ -22,7 +22,7 @@ import type { EdgeLimits } from '../http/limits.js';
 import { isPlainObject } from '../core/event.js';
 import type { Emitter } from '../bridge-kit/emitter.js';
 import { reconnectLoop } from '../bridge-kit/reconnect.js';
-import { SseParser } from '../bridge-ce/sse-client.js';
+import { SseParser } from '../relay-client/sse-parser.js';
 import type { BusVendor } from './map-bus.js';
 import { applyModeFor, type SseMode } from './mode-policy.js';
 import type { ControlGate } from './control.js';

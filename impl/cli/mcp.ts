@@ -101,7 +101,7 @@ export const verb: Verb = {
       log,
     });
     if (relay !== 'none') {
-      link = new RelayLink({ url: relay, ...(token ? { token } : {}), hello: agent.hello(`${hostname()}/${process.pid}/${randomBytes(2).toString('hex')}`), onCommand: (raw, v) => agent.onCommand(raw, v), log });
+      link = new RelayLink({ url: relay, ...(token ? { token } : {}), hello: agent.hello(`${hostname()}/${process.pid}/${randomBytes(2).toString('hex')}`), onCommand: (raw, v) => agent.onCommand(raw, v), log }).start();
     }
     const server = createMcpServer(agent);
     const transport = new BoundedStdioTransport(process.stdin, process.stdout, limits, log);

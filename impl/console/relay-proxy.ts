@@ -18,7 +18,7 @@
 import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import type { ConsoleRelay } from './config.js';
-import { SseParser } from './sse-parse.js';
+import { SseParser } from '../relay-client/sse-parser.js';
 
 const MAX_BODY = 64 * 1024;
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { hostname } from 'node:os';
-import WebSocket from 'ws';
+import { RelayTransport, TransportError, socketUrl } from '../relay-client/transport.js';
 import { DemoTarget } from './target.js';
 
 /** How `runDemoAgent` is configured; every member's default is the CLI's. */
@@ -24,9 +24,8 @@ export interface DemoAgentIo {
   stderr(text: string): void;
 }
 
-export function socketUrl(relay: string): string {
-  return `${relay.replace(/\/+$/, '').replace(/^http(s?):/i, 'ws$1:')}/socket`;
-}
+/** The relay's socket URL (impl/relay-client's one mapping). */
+export { socketUrl };
 
 /**
  * Runs the demo target until `stop` resolves (exit code 0) or the relay refuses the
@@ -51,17 +50,15 @@ export async function runDemoAgent(opts: DemoAgentOptions, stop: Promise<unknown
   const url = socketUrl(opts.relay);
   const { min, max } = opts.backoffMs ?? { min: 250, max: 5000 };
   let stopping = false;
-  let current: WebSocket | undefined;
+  let current: RelayTransport | undefined;
   let announced = false;
   let wake: (() => void) | undefined;
   void stop.then(() => {
     stopping = true;
-    if (current?.readyState === WebSocket.OPEN) {
+    if (current?.isOpen) {
       current.send(JSON.stringify({ type: 'closing', reason: 'shutdown', delivered: [] }));
-      const ws = current;
-      ws.close(1001);
-      setTimeout(() => ws.terminate(), 1000).unref(); // a peer that never answers the close handshake
-    } else current?.terminate();
+      void current.close({ code: 1001, graceMs: 1000 }); // dropped if the peer never answers the close handshake
+    } else void current?.close();
     wake?.();
   });
 
@@ -97,12 +94,12 @@ function connectOnce(
   url: string,
   token: string | undefined,
   target: DemoTarget,
-  track: (ws: WebSocket) => void,
+  track: (transport: RelayTransport) => void,
   onReady: () => void,
 ): Promise<{ fatal: boolean; reason: string }> {
   return new Promise((resolve) => {
-    const ws = new WebSocket(url, { headers: token ? { authorization: `Bearer ${token}` } : {}, handshakeTimeout: 5000 });
-    track(ws);
+    const transport = new RelayTransport({ url, ...(token ? { token } : {}), handshakeTimeout: 5000 });
+    track(transport);
     let greeted = false;
     let settled = false;
     const done = (fatal: boolean, reason: string): void => {
@@ -110,19 +107,8 @@ function connectOnce(
       settled = true;
       resolve({ fatal, reason });
     };
-    ws.on('unexpected-response', (_req, res) => {
-      const status = res.statusCode ?? 0;
-      res.resume();
-      ws.terminate();
-      const denied = status === 401 || status === 403;
-      const hint = token ? ' (the token was refused: check --token or AEP_TOKEN)' : ' (pass --token or set AEP_TOKEN)';
-      done(denied, `the relay refused the socket upgrade with HTTP ${status}${denied ? hint : ''}`);
-    });
-    ws.on('error', (err) => done(false, `cannot reach ${url}: ${err.message}`));
-    ws.on('open', () => ws.send(target.hello()));
-    ws.on('message', (data, isBinary) => {
-      if (isBinary) return;
-      const text = data.toString();
+    transport.onmessage = ({ raw: text, binary }) => {
+      if (binary) return;
       if (!greeted) {
         let first: { type?: unknown; code?: unknown } = {};
         try {
@@ -131,17 +117,34 @@ function connectOnce(
           // not JSON: treated as a failed hello below
         }
         if (first.type !== 'hello') {
-          ws.close();
+          void transport.close({ graceMs: 1000 });
           done(first.code === 'version-unsupported', `the relay answered hello with ${text.slice(0, 200)}`);
           return;
         }
         greeted = true;
-        for (const frame of target.opening()) ws.send(frame);
+        for (const frame of target.opening()) transport.send(frame);
         onReady();
         return;
       }
-      for (const frame of target.onFrame(text)) ws.send(frame);
-    });
-    ws.on('close', (code) => done(false, `the connection closed (code ${code})`));
+      for (const frame of target.onFrame(text)) transport.send(frame);
+    };
+    transport.onerror = (err) => done(false, `cannot reach ${url}: ${err.message}`);
+    transport.onclose = ({ code }) => done(false, `the connection closed (code ${code})`);
+    transport.start().then(
+      () => void transport.send(target.hello()),
+      (err: unknown) => done(...openFailure(url, token, err)),
+    );
   });
+}
+
+/** Why the socket did not open: `[fatal, reason]` (a refused token is fatal). */
+function openFailure(url: string, token: string | undefined, err: unknown): [boolean, string] {
+  const f = err instanceof TransportError ? err.failure : { kind: 'unreachable' as const, message: String(err) };
+  if (f.kind === 'refused') {
+    const denied = f.status === 401 || f.status === 403;
+    const hint = token ? ' (the token was refused: check --token or AEP_TOKEN)' : ' (pass --token or set AEP_TOKEN)';
+    return [denied, `the relay refused the socket upgrade with HTTP ${f.status}${denied ? hint : ''}`];
+  }
+  if (f.kind === 'closed') return [false, `the connection closed (code ${f.code})`];
+  return [false, `cannot reach ${url}: ${f.message}`];
 }

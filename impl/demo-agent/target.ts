@@ -19,6 +19,7 @@
  *   relay that restarted empty learns the request was answered, and never shows it open again.
  */
 import { applyTextRule } from '../adapter-kit/text-rule.js';
+import { buildHello } from '../relay-client/hello.js';
 
 export const DEMO_ACCEPTS = ['control.attention.respond', 'control.cancel'] as const;
 
@@ -84,17 +85,17 @@ export class DemoTarget {
 
   /** The hello frame (AEP-0003 §4), sent first on every connection. */
   hello(): string {
-    return JSON.stringify({
-      type: 'hello',
-      versions: ['0.1'],
-      role: 'emitter',
-      identity: { agent: this.cfg.agent, instance: this.cfg.instance },
-      capabilities: {
-        emits: ['session', 'run', 'attention', 'control'],
-        capture: ['none', 'metadata', 'redacted'],
-        control: { accepts: [...DEMO_ACCEPTS], ack_window_ms: this.cfg.ackWindowMs },
-      },
-    });
+    return JSON.stringify(
+      buildHello({
+        role: 'emitter',
+        identity: { agent: this.cfg.agent, instance: this.cfg.instance },
+        capabilities: {
+          emits: ['session', 'run', 'attention', 'control'],
+          capture: ['none', 'metadata', 'redacted'],
+          control: { accepts: [...DEMO_ACCEPTS], ack_window_ms: this.cfg.ackWindowMs },
+        },
+      }),
+    );
   }
 
   /**

@@ -13,6 +13,7 @@ import { createEmitter, type Emitter } from '../adapter-kit/emission.js';
 import type { EnvelopeExtra } from '../adapter-kit/envelope.js';
 import { describeLinkState, type LinkState } from '../adapter-kit/relay-link.js';
 import type { Mapped } from '../adapter-kit/types.js';
+import { buildHello } from '../relay-client/hello.js';
 
 type Json = Record<string, unknown>;
 
@@ -96,11 +97,11 @@ export class McpAgent {
     // The levels it may declare: up to the ceiling, and `redacted` for attention.* (ask_human).
     const top = captureRank(this.ceiling) > captureRank('redacted') ? this.ceiling : 'redacted';
     return {
-      type: 'hello',
-      versions: ['0.1'],
-      role: 'emitter',
-      identity: { agent: MCP_AGENT, instance },
-      capabilities: { emits: ['session', 'attention', 'control', 'x'], capture: CAPTURE_ORDER.filter((l) => captureRank(l) <= captureRank(top)), control: { accepts: MCP_ACCEPTS, ack_window_ms: 10_000 } },
+      ...buildHello({
+        role: 'emitter',
+        identity: { agent: MCP_AGENT, instance },
+        capabilities: { emits: ['session', 'attention', 'control', 'x'], capture: CAPTURE_ORDER.filter((l) => captureRank(l) <= captureRank(top)), control: { accepts: MCP_ACCEPTS, ack_window_ms: 10_000 } },
+      }),
     };
   }
 

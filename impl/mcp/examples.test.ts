@@ -29,7 +29,7 @@ async function setup(url: string) {
   const agent = new McpAgent({ host: 'ex-host', epoch: 3, session: 'mcp-ex', home: mkdtempSync(join(tmpdir(), 'aep-mcp-ex-')), askTimeoutMs: 200, capture: 'redacted', send: (l) => link?.send(l), link: () => link!.state });
   let ready: () => void = () => {};
   const isReady = new Promise<void>((r) => (ready = r));
-  link = new RelayLink({ url, token: TOKEN, hello: agent.hello('ex/1'), onCommand: (raw, v) => agent.onCommand(raw, v), log: () => {}, onReady: () => ready() });
+  link = new RelayLink({ url, token: TOKEN, hello: agent.hello('ex/1'), onCommand: (raw, v) => agent.onCommand(raw, v), log: () => {}, onReady: () => ready() }).start();
   closers.push(() => link!.close());
   await isReady;
   const server = createMcpServer(agent);

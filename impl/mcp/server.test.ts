@@ -25,7 +25,7 @@ async function setup(url: string, askTimeoutMs = 5000, o: { token?: string; capt
   const agent = new McpAgent({ host: 'test-host', epoch: 7, session: 'mcp-s', home, askTimeoutMs, send: (l) => link?.send(l), link: () => link!.state, ...(o.capture ? { capture: o.capture } : {}), redactHome: '/home/ana' });
   let ready: () => void = () => {};
   const isReady = new Promise<void>((r) => (ready = r));
-  link = new RelayLink({ url, token: o.token ?? TOKEN, hello: agent.hello('test/1'), onCommand: (raw, v) => agent.onCommand(raw, v), log: (l) => o.logs?.push(l), onReady: () => ready(), refusedRetryMs: 50 });
+  link = new RelayLink({ url, token: o.token ?? TOKEN, hello: agent.hello('test/1'), onCommand: (raw, v) => agent.onCommand(raw, v), log: (l) => o.logs?.push(l), onReady: () => ready(), refusedRetryMs: 50 }).start();
   closers.push(() => link!.close());
   if (o.token === undefined) await isReady;
   else await waitUntil(() => link!.state.status !== 'connecting');

@@ -3,7 +3,8 @@
  * the command (no seq), wait the ack window for a decision whose `cause` is the command id,
  * poll the replay before giving up on a window, resend the SAME envelope on silence.
  */
-import WebSocket from 'ws';
+import { buildHello } from '../relay-client/hello.js';
+import { RelayTransport, TransportError, socketUrl } from '../relay-client/transport.js';
 import { classify, type ControlOutcome } from './command.js';
 import { fetchReplay } from './stream.js';
 import { authHeaders, describeNetError, refused, unreachable, type RelayTarget } from './relay-opts.js';
@@ -21,46 +22,38 @@ export class SendError extends Error {
   override name = 'SendError';
 }
 
-export function socketUrl(relay: string): string {
-  return `${relay.replace(/^http(s?):/i, 'ws$1:')}/socket`;
+/** Why the socket did not open, in the operator's words. */
+function openFailure(t: RelayTarget, err: unknown): SendError {
+  if (!(err instanceof TransportError)) return new SendError(unreachable(t, describeNetError(err)));
+  const f = err.failure;
+  if (f.kind === 'refused') return new SendError(refused(t, f.status, 'the /socket upgrade'));
+  if (f.kind === 'unreachable') return new SendError(unreachable(t, describeNetError(f.cause)));
+  return new SendError(unreachable(t, `the socket closed (code ${f.code})`));
 }
 
-/** Opens `{relay}/socket` and completes the hello as a consumer+sender ('both'). */
-export function openSocket(t: RelayTarget, onFrame: (f: Json) => void, timeoutMs = 5000): Promise<WebSocket> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(socketUrl(t.relay), { headers: authHeaders(t), handshakeTimeout: timeoutMs });
-    let greeted = false;
-    ws.on('error', (err) => {
-      if (!greeted) reject(new SendError(unreachable(t, describeNetError(err))));
-    });
-    ws.once('unexpected-response', (_req, res) => {
-      res.resume();
-      ws.terminate();
-      reject(new SendError(refused(t, res.statusCode ?? 0, 'the /socket upgrade')));
-    });
-    ws.once('open', () => ws.send(JSON.stringify({ type: 'hello', versions: ['0.1'], role: 'both', identity: { agent: 'aep-cli', instance: `aep-cli/${process.pid}` }, capabilities: {} })));
-    ws.on('message', (data, binary) => {
-      if (binary) return;
-      let f: unknown;
-      try {
-        f = JSON.parse(data.toString());
-      } catch {
-        return;
-      }
-      if (typeof f !== 'object' || f === null) return;
-      if (!greeted) {
-        if ((f as Json).type !== 'hello') {
-          ws.close();
-          reject(new SendError(`the relay at ${t.relay} answered hello with ${data.toString().slice(0, 200)}`));
-          return;
-        }
-        greeted = true;
-        resolve(ws);
-        return;
-      }
-      onFrame(f as Json);
-    });
+/** Opens `{relay}/socket` through the relay client and completes the hello as a consumer+sender ('both'). */
+export async function openSocket(t: RelayTarget, onFrame: (f: Json) => void, timeoutMs = 5000): Promise<RelayTransport> {
+  const transport = new RelayTransport({ url: socketUrl(t.relay), headers: authHeaders(t), handshakeTimeout: timeoutMs });
+  const greeted = new Promise<void>((resolve, reject) => {
+    let first = true;
+    transport.onmessage = ({ raw, frame }) => {
+      if (frame === undefined) return;
+      if (!first) return onFrame(frame);
+      first = false;
+      if (frame.type === 'hello') return resolve();
+      void transport.close({ graceMs: 500 });
+      reject(new SendError(`the relay at ${t.relay} answered hello with ${raw.slice(0, 200)}`));
+    };
+    transport.onclose = ({ code }) => reject(new SendError(unreachable(t, `the socket closed before the hello answer (code ${code})`)));
   });
+  try {
+    await transport.start();
+  } catch (err) {
+    throw openFailure(t, err);
+  }
+  transport.send(JSON.stringify(buildHello({ role: 'both', identity: { agent: 'aep-cli', instance: `aep-cli/${process.pid}` }, capabilities: {} })));
+  await greeted;
+  return transport;
 }
 
 /** Sends `command` and returns what happened. Throws SendError when the relay cannot be used at all. */
@@ -112,8 +105,7 @@ export async function sendControl(t: RelayTarget, command: Json, opts: SendOptio
     }
     return { kind: 'timeout', command: id, attempts, ms: Date.now() - t0, windowMs: opts.ackWindowMs };
   } finally {
-    ws.close();
-    setTimeout(() => ws.terminate(), 500).unref();
+    void ws.close({ graceMs: 500 });
   }
 }
 

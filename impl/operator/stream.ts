@@ -4,7 +4,7 @@
  */
 import { get as httpGet, type ClientRequest } from 'node:http';
 import { get as httpsGet } from 'node:https';
-import { createSseParser } from '../check-live/sse.js';
+import { SseParser, type SseItem } from '../relay-client/sse-parser.js';
 import { authHeaders, describeNetError, refused, unreachable, type RelayTarget } from './relay-opts.js';
 
 export interface StreamQuery {
@@ -59,8 +59,8 @@ export function openStream(t: RelayTarget, q: StreamQuery, h: StreamHandlers): O
         return;
       }
       h.open?.();
-      const parser = createSseParser();
-      const dispatch = (items: ReturnType<typeof parser.push>): void => {
+      const parser = new SseParser();
+      const dispatch = (items: SseItem[]): void => {
         for (const item of items) {
           if (item.kind === 'comment') h.comment?.(item.text);
           else {
@@ -79,7 +79,7 @@ export function openStream(t: RelayTarget, q: StreamQuery, h: StreamHandlers): O
         if (!closed) dispatch(parser.push(chunk));
       });
       res.on('end', () => {
-        if (!closed) dispatch(parser.end());
+        if (!closed) parser.end(); // an unfinished message is discarded (WHATWG)
         resolve({ ok: true, reason: closed ? 'closed' : 'ended' });
       });
       res.on('error', (err) => resolve(closed ? { ok: true, reason: 'closed' } : { ok: false, error: `the stream from ${t.relay} broke (${describeNetError(err)})` }));

@@ -6,6 +6,7 @@
 import { CAPTURE_ORDER } from '../core/event.js';
 import type { RelayConfig } from './config.js';
 import type { FleetStatus } from './hub.js';
+import { buildHello } from '../relay-client/hello.js';
 
 /** Protocol versions this relay speaks, newest first. */
 export const VERSIONS: readonly string[] = Object.freeze(['0.1']);
@@ -40,5 +41,5 @@ export function discoveryDocument(config: Pick<RelayConfig, 'buffer'>, fleet?: F
 
 /** The relay's answer to a peer's `hello`, naming the one selected version. */
 export function relayHello(config: Pick<RelayConfig, 'buffer'>, version: string, instance: string): Record<string, unknown> {
-  return { type: 'hello', versions: [version], role: 'both', identity: { agent: 'aep-relay', instance }, capabilities: capabilities(config) };
+  return { ...buildHello({ versions: [version], role: 'both', identity: { agent: 'aep-relay', instance }, capabilities: capabilities(config) }) };
 }

@@ -5,6 +5,8 @@
  */
 import { request } from 'node:http';
 import WebSocket from 'ws';
+import { buildHello } from '../relay-client/hello.js';
+import { RelayTransport, type RelaySocket } from '../relay-client/transport.js';
 
 let counter = 0;
 
@@ -127,61 +129,63 @@ export interface WsClient {
   close(): void;
 }
 
-export function openWs(url: string, headers: Record<string, string> = {}): Promise<WsClient> {
-  return new Promise((resolve, reject) => {
-    const ws = new WebSocket(url, { headers });
-    const frames: string[] = [];
-    const waiters = new Set<() => void>();
-    ws.on('message', (data, isBinary) => {
-      if (!isBinary) frames.push(data.toString());
-      for (const w of [...waiters]) w();
-    });
-    const closed = new Promise<{ code: number; reason: string }>((r) => ws.once('close', (code, reason) => r({ code, reason: reason.toString() })));
-    ws.once('error', reject);
-    ws.once('open', () =>
-      resolve({
-        ws,
-        frames,
-        closed,
-        send: (value) => ws.send(typeof value === 'string' ? value : JSON.stringify(value)),
-        sendRaw: (text, binary = false) => ws.send(text, { binary }),
-        close: () => ws.close(),
-        waitFor(predicate, ms = 3000, from = 0) {
-          return new Promise((ok, fail) => {
-            const check = (): void => {
-              for (let i = from; i < frames.length; i++) {
-                const text = frames[i]!;
-                let parsed: unknown;
-                try {
-                  parsed = JSON.parse(text);
-                } catch {
-                  parsed = undefined;
-                }
-                if (predicate(parsed, text)) {
-                  waiters.delete(check);
-                  clearTimeout(timer);
-                  ok(text);
-                  return;
-                }
-              }
-            };
-            const timer = setTimeout(() => {
-              waiters.delete(check);
-              fail(new Error(`WS wait timed out; frames so far:\n${frames.join('\n')}`));
-            }, ms);
-            waiters.add(check);
-            check();
-          });
-        },
-      }),
-    );
+/** Opens a socket through the relay client's transport, keeping the `ws` socket for tests that reach into it. */
+export async function openWs(url: string, headers: Record<string, string> = {}): Promise<WsClient> {
+  let ws: WebSocket | undefined;
+  const transport = new RelayTransport({ url, headers, socket: (u, init) => (ws = new WebSocket(u, init)) as unknown as RelaySocket });
+  const frames: string[] = [];
+  const waiters = new Set<() => void>();
+  transport.onmessage = (m) => {
+    if (m.binary === undefined) frames.push(m.raw);
+    for (const w of [...waiters]) w();
+  };
+  const closed = new Promise<{ code: number; reason: string }>((r) => (transport.onclose = r));
+  await transport.start();
+  const socket = ws!;
+  return {
+    ws: socket,
+    frames,
+    closed,
+    send: (value) => void transport.send(typeof value === 'string' ? value : JSON.stringify(value)),
+    sendRaw: (text, binary = false) => socket.send(text, { binary }),
+    close: () => socket.close(),
+    waitFor: (predicate, ms = 3000, from = 0) => waitForFrame(frames, waiters, predicate, ms, from),
+  };
+}
+
+/** The first frame at or after `from` satisfying `predicate`, checked again on every new frame. */
+function waitForFrame(frames: string[], waiters: Set<() => void>, predicate: (frame: any, text: string) => boolean, ms: number, from: number): Promise<string> {
+  return new Promise((ok, fail) => {
+    const check = (): void => {
+      for (let i = from; i < frames.length; i++) {
+        const text = frames[i]!;
+        let parsed: unknown;
+        try {
+          parsed = JSON.parse(text);
+        } catch {
+          parsed = undefined;
+        }
+        if (predicate(parsed, text)) {
+          waiters.delete(check);
+          clearTimeout(timer);
+          ok(text);
+          return;
+        }
+      }
+    };
+    const timer = setTimeout(() => {
+      waiters.delete(check);
+      fail(new Error(`WS wait timed out; frames so far:\n${frames.join('\n')}`));
+    }, ms);
+    waiters.add(check);
+    check();
   });
 }
 
 /** Open a socket and complete the hello; resolves with the client after the relay's hello. */
 export async function helloWs(base: string, hello: Record<string, unknown> = {}, headers: Record<string, string> = {}): Promise<WsClient> {
   const client = await openWs(`${base.replace(/^http/, 'ws')}/socket`, headers);
-  client.send({ type: 'hello', versions: ['0.1'], role: 'consumer', ...hello });
+  client.send({ ...buildHello({ role: 'consumer' }), ...hello });
   await client.waitFor((f) => f?.type === 'hello');
   return client;
 }

@@ -7,7 +7,9 @@
  * with backoff, and the streams resume from the positions the model holds.
  */
 import type { ConsoleModel, Json } from './model.js';
-import { SseParser, parseExhausted } from '../sse-parse.js';
+import { buildHello } from '../../relay-client/hello.js';
+import { SseParser } from '../../relay-client/sse-parser.js';
+import { parseExhausted } from '../replay-gap.js';
 
 export interface RelayConfigView {
   readonly id: string;
@@ -171,7 +173,7 @@ export class RelayClient {
     const ws = new WebSocket(`ws://${location.host}/relay/${this.relay.id}/socket`);
     this.#socket = ws;
     this.#greeted = false;
-    ws.onopen = () => ws.send(JSON.stringify({ type: 'hello', versions: ['0.1'], role: 'both', identity: { agent: 'aep-console', instance: `aep-console/${location.host}` }, capabilities: {} }));
+    ws.onopen = () => ws.send(JSON.stringify(buildHello({ role: 'both', identity: { agent: 'aep-console', instance: `aep-console/${location.host}` }, capabilities: {} })));
     ws.onmessage = (m) => {
       let f: Json;
       try {

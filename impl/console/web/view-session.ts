@@ -1,6 +1,6 @@
 /** A session's deeper views: its causal timeline, its state (from JSON-Patch), and a replay, step by step. */
 import { useEffect, useState } from 'preact/hooks';
-import { SseParser } from '../sse-parse.js';
+import { SseParser } from '../../relay-client/sse-parser.js';
 import { causalTree, order, type TreeNode } from '../../operator/timeline.js';
 import { html } from './html.js';
 import type { Json, Lane } from './model.js';

@@ -6,6 +6,7 @@ import { startRelay, type RunningRelay } from '../../relay/server.js';
 import { main } from '../../cli/main.js';
 import { fakeIo } from '../../test-utils/cli-io.js';
 import { fetchReplay } from '../stream.js';
+import { buildHello } from '../../relay-client/hello.js';
 
 type Json = Record<string, unknown>;
 
@@ -60,7 +61,7 @@ export function useStack(): Stack {
       await new Promise<void>((resolve, reject) => {
         ws.once('error', reject);
         ws.once('open', () =>
-          ws.send(JSON.stringify({ type: 'hello', versions: ['0.1'], role: 'emitter', identity: { agent: 'silent', instance: 'silent/1' }, capabilities: { control: { accepts: ['control.cancel', 'control.attention.respond'], ack_window_ms: 1000 } } })),
+          ws.send(JSON.stringify(buildHello({ role: 'emitter', identity: { agent: 'silent', instance: 'silent/1' }, capabilities: { control: { accepts: ['control.cancel', 'control.attention.respond'], ack_window_ms: 1000 } } }))),
         );
         ws.on('message', (d) => {
           const f = JSON.parse(d.toString()) as Json;

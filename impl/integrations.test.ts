@@ -51,7 +51,7 @@ describe('the integration registry', () => {
 
   it('every inbound bridge loads a runner; every daemon has a port; outbound sidecars are no daemons', async () => {
     for (const i of BRIDGE_INTEGRATIONS) {
-      if (i.kind === 'outbound-sidecar') {
+      if (i.role === 'outbound-sidecar') {
         expect(i.daemon, i.name).toBe(false);
         continue;
       }
@@ -63,7 +63,7 @@ describe('the integration registry', () => {
   it('every hook adapter with a settings location has an example configuration that exists', () => {
     for (const i of ADAPTER_INTEGRATIONS) {
       expect(i.configs.length, i.name).toBeGreaterThan(0);
-      if (i.settings) expect(i.kind).toBe('hook-adapter');
+      if (i.settings) expect(i.role).toBe('hook-adapter');
     }
     const cc = ADAPTER_INTEGRATIONS.find((i) => i.name === 'codex')!;
     expect(settingsPath(cc.settings!, { HOME: '/h' }, '/x')).toBe('/h/.codex/hooks.json');

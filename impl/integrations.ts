@@ -9,10 +9,10 @@
  * top-level await, so it is safe to `require` and cheap to load. The adapters and bridge
  * runners themselves are loaded lazily, by {@link Integration.load}.
  */
-import type { DaemonNeeds, Descriptor, EnvVar, IntegrationKind, PostureLeg, SettingsLocation } from './adapter-kit/descriptor.js';
+import type { DaemonNeeds, Descriptor, EnvVar, IntegrationKind, IntegrationRole, PostureLeg, SettingsLocation } from './adapter-kit/descriptor.js';
 import { DESCRIPTORS } from './integrations.list.js';
 
-export type { IntegrationKind } from './adapter-kit/descriptor.js';
+export type { IntegrationKind, IntegrationRole } from './adapter-kit/descriptor.js';
 
 /** The collector/relay's default port and its variable (`aep relay`, `aep setup up relay`). */
 export const RELAY_PORT = 8787;
@@ -44,9 +44,14 @@ export const COMMON_ENV: readonly EnvVar[] = [
 export interface Integration {
   /** The descriptor's name (the AEP agent of an adapter). */
   name: string;
-  /** The argument of `aep adapter <command>` / `aep bridge <command>` / `aep setup up <command>`. */
+  /** The argument of `aep adapter <command>` / `aep bridge <command>` / `aep setup up <command>`: the name itself (one name per integration). */
   command: string;
+  /** Earlier names still read, with a notice (the descriptor's `aliases`). */
+  aliases: readonly string[];
+  /** `adapter` or `bridge`. */
   kind: IntegrationKind;
+  /** What it does: `hook-adapter`, `plugin-adapter`, `inbound-bridge` or `outbound-sidecar`. */
+  role: IntegrationRole;
   /** Its folder under impl/. */
   dir: string;
   /** Default loopback port (0: listens on nothing). */
@@ -83,12 +88,7 @@ const IMPL = new URL('./', import.meta.url);
 const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const inImpl = (module: string): string => new URL(module.replace(/\.js$/, EXT), IMPL).href;
 
-function kindOf(d: Descriptor): IntegrationKind {
-  return d.integration;
-}
-
 function build(d: Descriptor, dir: string): Integration {
-  const kind = kindOf(d);
   const adapter = d.kind === 'adapter';
   const env: EnvVar[] = [];
   if (d.portEnv) env.push({ name: d.portEnv, summary: `${d.name}: the listen port (default ${d.port})` });
@@ -105,8 +105,10 @@ function build(d: Descriptor, dir: string): Integration {
       };
   return {
     name: d.name,
-    command: d.command ?? d.name,
-    kind,
+    command: d.name,
+    aliases: d.aliases ?? [],
+    kind: d.kind,
+    role: d.role,
     dir,
     port: d.port,
     portEnv: d.portEnv,
@@ -125,8 +127,8 @@ function build(d: Descriptor, dir: string): Integration {
 /** Every integration: adapters first, then bridges, each sorted by folder. */
 export const INTEGRATIONS: readonly Integration[] = DESCRIPTORS.map(([dir, d]) => build(d, dir));
 
-export const ADAPTER_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'hook-adapter' || i.kind === 'plugin-adapter');
-export const BRIDGE_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'inbound-bridge' || i.kind === 'outbound-sidecar');
+export const ADAPTER_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'adapter');
+export const BRIDGE_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'bridge');
 /** Everything `aep setup up` can run besides the relay. */
 export const DAEMON_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.daemon);
 
@@ -159,6 +161,16 @@ export function adapterNamed(name: string): Integration | undefined {
 /** A bridge by its `aep bridge` name. */
 export function bridgeNamed(command: string): Integration | undefined {
   return BRIDGE_INTEGRATIONS.find((i) => i.command === command);
+}
+
+/**
+ * The one name of an integration a user typed by an earlier name (a descriptor's `aliases`),
+ * with the one-line notice to print; undefined for a name that is no alias.
+ */
+export function aliasOf(typed: string | undefined): { name: string; notice: string } | undefined {
+  if (typed === undefined) return undefined;
+  const i = INTEGRATIONS.find((x) => x.aliases.includes(typed));
+  return i ? { name: i.name, notice: `'${typed}' is now '${i.name}' (one name per integration): read as ${i.name}` } : undefined;
 }
 
 /** The neutral stdout of one hook of one adapter ('' for an integration with none). */

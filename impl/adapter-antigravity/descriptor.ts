@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'antigravity',
   vendor: 'Antigravity',
   surface: 'hooks.json command hooks through `aep hook` (payloads do not name their hook)',

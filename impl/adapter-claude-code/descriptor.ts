@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'claude-code',
   vendor: 'Claude Code',
   surface: 'settings.json hooks: http hooks POSTed to the daemon, or command hooks through `aep hook` (2.1.197)',

@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'cline',
   vendor: 'Cline',
   surface: 'subprocess hook files (`~/.cline/hooks/`) through `aep hook`; opt-in hub WebSocket',

@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'codex',
   vendor: 'Codex CLI',
   surface: '`hooks.json` command hooks through `aep hook` (the 12 hooks of 0.171.0)',

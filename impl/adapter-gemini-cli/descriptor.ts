@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'gemini-cli',
   vendor: 'Gemini CLI',
   surface: '`.gemini/settings.json` command hooks through `aep hook` (0.61.0)',

@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'hermes',
   vendor: 'Hermes Agent',
   surface: '`~/.hermes/config.yaml` shell hooks through `aep hook` (payload schema hermes.observer.v1)',

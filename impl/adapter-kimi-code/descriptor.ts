@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'kimi-code',
   vendor: 'Kimi Code CLI',
   surface: '`~/.kimi-code/config.toml` command hooks through `aep hook`',

@@ -4,7 +4,7 @@ import { deviation, unnamed } from '../adapter-kit/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("steering boundary", "control steering design: queued steering rides the next context-accepting reply", "only the next UserPromptSubmit reply, at most 4000 characters", "it is the one reply this vendor reads context from"),
-  deviation("wire (WebSocket) modes", "design record: the ws modes", "served by the Kimi web bridge (kimi-code-web), not this adapter", "one channel per integration"),
+  deviation("wire (WebSocket) modes", "design record: the ws modes", "served by the Kimi web bridge (kimi-web), not this adapter", "one channel per integration"),
   unnamed("attention.answered data.label", "the selected_label of PermissionResult", "as the standard's kimi-code pin"),
   unnamed("x.kimi-code.run.steer_submitted", "a steer submission that rides the running turn", "as the standard's kimi-code pin"),
 ];

@@ -38,8 +38,20 @@ export interface Deviation {
   kind: 'deviation' | 'unnamed';
 }
 
-/** What an integration is, as `aep setup`, the shim and the CLI tables need to know. */
-export type IntegrationKind = 'hook-adapter' | 'plugin-adapter' | 'inbound-bridge' | 'outbound-sidecar';
+/** An integration's kind: an adapter (a vendor's hooks or plugin) or a bridge (a protocol, in or out). */
+export type IntegrationKind = 'adapter' | 'bridge';
+
+/**
+ * What an integration does, a finer cut than its kind, as `aep setup`, the shim and the CLI
+ * tables need to know: `hook-adapter` and `plugin-adapter` are adapters, `inbound-bridge` and
+ * `outbound-sidecar` bridges ({@link kindOfRole}).
+ */
+export type IntegrationRole = 'hook-adapter' | 'plugin-adapter' | 'inbound-bridge' | 'outbound-sidecar';
+
+/** The kind a role belongs to. */
+export function kindOfRole(role: IntegrationRole): IntegrationKind {
+  return role === 'hook-adapter' || role === 'plugin-adapter' ? 'adapter' : 'bridge';
+}
 
 /** One environment variable an integration reads (beyond the common ones in impl/integrations.ts). */
 export interface EnvVar {
@@ -76,11 +88,16 @@ export interface DaemonNeeds {
 }
 
 export interface Descriptor {
-  kind: 'adapter' | 'bridge';
-  /** The integration's kind (a finer cut than `kind`). */
-  integration: IntegrationKind;
-  /** The AEP `agent` name (the `aep adapter <name>` argument). */
+  kind: IntegrationKind;
+  /** What it does (a finer cut than `kind`, which it implies: {@link kindOfRole}). */
+  role: IntegrationRole;
+  /**
+   * The integration's one name: its registry id, the `aep adapter <name>` / `aep bridge <name>`
+   * argument, the name in docs and reports; for an adapter also the AEP `agent`.
+   */
   name: string;
+  /** Earlier names a user may still type (`aep bridge`, `aep setup up`), read with a one-line notice. */
+  aliases?: readonly string[];
   /** The vendor product, as people call it. */
   vendor: string;
   /** The vendor surface read: hook kind, transport, the version checked. */
@@ -121,8 +138,6 @@ export interface Descriptor {
   holdMs?: number;
   /** The variables this integration reads besides the common ones, each with what it does. */
   env: readonly EnvVar[];
-  /** Bridges: the `aep bridge <command>` name, when it differs from `name`. */
-  command?: string;
   /** Bridges: how `aep bridge` loads the runner. */
   entry?: BridgeEntry;
   /**

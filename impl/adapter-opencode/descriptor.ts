@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'plugin-adapter',
+  role: 'plugin-adapter',
   name: 'opencode',
   vendor: 'OpenCode',
   surface: 'JS plugin `opencode-plugin.js` (`event`, `tool.execute.before/after`, `permission.ask`) POSTing to `/hook/opencode` (`@opencode-ai/plugin` 1.18.33)',

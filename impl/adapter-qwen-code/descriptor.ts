@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'qwen-code',
   vendor: 'Qwen Code',
   surface: '`.qwen/settings.json` hooks: native http hooks to the daemon, or command hooks through `aep hook`',

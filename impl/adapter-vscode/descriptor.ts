@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'vscode',
   vendor: 'VS Code agent',
   surface: '`.github/hooks/*.json` command hooks of the Local harness through `aep hook`',

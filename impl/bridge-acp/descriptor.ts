@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'inbound-bridge',
+  role: 'inbound-bridge',
   name: "acp",
   vendor: "Agent Client Protocol (any ACP agent and editor)",
   surface: "stdio tee: `aep bridge acp -- <agent>` between editor and agent, JSON-RPC frames read both ways (`@agentclientprotocol/sdk` 1.2.1)",

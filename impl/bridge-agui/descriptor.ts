@@ -8,7 +8,7 @@ export const EDGE = edgeSurface('AEP_AGUI', { maxBody: 16 * 1024 * 1024, maxDept
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'inbound-bridge',
+  role: 'inbound-bridge',
   name: "agui",
   vendor: "AG-UI",
   surface: "HTTP tee proxy toward `--upstream`: requests and the event stream pass untouched",

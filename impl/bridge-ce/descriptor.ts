@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'outbound-sidecar',
+  role: 'outbound-sidecar',
   name: "ce",
   vendor: "CloudEvents / OCSF sinks",
   surface: "outbound sidecar: relay `GET /stream` to structured-mode CloudEvents POSTs (`--ocsf`: OCSF records)",

@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'inbound-bridge',
+  role: 'inbound-bridge',
   name: "kilocode-sse",
   vendor: "Kilo Code (server event bus)",
   surface: "attach to `--server` `GET /event` (SSE), the OpenCode-family policy under `x.kilocode.*` (incl. the 7.4.6 bus asks)",

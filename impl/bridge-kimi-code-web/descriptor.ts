@@ -1,11 +1,12 @@
-/** The kimi-code-web bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
+/** The kimi-web bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
 import type { Descriptor } from '../adapter-kit/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'inbound-bridge',
-  name: "kimi-code-web",
+  role: 'inbound-bridge',
+  name: "kimi-web",
+  aliases: ["kimi-code-web", "bridge-kimi-code-web"],
   vendor: "Kimi Code (web, kap-server)",
   surface: "kap-server REST discovery and the `/api/v1/ws` stream (bearer subprotocol), every envelope through `applyMode`",
   identity: { session: "envelope `session_id`", run: "primary only: the vendor's turn boundaries" },
@@ -28,9 +29,8 @@ export const descriptor: Descriptor = {
     { name: 'AEP_KIMI_WEB_CONTROL', summary: '1 (primary only): the approval and abort writes' },
     { name: 'AEP_KIMI_WEB_ACK_GUARD_MS', summary: 'how long a control write waits for its outcome (default 8000)' },
   ],
-  command: 'kimi-web',
   entry: { module: 'bridge-kimi-code-web/cli.js', export: 'run' },
   daemon: { needs: { flag: '--server', env: 'AEP_KIMI_WEB_SERVER', what: 'the kap-server URL' } },
   configs: [],
-  verification: { status: "documented", detail: "attach and control tests against a local kap-server stub, live control-loop scenarios and the kimi-code-web ws_modes pins; no captured vendor session" },
+  verification: { status: "documented", detail: "attach and control tests against a local kap-server stub, live control-loop scenarios and the kimi-web ws_modes pins; no captured vendor session" },
 };

@@ -1,4 +1,4 @@
-/** The kimi-code-web bridge's names against adapter-kimi-code-design.md (the wire modes) (rendered into README.md by `npm run gen:matrices`). */
+/** The kimi-web bridge's names against adapter-kimi-code-design.md (the wire modes) (rendered into README.md by `npm run gen:matrices`). */
 import type { Deviation } from '../adapter-kit/descriptor.js';
 import { deviation, unnamed } from '../adapter-kit/deviation.js';
 

@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'inbound-bridge',
+  role: 'inbound-bridge',
   name: "opencode-sse",
   vendor: "OpenCode (server event bus)",
   surface: "attach to `--server` `GET /event` (SSE), every bus event through `applyMode`",

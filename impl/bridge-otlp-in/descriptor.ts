@@ -8,7 +8,7 @@ export const EDGE = edgeSurface('AEP_OTLP_IN', { maxBody: 8 * 1024 * 1024, maxDe
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'inbound-bridge',
+  role: 'inbound-bridge',
   name: "otlp-in",
   vendor: "Codex / VS Code OpenTelemetry logs",
   surface: "`POST /v1/logs` OTLP/HTTP JSON receiver (protobuf refused 415)",

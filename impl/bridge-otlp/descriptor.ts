@@ -4,7 +4,7 @@ import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'outbound-sidecar',
+  role: 'outbound-sidecar',
   name: "otlp",
   vendor: "OpenTelemetry collectors (OTLP/HTTP logs)",
   surface: "outbound sidecar: relay `GET /stream` to OTLP/HTTP JSON `ExportLogsServiceRequest` at `<endpoint>/v1/logs`",

@@ -11,7 +11,7 @@ import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
 import { named } from './lookup.js';
-import { BRIDGE_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ENV, bridgeNamed } from '../integrations.js';
+import { BRIDGE_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ENV, aliasOf, bridgeNamed } from '../integrations.js';
 
 export type { BridgeArgs, BridgeRunner } from '../contract/cli.js';
 import type { BridgeRunner } from '../contract/cli.js';
@@ -37,7 +37,7 @@ export const BRIDGES: Readonly<Record<string, { summary: string; port: number; p
       summary: `${SUMMARIES[i.command] ?? i.descriptor.surface}${i.port ? `; port ${i.port} (${i.portEnv})` : ''}`,
       port: i.port,
       portEnv: i.portEnv,
-      load: async () => (i.kind === 'outbound-sidecar' ? outbound(i.command === 'ce' ? 'ce' : 'otlp') : ((await i.load()) as BridgeRunner)),
+      load: async () => (i.role === 'outbound-sidecar' ? outbound(i.command === 'ce' ? 'ce' : 'otlp') : ((await i.load()) as BridgeRunner)),
     },
   ]),
 );
@@ -184,8 +184,10 @@ export const verb: Verb = {
   },
   allowPositionals: true,
   async run({ values, positionals }, io) {
-    const [name, ...rest] = positionals;
-    const entry = named(BRIDGES, name, 'a', 'bridge');
+    const [typed, ...rest] = positionals;
+    const alias = aliasOf(typed);
+    if (alias) io.stderr(`aep bridge: ${alias.notice}\n`);
+    const entry = named(BRIDGES, alias?.name ?? typed, 'a', 'bridge');
     return (await entry.load())({ values, rest }, io);
   },
 };

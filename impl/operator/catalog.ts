@@ -28,16 +28,14 @@ const RELAY: DaemonSpec = { id: 'relay', kind: 'relay', port: RELAY_PORT, portEn
 export const CATALOG: readonly DaemonSpec[] = [
   RELAY,
   ...DAEMON_INTEGRATIONS.map((i): DaemonSpec => {
-    const adapter = i.kind === 'hook-adapter' || i.kind === 'plugin-adapter';
-    const verb = adapter ? 'adapter' : 'bridge';
     return {
       id: i.command,
       kind: i.kind,
       port: i.port,
       portEnv: i.portEnv,
-      describe: `the ${i.descriptor.vendor} ${adapter ? 'adapter' : 'bridge'} daemon`,
+      describe: `the ${i.descriptor.vendor} ${i.kind} daemon`,
       ...(i.needs ? { needs: i.needs } : {}),
-      args: (port, relay, need) => [verb, i.command, '--port', String(port), '--relay', relay, ...(i.needs && need !== undefined ? [i.needs.flag, need] : [])],
+      args: (port, relay, need) => [i.kind, i.command, '--port', String(port), '--relay', relay, ...(i.needs && need !== undefined ? [i.needs.flag, need] : [])],
     };
   }),
 ];

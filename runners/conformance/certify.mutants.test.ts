@@ -5,7 +5,7 @@ import { certificationIndex, certificationPage, checksOf, type PostureHello } fr
 import type { ConformanceReport, ReportCheck } from './report.js';
 
 const descriptor = (over: Partial<Descriptor> = {}): Descriptor => ({
-  kind: 'adapter', integration: 'hook-adapter', name: 'acme', vendor: 'Acme Agent', surface: 'command hooks v2',
+  kind: 'adapter', role: 'hook-adapter', name: 'acme', vendor: 'Acme Agent', surface: 'command hooks v2',
   identity: { session: 'session_id', run: 'turn' }, classes: ['Emitter', 'Control-capable'], emits: [],
   postures: [], forms: [], steering: [], deviations: [], port: 8399, portEnv: 'AEP_ACME_PORT', env: [],
   configs: ['examples/acme.json', 'examples/acme2.json'], verification: { status: 'captured', detail: 'real payloads' },

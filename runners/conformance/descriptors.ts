@@ -22,11 +22,14 @@ export interface LoadedDescriptors {
   missing: string[];
 }
 
-/** Every descriptor of the registry; throws when a descriptor's name is not its folder's. */
+/**
+ * Every descriptor of the registry; throws when a descriptor's name is not its folder's (or, for
+ * a folder not yet renamed to the integration's one name, one of its `aliases`).
+ */
 export async function loadDescriptors(): Promise<LoadedDescriptors> {
   for (const i of INTEGRATIONS) {
     const expected = i.dir.replace(/^(adapter|bridge)-/, '');
-    if (i.name !== expected) throw new Error(`impl/${i.dir}/descriptor.ts must export \`descriptor\` with name '${expected}' (got '${i.name}')`);
+    if (i.name !== expected && !i.aliases.includes(expected)) throw new Error(`impl/${i.dir}/descriptor.ts must export \`descriptor\` with name '${expected}' (got '${i.name}')`);
   }
   return { descriptors: INTEGRATIONS.map((i) => i.descriptor), missing: dirsWithoutDescriptor(IMPL) };
 }

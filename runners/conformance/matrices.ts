@@ -5,6 +5,7 @@
  * a committed copy is stale.
  */
 import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
+import { dirOf } from './deviations.js';
 
 const CATEGORIES = ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'agent', 'control'] as const;
 const COMMANDS = ['control.attention.respond', 'control.cancel'] as const;

@@ -21,6 +21,6 @@ describe('the runners cover every integration of the registry', () => {
   it('the reference API names a module of every adapter and every inbound bridge', () => {
     const folders = new Set(Object.keys(modules).map((k) => k.split('/')[0]!));
     for (const i of ADAPTER_INTEGRATIONS) expect(folders.has(i.dir), i.dir).toBe(true);
-    for (const i of BRIDGE_INTEGRATIONS.filter((b) => b.kind === 'inbound-bridge')) expect(folders.has(i.dir), i.dir).toBe(true);
+    for (const i of BRIDGE_INTEGRATIONS.filter((b) => b.role === 'inbound-bridge')) expect(folders.has(i.dir), i.dir).toBe(true);
   });
 });

@@ -16,7 +16,7 @@ export const BRIDGE_OF_SOURCE: Readonly<Record<string, string>> = {
   agui: 'agui',
   'opencode-sse': 'opencode-sse',
   'kilocode-sse': 'kilocode-sse',
-  'kimi-code-web': 'kimi-code-web',
+  'kimi-web': 'kimi-web',
 };
 
 export const BRIDGE_SOURCES: readonly string[] = Object.keys(BRIDGE_OF_SOURCE);
@@ -32,7 +32,8 @@ export function bridgeOfSource(source: string): string | undefined {
 export const BRIDGE_OF_MODE_POLICY: Readonly<Record<string, string>> = {
   opencode: 'opencode-sse',
   kilocode: 'kilocode-sse',
-  'kimi-code': 'kimi-code-web',
+  'kimi-code': 'kimi-web',
+  'kimi-web': 'kimi-web',
 };
 
 /** Sections of adapter mapping files that the bridges family reads (the SSE and WebSocket bridges' mode policies). */

@@ -53,7 +53,7 @@ export const BRIDGE_MAPPERS: BridgeMappers = {
   acpMoment: (m, o) => mapMoment(m as AcpMoment, o),
   eventMappers: { openhands: (e, o) => mapOpenHandsEvent(e, o), agui: (e, o) => mapAguiEvent(e, o) },
   statusMoments: (p, n) => statusMoments(p, n),
-  modePolicies: { opencode: applyOpenCodeMode, kilocode: applyKiloMode, 'kimi-code': applyKimiMode },
+  modePolicies: { opencode: applyOpenCodeMode, kilocode: applyKiloMode, 'kimi-code': applyKimiMode, 'kimi-web': applyKimiMode },
 };
 
 const shapeOf = (v: unknown): unknown => (Array.isArray(v) ? v.map(pinShape) : pinShape(v));

@@ -73,7 +73,7 @@ export function repliesOf(agent: string): 'json' | 'bytes' {
 }
 
 /** Scenario files of the SSE bridges' gates: no hook engine to drive offline; runners/live/bridge-control-live.ts runs them. */
-export const LIVE_ONLY: ReadonlySet<string> = new Set(['opencode-sse', 'kilocode-sse', 'kimi-code-web', 'openhands']);
+export const LIVE_ONLY: ReadonlySet<string> = new Set(['opencode-sse', 'kilocode-sse', 'kimi-web', 'openhands']);
 
 export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
   return {

@@ -1,6 +1,6 @@
 /**
  * One place per fact: a port number, a port variable or a (non-trivial) neutral reply of an
- * integration is written in the registry (impl/integrations.ts), the descriptors, their generated
+ * integration is written in the registry (impl/integrations/), the descriptors, their generated
  * outputs and the example configuration files they list, and nowhere else in the sources of
  * impl/, runners/, bench/ or ci.sh. Everything else reads the registry.
  */
@@ -8,7 +8,7 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CONSOLE_PORT, CONSOLE_PORT_ENV, INTEGRATIONS, RELAY_PORT, RELAY_PORT_ENV } from './integrations.js';
+import { CONSOLE_PORT, CONSOLE_PORT_ENV, INTEGRATIONS, RELAY_PORT, RELAY_PORT_ENV } from './integrations/registry.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
 
@@ -19,12 +19,12 @@ const ALLOWED: Readonly<Record<string, string>> = {
 
 /** The registry itself, the descriptors, the generated files and the example configurations (vendor-side files cannot import). */
 function isRegistrySource(file: string): boolean {
-  if (['impl/integrations.ts', 'impl/integrations.list.ts', 'impl/integrations-gen.ts', 'impl/cli/shim-table.cts'].includes(file)) return true;
+  if (file.startsWith('impl/integrations/') || file === 'impl/cli/shim-table.cts') return true;
   if (/^impl\/(adapter|bridge)-[a-z0-9-]+\/descriptor\.ts$/.test(file)) return true;
   return INTEGRATIONS.some((i) => i.configs.some((c) => (c.endsWith('/') ? file.startsWith(c) : file === c)));
 }
 
-/** Tests are not scanned: they exercise the documented variables by name (impl/integrations.test.ts, setup-daemons.test.ts). */
+/** Tests are not scanned: they exercise the documented variables by name (impl/integrations/registry.test.ts, setup-daemons.test.ts). */
 const isTest = (file: string): boolean => /\.test\.[cm]?ts$/.test(file) || /(^|\/)test-utils\//.test(file) || file.endsWith('-literals.test.ts');
 
 function sources(): string[] {
@@ -62,7 +62,7 @@ describe('registry literals are written once', () => {
       if (Object.hasOwn(ALLOWED, file)) continue;
       const lines = readFileSync(join(ROOT, file), 'utf8').split('\n');
       lines.forEach((line, n) => {
-        for (const r of rules) if (r.re.test(line)) found.push(`${file}:${n + 1}: ${r.what} (read it from impl/integrations.ts)`);
+        for (const r of rules) if (r.re.test(line)) found.push(`${file}:${n + 1}: ${r.what} (read it from impl/integrations/registry.ts)`);
       });
     }
     expect(found).toEqual([]);

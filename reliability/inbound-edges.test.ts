@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTEGRATIONS } from '../impl/integrations.js';
+import { INTEGRATIONS } from '../impl/integrations/registry.js';
 import type { EdgeLimits } from '../impl/http/limits.js';
 import { deepArray, idleSockets, postHead, rawExchange } from '../impl/http/test-utils/wire.js';
 import { judgeLine } from '../impl/mcp/json-rpc-edge.js';

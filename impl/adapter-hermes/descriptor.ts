@@ -1,5 +1,5 @@
-/** The Hermes Agent adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The Hermes Agent adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {

@@ -1,5 +1,5 @@
-/** The Kilo Code adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The Kilo Code adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {

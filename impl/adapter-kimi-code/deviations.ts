@@ -1,6 +1,6 @@
 /** The kimi-code adapter's names against adapter-kimi-code-design.md and Annex A.6 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("steering boundary", "control steering design: queued steering rides the next context-accepting reply", "only the next UserPromptSubmit reply, at most 4000 characters", "it is the one reply this vendor reads context from"),

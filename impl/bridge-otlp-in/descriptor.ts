@@ -1,5 +1,5 @@
-/** The otlp-in bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The otlp-in bridge's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 import { edgeSurface } from '../http/limits.js';
 

@@ -1,7 +1,7 @@
 /**
  * `aep bridge <name> ...`: the AEP-0005 bridges. Outbound sidecars `ce` and `otlp` (offline with
  * `--from-file`, or live on a relay subscription), and the inbound bridges (each an ordinary
- * emitter toward the relay). Every bridge comes from the registry (impl/integrations.ts), loaded lazily.
+ * emitter toward the relay). Every bridge comes from the registry (impl/integrations/registry.ts), loaded lazily.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -11,7 +11,7 @@ import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
 import { named } from './lookup.js';
-import { BRIDGE_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ENV, aliasOf, bridgeNamed } from '../integrations.js';
+import { BRIDGE_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ENV, aliasOf, bridgeNamed } from '../integrations/registry.js';
 
 export type { BridgeArgs, BridgeRunner } from '../contract/cli.js';
 import type { BridgeRunner } from '../contract/cli.js';
@@ -29,7 +29,7 @@ const SUMMARIES: Readonly<Record<string, string>> = {
   'kimi-web': 'inbound: Kimi web kap-server observer (REST discovery + bearer-subprotocol WS), companion or --primary',
 };
 
-/** Every bridge of the registry (impl/integrations.ts), loaded lazily: outbound sidecars run here, inbound bridges from their own module. */
+/** Every bridge of the registry (impl/integrations/registry.ts), loaded lazily: outbound sidecars run here, inbound bridges from their own module. */
 export const BRIDGES: Readonly<Record<string, { summary: string; port: number; portEnv: string; load: () => Promise<BridgeRunner> }>> = Object.fromEntries(
   BRIDGE_INTEGRATIONS.map((i) => [
     i.command,

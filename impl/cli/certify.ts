@@ -42,7 +42,7 @@ export const verb: Verb = {
     const { parseRelease, certifyRelease } = await import('../../runners/vendors/certify.js');
     const release = parseRelease(args.positionals[0]!);
     if (typeof release === 'string') throw new UsageError(release);
-    const { INTEGRATIONS, aliasOf } = await import('../integrations.js');
+    const { INTEGRATIONS, aliasOf } = await import('../integrations/registry.js');
     const alias = aliasOf(release.integration);
     if (alias) {
       io.stderr(`aep certify: ${alias.notice}\n`);

@@ -12,7 +12,7 @@ import { deadPort } from '../test-utils/dead-port.js';
 import { probe } from '../operator/doctor-probe.js';
 import { isAlive, readPid } from '../operator/daemons.js';
 import { CATALOG } from '../operator/catalog.js';
-import { DAEMON_INTEGRATIONS } from '../integrations.js';
+import { DAEMON_INTEGRATIONS } from '../integrations/registry.js';
 import { aep } from '../operator/test-utils/stack.js';
 import { skipped, WHY } from '../test-utils/skip.js';
 

@@ -1,6 +1,6 @@
 /** The certification page and index, rendered from a made-up descriptor (pure; no descriptor file read). */
 import { describe, expect, it } from 'vitest';
-import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
+import type { Descriptor } from '../../impl/integrations/descriptor.js';
 import { certificationIndex, certificationPage, checksOf, type PostureHello } from './certify.js';
 import type { ConformanceReport, ReportCheck } from './report.js';
 

@@ -1,13 +1,13 @@
 /**
  * The descriptors, as the matrices and certification pages read them: the registry's
- * (impl/integrations.ts, every `impl/adapter-<name>/` and `impl/bridge-<name>/` folder's
+ * (impl/integrations/registry.ts, every `impl/adapter-<name>/` and `impl/bridge-<name>/` folder's
  * `descriptor.ts`), so an adapter or bridge joins the matrices by adding its own folder.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
-import { dirsWithoutDescriptor, integrationDirs } from '../../impl/integrations-gen.js';
-import { INTEGRATIONS } from '../../impl/integrations.js';
+import type { Descriptor } from '../../impl/integrations/descriptor.js';
+import { dirsWithoutDescriptor, integrationDirs } from '../../impl/integrations/gen.js';
+import { INTEGRATIONS } from '../../impl/integrations/registry.js';
 
 const IMPL = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'impl');
 

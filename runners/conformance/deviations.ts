@@ -4,8 +4,8 @@
  * with the block brought up to date (or a new README when there is none yet). gen-matrices.ts
  * writes them; a test fails when a committed block is stale or missing.
  */
-import { INTEGRATIONS } from '../../impl/integrations.js';
-import type { Descriptor, Deviation } from '../../impl/adapter-kit/descriptor.js';
+import { INTEGRATIONS } from '../../impl/integrations/registry.js';
+import type { Descriptor, Deviation } from '../../impl/integrations/descriptor.js';
 
 export const DEVIATIONS_BEGIN = '<!-- BEGIN GENERATED: deviations -->';
 export const DEVIATIONS_END = '<!-- END GENERATED: deviations -->';

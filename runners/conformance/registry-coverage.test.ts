@@ -4,7 +4,7 @@
  * an integration added to impl/ without its runner entries fails this test.
  */
 import { describe, expect, it } from 'vitest';
-import { ADAPTER_INTEGRATIONS, BRIDGE_INTEGRATIONS } from '../../impl/integrations.js';
+import { ADAPTER_INTEGRATIONS, BRIDGE_INTEGRATIONS } from '../../impl/integrations/registry.js';
 import { modules } from '../../impl/reference-api.js';
 import { SCENARIO_ADAPTERS } from './families/control-loop.js';
 import { ADAPTER_MAPPERS } from './families/mappings.js';

@@ -29,7 +29,7 @@ import { withFixture, describeThrown, fail, skip } from '../check.js';
 import { readScenarioFile, scenarioFiles } from '../../live/scenario-format.js';
 import { judgeScenario } from '../../live/scenario-run.js';
 import { checkFrom } from '../../live/scenario-check.js';
-import { adapterNamed } from '../../../impl/integrations.js';
+import { adapterNamed } from '../../../impl/integrations/registry.js';
 import { terminalsCheck } from '../../judge/scenario-judge.js';
 import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
 import type { Check, Family, Implementation } from '../types.js';

@@ -31,6 +31,13 @@ export const descriptor: Descriptor = {
   ],
   entry: { module: 'bridge-agui/cli.js', export: 'run' },
   daemon: { needs: { flag: '--upstream', env: 'AEP_AGUI_UPSTREAM', what: 'the AG-UI agent URL' } },
+  summary: 'inbound: AG-UI tee proxy toward AEP_AGUI_UPSTREAM (the UI stream passes untouched)',
+  corpus: { sources: ['agui'] },
+  help: [
+    'agui (port {port}):',
+    '  --upstream URL   the AG-UI agent (default AEP_AGUI_UPSTREAM; required). AEP_AGUI_DELTAS=1 opts',
+    '                   token deltas in; AEP_AGENT_NAME overrides agent \'agui\'.',
+  ],
   configs: [],
   verification: { status: "documented", detail: "a real AG-UI client peer (peer.test.ts) and the bridge-mappings pins; no captured vendor session" },
 };

@@ -22,6 +22,7 @@ export const descriptor: Descriptor = {
   env: [
     { name: 'AEP_CE_SINK', summary: 'the HTTP sink for structured-mode CloudEvents (--sink)' },
   ],
+  summary: 'outbound: AEP events -> CloudEvents (structured mode) to an HTTP sink, or OCSF with --ocsf',
   configs: [],
   verification: { status: "documented", detail: "projection and delivery tests against a local sink; no external sink verified" },
 };

@@ -28,6 +28,8 @@ export const descriptor: Descriptor = {
   ],
   entry: { module: 'bridge-opencode-sse/cli.js', export: 'runner', arg: 'kilocode' },
   daemon: {},
+  summary: 'inbound: Kilo Code server bus (GET /event), companion or --primary',
+  corpus: { sources: ['kilocode-sse'], modePolicies: ['kilocode'] },
   configs: [],
   verification: { status: "documented", detail: "the shared OpenCode-family daemon tests and the kilocode-sse pins; no captured vendor session" },
 };

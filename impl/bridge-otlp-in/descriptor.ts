@@ -30,6 +30,15 @@ export const descriptor: Descriptor = {
   ],
   entry: { module: 'bridge-otlp-in/cli.js', export: 'run' },
   daemon: {},
+  summary: 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs',
+  corpus: { sources: ['codex-otel', 'vscode-otel'] },
+  help: [
+    'otlp-in (port {port}):',
+    '  --vendor V       codex (default; session = conversation.id) or vscode (session = resource',
+    '                   session.id); env AEP_OTLP_IN_VENDOR',
+    '  --primary        emit the profile\'s core subset (for deployments with no hook adapter);',
+    '                   default companion: only x.<vendor>.otel.* (env AEP_OTLP_IN_MODE=primary)',
+  ],
   configs: [],
   verification: { status: "documented", detail: "the official OTel exporter as a real peer (peer.test.ts) and the codex-otel / vscode-otel pins" },
 };

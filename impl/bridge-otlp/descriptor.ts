@@ -22,6 +22,7 @@ export const descriptor: Descriptor = {
   env: [
     { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', summary: 'the OTLP/HTTP endpoint, /v1/logs appended (--endpoint)' },
   ],
+  summary: 'outbound: AEP events -> OTLP/HTTP JSON LogRecords to <endpoint>/v1/logs',
   configs: [],
   verification: { status: "documented", detail: "wire and delivery tests against a local collector stub" },
 };

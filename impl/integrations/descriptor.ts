@@ -145,6 +145,20 @@ export interface Descriptor {
    * `{needs}` when a vendor URL must be given. Absent: not a daemon (acp wraps one agent's stdio).
    */
   daemon?: { needs?: DaemonNeeds };
+  /**
+   * Inbound bridges: the corpus files that pin this bridge's mappers. `sources`: mapping files
+   * (`mappings/<source>.json`, and `<source>-*` variants such as `acp-zed`) wholly its own;
+   * `modePolicies`: the vendor prefixes of files whose `sse_modes`/`ws_modes` sections pin its
+   * mode policy (an adapter's file may pin its bridge's policy: the standard's `kimi-code.json`).
+   */
+  corpus?: { sources: readonly string[]; modePolicies?: readonly string[] };
+  /** Bridges: what `aep bridge` lists for it, in one line. */
+  summary?: string;
+  /**
+   * Bridges: its own section of `aep bridge --help`, line by line, the first line its heading;
+   * `{port}` becomes its port and variable, `{port:<name>}` another bridge's (a section shared by two).
+   */
+  help?: readonly string[];
   /** Hook adapters wired by `aep setup hooks`: where the vendor reads its hook settings. */
   settings?: SettingsLocation;
   /** Example configuration files, relative to the package root. */

@@ -11,6 +11,7 @@
  */
 import type { DaemonNeeds, Descriptor, EnvVar, IntegrationKind, IntegrationRole, PostureLeg, SettingsLocation } from './descriptor.js';
 import { DESCRIPTORS } from './list.js';
+import type { SourceMappers } from './mappers.js';
 
 export type { IntegrationKind, IntegrationRole } from './descriptor.js';
 
@@ -75,6 +76,8 @@ export interface Integration {
   descriptor: Descriptor;
   /** Loads the adapter definition (adapters) or the `aep bridge` runner (inbound bridges). */
   load(): Promise<unknown>;
+  /** Adapters: loads `<dir>/mappers.js`'s `mappers`, the pure mappers the conformance families call; bridges: undefined. */
+  mappers(): Promise<SourceMappers | undefined>;
 }
 
 /** `claude-code` → `AEP_CLAUDE_CODE_HOLD_MS`. */
@@ -121,6 +124,7 @@ function build(d: Descriptor, dir: string): Integration {
     ...(d.daemon?.needs ? { needs: d.daemon.needs } : {}),
     descriptor: d,
     load,
+    mappers: adapter ? async () => ((await import(inImpl(`${dir}/mappers.js`))) as { mappers: SourceMappers }).mappers : async () => undefined,
   };
 }
 

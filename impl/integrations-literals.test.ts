@@ -89,7 +89,7 @@ describe('registry literals are written once', () => {
  */
 const NAME_ALLOWED: ReadonlyArray<{ where: string; names: readonly string[]; why: string }> = [
   { where: 'runners/vendors/', names: ['claude-code', 'cline', 'codex', 'gemini-cli', 'kilocode', 'opencode', 'pi', 'qwen-code'], why: 'the real-vendors lane: one driver and scenarios per vendor, keyed by the vendor (the integration it drives)' },
-  { where: 'runners/conformance/families/bridges.ts', names: ['acp', 'agui', 'kimi-code', 'kimi-web', 'openhands'], why: 'BRIDGE_MAPPERS: the bridge mappers by corpus file, still a hand table (not yet lazy registry entries)' },
+  { where: 'runners/conformance/families/bridges.ts', names: ['acp'], why: 'ACP files (and `acp-*` variants) go through the ACP moment mapper, whose shape is its own' },
   { where: 'runners/conformance/families/control-loop.ts', names: ['claude-code', 'gemini-cli', 'kimi-code', 'qwen-code', 'kilocode-sse', 'kimi-web', 'opencode-sse', 'openhands'], why: 'the control-loop runner: per-adapter scenario drivers and the live-only bridges, still a hand table' },
   { where: 'runners/conformance/families/otlp.ts', names: ['otlp'], why: "the projection named 'otlp', not the bridge" },
   { where: 'runners/conformance/check-meta.ts', names: ['gemini-cli', 'kimi-web'], why: 'EARLIER_NAMES: what earlier reports and captures called them' },

@@ -22,3 +22,15 @@ export interface SourceMappers {
   mapAskUserQuestion?(questions: unknown, opts: { agent: string; contentOk: boolean }): unknown;
   mapElicitation?(message: unknown, requestedSchema: unknown, opts: { agent: string; contentOk: boolean }): unknown;
 }
+
+/** The inbound bridges' pure mappers, as the bridges family calls them. Every member may be called any number of times, in any order. */
+export interface BridgeMappers {
+  /** OTel log record mappers, by mapping file (`codex-otel`, `vscode-otel`). */
+  otelRecords: Readonly<Record<string, (record: unknown, opts: { mode: 'companion' | 'primary' }) => unknown>>;
+  acpMoment(moment: unknown, opts: { deltas?: boolean; ceiling?: 'redacted' }): unknown;
+  /** Event mappers, by mapping file (`openhands`, `agui`). */
+  eventMappers: Readonly<Record<string, (event: Record<string, unknown>, opts: { deltas?: boolean }) => unknown>>;
+  statusMoments(prev: string | null, next: string): unknown;
+  /** SSE/WS mode policies, chosen by the file name's vendor prefix. */
+  modePolicies: Readonly<Record<string, (event: unknown, mode: 'companion' | 'primary') => unknown>>;
+}

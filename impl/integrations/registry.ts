@@ -11,7 +11,7 @@
  */
 import type { DaemonNeeds, Descriptor, EnvVar, IntegrationKind, IntegrationRole, PostureLeg, SettingsLocation } from './descriptor.js';
 import { DESCRIPTORS } from './list.js';
-import type { SourceMappers } from './mappers.js';
+import type { BridgeMappers, SourceMappers } from './mappers.js';
 
 export type { IntegrationKind, IntegrationRole } from './descriptor.js';
 
@@ -78,6 +78,8 @@ export interface Integration {
   load(): Promise<unknown>;
   /** Adapters: loads `<dir>/mappers.js`'s `mappers`, the pure mappers the conformance families call; bridges: undefined. */
   mappers(): Promise<SourceMappers | undefined>;
+  /** Bridges with a corpus (descriptor `corpus`): loads `<dir>/mappers.js`'s `mappers`, the members of the bridges family's mappers it gives; others: undefined. */
+  bridgeMappers(): Promise<Partial<BridgeMappers> | undefined>;
 }
 
 /** `claude-code` → `AEP_CLAUDE_CODE_HOLD_MS`. */
@@ -125,6 +127,7 @@ function build(d: Descriptor, dir: string): Integration {
     descriptor: d,
     load,
     mappers: adapter ? async () => ((await import(inImpl(`${dir}/mappers.js`))) as { mappers: SourceMappers }).mappers : async () => undefined,
+    bridgeMappers: !adapter && d.corpus ? async () => ((await import(inImpl(`${dir}/mappers.js`))) as { mappers: Partial<BridgeMappers> }).mappers : async () => undefined,
   };
 }
 

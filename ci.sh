@@ -237,8 +237,8 @@ TOKEN="ci-$RANDOM$RANDOM"
 AEP_TOKEN=$TOKEN start_bg relay-adapters 'listening on' $AEP relay --port 0
 URL=$(relay_url relay-adapters)
 # Each entry is an adapter name, optionally `:VAR=1` for the opt-in variable that turns its answerable
-# leg on, from the registry (impl/integrations.ts answerableEntries); Cline's needs a hub (below).
-ENTRIES=$(node -e "import('./dist/impl/integrations.js').then((m) => console.log(m.answerableEntries().join(' ')))")
+# leg on, from the registry (impl/integrations/registry.ts answerableEntries); Cline's needs a hub (below).
+ENTRIES=$(node -e "import('./dist/impl/integrations/registry.js').then((m) => console.log(m.answerableEntries().join(' ')))")
 [ -n "$ENTRIES" ] || { echo "ci.sh: the registry lists no answerable adapter" >&2; exit 1; }
 for entry in $ENTRIES; do
   name=${entry%%:*}

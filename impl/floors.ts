@@ -20,7 +20,7 @@ export const FLOORS: readonly Floor[] = [
   {
     level: 1,
     name: 'contracts and data',
-    paths: ['impl/contract/', 'impl/http/', 'impl/integrations', 'impl/floors.ts', '*/descriptor.ts', '*/deviations.ts', 'impl/adapter-kit/deviation.ts'],
+    paths: ['impl/contract/', 'impl/http/', 'impl/integrations/', 'impl/integrations/registry.ts', 'impl/floors.ts', '*/descriptor.ts', '*/deviations.ts'],
   },
   { level: 2, name: 'kits', paths: ['impl/adapter-kit/', 'impl/bridge-kit/', 'impl/relay-client/'] },
   {

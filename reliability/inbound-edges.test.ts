@@ -14,7 +14,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { INTEGRATIONS } from '../impl/integrations.js';
+import { INTEGRATIONS } from '../impl/integrations/registry.js';
 import type { EdgeLimits } from '../impl/http/limits.js';
 import { deepArray, idleSockets, postHead, rawExchange } from '../impl/http/test-utils/wire.js';
 import { judgeLine } from '../impl/mcp/json-rpc-edge.js';
@@ -32,7 +32,7 @@ const CUT_WITHIN = 3_500;
 describe('the surface table covers every inbound bridge', () => {
   it('every inbound bridge with a port has a row, or says why it listens on nothing', () => {
     const names = new Set(SURFACES.map((s) => s.name));
-    const missing = INTEGRATIONS.filter((i) => i.kind === 'inbound-bridge' && i.port > 0 && !names.has(i.name) && !(i.name in NO_HTTP)).map((i) => i.name);
+    const missing = INTEGRATIONS.filter((i) => i.role === 'inbound-bridge' && i.port > 0 && !names.has(i.name) && !(i.name in NO_HTTP)).map((i) => i.name);
     expect(missing, 'add a row to reliability/test-utils/inbound-surfaces.ts').toEqual([]);
     for (const s of SURFACES) expect(INTEGRATIONS.some((i) => i.name === s.name), s.name).toBe(true);
   });

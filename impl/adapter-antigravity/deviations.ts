@@ -1,6 +1,6 @@
 /** The antigravity adapter's names against adapter-antigravity-design.md and Annex A.11 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("path fields", "design record: transcriptPath, artifactDirectoryPath, workspacePaths are redacted+, digest-free", "never carried at any level; only the host marker is read from transcriptPath", "no core type has a member for them, and a workstation path adds nothing a console needs"),

@@ -34,7 +34,7 @@
  * call (tool name and canonical input equal). Session end closes whatever is still open (the kit).
  */
 import type { HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
-import { defineAdapter } from '../adapter-kit/define.js';
+import { defineAdapter, specFromDescriptor } from '../adapter-kit/define.js';
 import { dismissCallRequest } from '../adapter-kit/tool-calls.js';
 import { mapUnknownHook, put, str } from '../adapter-kit/mapping.js';
 import { onElicitation, onElicitationResult } from './elicitation.js';
@@ -44,11 +44,11 @@ import { onPermissionRequest } from './permission.js';
 import { NEUTRAL } from './replies.js';
 import { descriptor } from './descriptor.js';
 
-/**
- * Moments whose `hookSpecificOutput.additionalContext` Claude Code feeds to the model. A
- * conservative subset of the vendor's context-accepting moments (documented in the README).
+/*
+ * The moments whose `hookSpecificOutput.additionalContext` Claude Code feeds to the model (a
+ * conservative subset of the vendor's context-accepting moments, documented in the README), hello
+ * `capabilities.emits` and the port are read from the descriptor (`steering`, `emits`, `port`).
  */
-export const STEERABLE = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'PostToolUseFailure', 'SubagentStart']);
 
 /** UserPromptSubmit sources that mean a person (or the SDK host on their behalf) sent the prompt. */
 const PERSON_SOURCES = new Set(['user', 'sdk']);
@@ -162,11 +162,8 @@ function triggerOf(mapped: Mapped): Record<string, unknown> {
 }
 
 export const adapter = defineAdapter({
-  agent: AGENT,
-  defaultPort: descriptor.port,
-  emits: ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'agent', 'control'],
+  ...specFromDescriptor(descriptor),
   neutral: NEUTRAL,
-  steerable: STEERABLE,
   steeringCap: 10_000,
   handle,
 });

@@ -1,10 +1,10 @@
-/** The Claude Code adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The Claude Code adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'claude-code',
   vendor: 'Claude Code',
   surface: 'settings.json hooks: http hooks POSTed to the daemon, or command hooks through `aep hook` (2.1.197)',

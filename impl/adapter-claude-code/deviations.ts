@@ -1,6 +1,6 @@
 /** The claude-code adapter's names against adapters.md (Claude Code) and Annex A.1 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("compaction moment", "adapters.md: PreCompact emits nothing; session.compacted at PostCompact", "the same (recorded here because Annex A asks every deviation from a strict mapping to be stated)", "the post moment is the one that says compaction happened"),

@@ -1,10 +1,10 @@
-/** The Cline adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The Cline adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'cline',
   vendor: 'Cline',
   surface: 'subprocess hook files (`~/.cline/hooks/`) through `aep hook`; opt-in hub WebSocket',

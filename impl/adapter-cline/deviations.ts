@@ -1,6 +1,6 @@
 /** The cline adapter's names against adapter-cline-design.md and Annex A.9 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("steering", "control steering design: x.cline.control.instruct with AEP_INSTRUCT=1", "AEP_INSTRUCT does not apply; input goes through x.cline.control.send_input on the hub leg", "the record itself rejects instruct for Cline: send_input is the user plane"),

@@ -9,7 +9,7 @@ import { validateStream } from '../core/stream.js';
 import { startAdapter, type AdapterOptions, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
 import { daemonOptions } from '../adapter-kit/config.js';
-import { adapter, CODEX_HOLD_MS, STEERABLE } from './adapter.js';
+import { adapter } from './adapter.js';
 
 const S = 'thr_lark_31';
 const ALLOW = '{"hookSpecificOutput":{"hookEventName":"PermissionRequest","decision":{"behavior":"allow"}}}';
@@ -102,8 +102,7 @@ describe('codex adapter daemon', () => {
   });
 
   it('the hold window defaults to 20 s for Codex, and AEP_CODEX_HOLD_MS / AEP_ATTENTION_TIMEOUT_MS override it', () => {
-    expect(adapter.holdMs).toBe(CODEX_HOLD_MS);
-    expect(CODEX_HOLD_MS).toBe(20_000);
+    expect(adapter.holdMs).toBe(20_000);
     expect(daemonOptions('codex', 8378, {}, {}, adapter.holdMs)).toMatchObject({ attentionTimeoutMs: 20_000 });
     expect(daemonOptions('codex', 8378, {}, { AEP_ATTENTION_TIMEOUT_MS: '45000' }, adapter.holdMs)).toMatchObject({ attentionTimeoutMs: 45_000 });
     expect(daemonOptions('codex', 8378, {}, { AEP_ATTENTION_TIMEOUT_MS: '45000', AEP_CODEX_HOLD_MS: '8000' }, adapter.holdMs)).toMatchObject({ attentionTimeoutMs: 8_000 });
@@ -261,7 +260,8 @@ describe('codex adapter daemon', () => {
   });
 
   it('steering rides additionalContext on the five documented moments only, never on a held reply', async () => {
-    expect([...STEERABLE].sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'SubagentStart', 'UserPromptSubmit']);
+    const moments = ['SessionStart', 'SubagentStart', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit', 'Stop', 'PermissionRequest', 'SessionEnd'];
+    expect(moments.filter((m) => adapter.steerable(m)).sort()).toEqual(['PostToolUse', 'PreToolUse', 'SessionStart', 'SubagentStart', 'UserPromptSubmit']);
     const { a, r } = await setup({ instruct: true });
     expect(JSON.parse(r.frames[0]!).capabilities.control.accepts).toEqual(['control.attention.respond', 'x.codex.control.instruct']);
     const cmd = command('x.codex.control.instruct', S, { text: 'Run clippy before publishing.' });

@@ -30,25 +30,23 @@
  * dropped with an audit event at SessionEnd.
  */
 import type { HookContext, HookInput, Mapped } from '../adapter-kit/types.js';
-import { defineAdapter } from '../adapter-kit/define.js';
+import { defineAdapter, specFromDescriptor } from '../adapter-kit/define.js';
 import { dismissToolRequests, toolCallKey } from '../adapter-kit/tool-calls.js';
 import { str } from '../adapter-kit/mapping.js';
 import { permissionReply } from '../adapter-kit/replies.js';
 import { CodexLedger } from './ledger.js';
-import { AGENT, PERMISSION_OPTIONS, mapHook, mapPermissionRequest } from './map-hooks.js';
+import { PERMISSION_OPTIONS, mapHook, mapPermissionRequest } from './map-hooks.js';
 import { NEUTRAL } from './replies.js';
 import { descriptor } from './descriptor.js';
 
-/** The moments whose `hookSpecificOutput.additionalContext` Codex feeds to the model. */
-export const STEERABLE = new Set(['SessionStart', 'SubagentStart', 'PreToolUse', 'PostToolUse', 'UserPromptSubmit']);
-
-/**
- * The default hold window for Codex, in ms. Codex runs PermissionRequest before it shows its own
- * approval prompt, so while a hook is held the person at the terminal sees no prompt: the window
- * is kept short (20 s), and `hooks.example.json` gives the hook a 30 s timeout (the window plus
- * the shim's 5 s slack, inside it).
+/*
+ * Facts read from the descriptor (descriptor.ts), not restated here: the moments whose
+ * `hookSpecificOutput.additionalContext` Codex feeds to the model (`steering`), hello
+ * `capabilities.emits`, the port, and the hold window (`holdMs`, 20 s). Codex runs
+ * PermissionRequest before it shows its own approval prompt, so while a hook is held the person
+ * at the terminal sees no prompt: the window is kept short, and `hooks.example.json` gives the
+ * hook a 30 s timeout (the window plus the shim's 5 s slack, inside it).
  */
-export const CODEX_HOLD_MS = 20_000;
 
 /**
  * The `tool_input` member Codex's PermissionRequest adds to the call's input (PreToolUse and
@@ -161,11 +159,7 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
 }
 
 export const adapter = defineAdapter({
-  agent: AGENT,
-  defaultPort: descriptor.port,
-  holdMs: CODEX_HOLD_MS,
-  emits: ['session', 'run', 'tool', 'attention', 'delegation', 'control'],
+  ...specFromDescriptor(descriptor),
   neutral: NEUTRAL,
-  steerable: STEERABLE,
   handle,
 });

@@ -1,6 +1,6 @@
 /** The codex adapter's names against adapters.md (Codex) and Annex A.2 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("tool failure", "adapters.md: a failed tool still produces tool.completed", "the same; tool.failed is never emitted", "the hook surface reports no tool failure"),

@@ -22,7 +22,7 @@
  * context-injection surfaces (BeforeAgent/AfterTool `additionalContext`) are deliberately unused.
  */
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
-import { defineAdapter } from '../adapter-kit/define.js';
+import { defineAdapter, specFromDescriptor } from '../adapter-kit/define.js';
 import { str } from '../adapter-kit/mapping.js';
 import { SynthesizedRuns } from '../adapter-kit/synth-run.js';
 import { ulid } from '../core/ulid.js';
@@ -98,11 +98,8 @@ export function createAdapter(): AdapterDef {
 
   return {
     ...defineAdapter({
-      agent: AGENT,
-      defaultPort: descriptor.port,
-      emits: ['session', 'run', 'tool', 'progress'],
+      ...specFromDescriptor(descriptor),
       neutral: NEUTRAL,
-      steerable: new Set(),
       handle,
     }),
     accepts: [],

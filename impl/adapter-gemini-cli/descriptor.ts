@@ -1,10 +1,10 @@
-/** The Gemini CLI adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The Gemini CLI adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'gemini-cli',
   vendor: 'Gemini CLI',
   surface: '`.gemini/settings.json` command hooks through `aep hook` (0.61.0)',

@@ -1,6 +1,6 @@
 /** The gemini-cli adapter's names against adapters.md (Gemini CLI) and Annex A.3 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("human in the loop", "adapters.md: Notification maps to progress.status, never attention.requested", "the same; nothing is held and AEP_INSTRUCT is ignored", "no Gemini hook can grant or deny, so a respond affordance would be a lie"),

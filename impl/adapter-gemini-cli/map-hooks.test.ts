@@ -74,7 +74,7 @@ describeWhenPresent(STANDARD, "the standard's gemini-cli.json (read at test time
 });
 
 describe("Gemini CLI 0.61.0's own payloads, captured by the real-vendors lane (conformance/fixtures/vendors)", () => {
-  const capture = (scenario: string, file: string) => JSON.parse(readFileSync(new URL(`../../conformance/fixtures/vendors/gemini-0.61.0/${scenario}/${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
+  const capture = (scenario: string, file: string) => JSON.parse(readFileSync(new URL(`../../conformance/fixtures/vendors/gemini-cli-0.61.0/${scenario}/${file}`, import.meta.url), 'utf8')) as Record<string, unknown>;
   it('a failed shell command is tool.failed, a successful one tool.completed', () => {
     expect(mapHook(capture('observe-tool-fails', '07-AfterTool.json'))).toMatchObject({ type: 'tool.failed', data: { error: { type: 'exit_code' } } });
     expect(mapHook(capture('observe-tool', '07-AfterTool.json'))!.type).toBe('tool.completed');

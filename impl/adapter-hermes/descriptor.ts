@@ -1,10 +1,10 @@
-/** The Hermes Agent adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The Hermes Agent adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'hermes',
   vendor: 'Hermes Agent',
   surface: '`~/.hermes/config.yaml` shell hooks through `aep hook` (payload schema hermes.observer.v1)',

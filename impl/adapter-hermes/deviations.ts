@@ -1,6 +1,6 @@
 /** The hermes adapter's names against adapter-hermes-design.md and Annex A.10 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("a gate released by a closed socket", "design record: socket closed before release \u2192 attention.resolved (dismissed)", "a gate is released only by an answer, the timeout or the session's end", "the daemon cannot see the shim's socket close"),

@@ -1,10 +1,10 @@
-/** The Kilo Code adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The Kilo Code adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'plugin-adapter',
+  role: 'plugin-adapter',
   name: 'kilocode',
   vendor: 'Kilo Code',
   surface: 'plugin `kilocode-plugin.js` (`{ id, server }`) POSTing to `/hook/kilocode`: held `permission.ask` up to 7.4.5, bus `permission.asked` from 7.4.6 (`@kilocode/plugin` 7.3.1)',

@@ -1,6 +1,6 @@
 /** The kilocode adapter's names against adapter-kilocode-design.md and Annex A.8 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("ask moments from 7.4.6", "design record: the ask is held until answered", "from 7.4.6 an ask is a notification: Kilo's own prompt runs in parallel and nothing is held", "the vendor stopped awaiting the plugin"),

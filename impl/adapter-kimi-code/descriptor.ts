@@ -1,10 +1,10 @@
-/** The Kimi Code CLI adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The Kimi Code CLI adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'kimi-code',
   vendor: 'Kimi Code CLI',
   surface: '`~/.kimi-code/config.toml` command hooks through `aep hook`',

@@ -3,8 +3,8 @@
  *
  * | setting | flag | environment | default |
  * |---|---|---|---|
- * | port | `--port` | `AEP_<AGENT>_PORT` (the descriptor's `portEnv`), then `AEP_ADAPTER_PORT` | the adapter's port (impl/integrations.ts) |
- * | relay | `--relay` | `AEP_RELAY_URL` (the deprecated `AEP_RELAY` when unset) | the relay's default URL (impl/integrations.ts); `none` disables the link |
+ * | port | `--port` | `AEP_<AGENT>_PORT` (the descriptor's `portEnv`), then `AEP_ADAPTER_PORT` | the adapter's port (impl/integrations/registry.ts) |
+ * | relay | `--relay` | `AEP_RELAY_URL` (the deprecated `AEP_RELAY` when unset) | the relay's default URL (impl/integrations/registry.ts); `none` disables the link |
  * | token | `--token` | `AEP_TOKEN` | none |
  * | home | | `AEP_HOME` | `~/.aep` |
  * | capture | | `AEP_CAPTURE`, `AEP_CAPTURE_ATTENTION` | `metadata`, `redacted` |
@@ -12,7 +12,7 @@
  * | link grace | | `AEP_LINK_GRACE_MS` (0: a request raised while the relay link is down is answered neutrally at once) | 10 000 |
  * | steering | | `AEP_INSTRUCT=1` (`0` or empty: off; anything else is an error) | off |
  */
-import { DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations.js';
+import { DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations/registry.js';
 import { postureFromEnv } from './capture.js';
 import { DEFAULT_LINK_GRACE_MS } from './held-requests.js';
 import { aepHome } from './store.js';

@@ -4,6 +4,7 @@
  */
 import { contextReply } from './replies.js';
 import type { AdapterDef } from './types.js';
+import type { Descriptor } from '../integrations/descriptor.js';
 
 /** What a vendor states; `defineAdapter` fills in the rest. */
 export interface AdapterSpec {
@@ -23,6 +24,15 @@ export interface AdapterSpec {
   steeringCap?: number;
   /** Handle one hook call; resolves to the exact stdout the vendor receives. */
   handle: AdapterDef['handle'];
+}
+
+/**
+ * What an adapter's descriptor already says, as `AdapterSpec` members (the agent, the port, the
+ * hold window, hello `capabilities.emits` in the default posture, the steerable moments), so an
+ * adapter reads these facts from its descriptor instead of restating them.
+ */
+export function specFromDescriptor(d: Descriptor): Pick<AdapterSpec, 'agent' | 'defaultPort' | 'holdMs' | 'emits' | 'steerable'> {
+  return { agent: d.name, defaultPort: d.port, ...(d.holdMs !== undefined ? { holdMs: d.holdMs } : {}), emits: [...d.emits], steerable: new Set(d.steering) };
 }
 
 /**

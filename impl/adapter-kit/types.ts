@@ -162,7 +162,7 @@ export interface HookContext {
 export interface AdapterDef {
   /** The AEP `agent` name, also the vendor token in `x.{vendor}.*` types, e.g. `claude-code`. */
   agent: string;
-  /** Loopback port the daemon listens on by default (its descriptor's `port`, impl/integrations.ts). */
+  /** Loopback port the daemon listens on by default (its descriptor's `port`, impl/integrations/registry.ts). */
   defaultPort: number;
   /**
    * The vendor's default hold window for a held hook, in ms (config.ts `holdWindow`), inside the

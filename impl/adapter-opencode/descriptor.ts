@@ -1,10 +1,10 @@
-/** The OpenCode adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The OpenCode adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'plugin-adapter',
+  role: 'plugin-adapter',
   name: 'opencode',
   vendor: 'OpenCode',
   surface: 'JS plugin `opencode-plugin.js` (`event`, `tool.execute.before/after`, `permission.ask`) POSTing to `/hook/opencode` (`@opencode-ai/plugin` 1.18.33)',

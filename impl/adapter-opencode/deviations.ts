@@ -1,6 +1,6 @@
 /** The opencode adapter's names against adapter-opencode-design.md and Annex A.7 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("permission ask", "design record: the hold-open permission.ask hook settles the ask", "asks arrive on the v2 bus as permission.asked and are answered over REST; permission.ask is still held when called", "OpenCode 1.18.x declares permission.ask but never calls it"),

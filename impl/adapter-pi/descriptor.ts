@@ -1,10 +1,10 @@
-/** The pi adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The pi adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'plugin-adapter',
+  role: 'plugin-adapter',
   name: 'pi',
   vendor: 'pi coding agent',
   surface: 'extension factory `pi-extension.js` (notification events) POSTing to `/hook/pi/<event>` (0.80.x extension types)',

@@ -1,6 +1,6 @@
 /** The pi adapter's names against adapter-pi-design.md and Annex A.12 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("aborted loop", "design record: aborted \u2192 run.cancelled", "run.cancelled with no `by`", "the bus does not say who aborted (the record asks for no by claim)"),

@@ -22,7 +22,7 @@
  * documents; SessionEnd drops what is still queued.
  */
 import type { AdapterDef, HookContext, HookInput } from '../adapter-kit/types.js';
-import { defineAdapter } from '../adapter-kit/define.js';
+import { defineAdapter, specFromDescriptor } from '../adapter-kit/define.js';
 import { dismissToolRequests, toolCallKey } from '../adapter-kit/tool-calls.js';
 import { str } from '../adapter-kit/mapping.js';
 import { permissionReply } from '../adapter-kit/replies.js';
@@ -31,8 +31,7 @@ import { AGENT, PERMISSION_OPTIONS, mapHook, mapPermissionRequest } from './map-
 import { NEUTRAL } from './replies.js';
 import { descriptor } from './descriptor.js';
 
-/** The moments whose `hookSpecificOutput.additionalContext` Qwen Code feeds to the model. */
-export const STEERABLE = new Set(['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PostToolUse', 'Stop', 'SubagentStart', 'PreCompact']);
+/* The moments whose `hookSpecificOutput.additionalContext` Qwen Code feeds to the model, hello `capabilities.emits` and the port: read from the descriptor. */
 
 /** The sixteen hooks of the standard's pin plus PermissionDenied (what settings.example.json registers). */
 export const HOOKS = [
@@ -109,11 +108,8 @@ export function createAdapter(): AdapterDef {
 
   return {
     ...defineAdapter({
-      agent: AGENT,
-      defaultPort: descriptor.port,
-      emits: ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'control'],
+      ...specFromDescriptor(descriptor),
       neutral: NEUTRAL,
-      steerable: STEERABLE,
       handle,
     }),
     configure: () => createAdapter(),

@@ -1,10 +1,10 @@
-/** The Qwen Code adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The Qwen Code adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'qwen-code',
   vendor: 'Qwen Code',
   surface: '`.qwen/settings.json` hooks: native http hooks to the daemon, or command hooks through `aep hook`',

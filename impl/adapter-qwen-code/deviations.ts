@@ -1,6 +1,6 @@
 /** The qwen-code adapter's names against adapters.md (Qwen Code) and Annex A.4 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("runs", "Annex A.4: runs synthesized per prompt", "the same; a run left open at session end drains as run.cancelled", "no turn id exists on this surface, and every run needs a terminal"),

@@ -1,10 +1,10 @@
-/** The VS Code agent adapter's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The VS Code agent adapter's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'adapter',
-  integration: 'hook-adapter',
+  role: 'hook-adapter',
   name: 'vscode',
   vendor: 'VS Code agent',
   surface: '`.github/hooks/*.json` command hooks of the Local harness through `aep hook`',

@@ -1,6 +1,6 @@
 /** The vscode adapter's names against adapters.md (VS Code agent) and Annex A.5 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("session end", "adapters.md: the editor target has no session-end event", "session.ended is never emitted, and queued steering is never dropped", "the surface has no end to emit or to drop at"),

@@ -1,10 +1,10 @@
-/** The acp bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The acp bridge's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'inbound-bridge',
+  role: 'inbound-bridge',
   name: "acp",
   vendor: "Agent Client Protocol (any ACP agent and editor)",
   surface: "stdio tee: `aep bridge acp -- <agent>` between editor and agent, JSON-RPC frames read both ways (`@agentclientprotocol/sdk` 1.2.1)",
@@ -25,6 +25,14 @@ export const descriptor: Descriptor = {
     { name: 'AEP_AGENT_NAME', summary: 'the agent name (default acp)' },
   ],
   entry: { module: 'bridge-acp/cli.js', export: 'run' },
+  summary: 'inbound: byte-transparent ACP stdio tee: aep bridge acp -- <agent> [args...]',
+  corpus: { sources: ['acp'] },
+  help: [
+    'acp (-- <agent> [args...]):',
+    '  spawns the real agent, pipes stdin/stdout byte-transparently, tees both directions to the',
+    '  relay; the agent\'s exit code is the bridge\'s. AEP_ACP_DELTAS=1 opts message/thought chunks',
+    '  in; AEP_ACP_LOG=1 writes bridge diagnostics to stderr; AEP_AGENT_NAME overrides agent \'acp\'.',
+  ],
   configs: [],
   verification: { status: "documented", detail: "real ACP SDK peers on both sides (peer.test.ts) and the bridge-mappings pins; no captured vendor session" },
 };

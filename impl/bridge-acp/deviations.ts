@@ -1,6 +1,6 @@
 /** The acp bridge's names against bridge-acp-design.md and Annex A.13 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("permission answers", "design record: read-only", "read-only: permission requests are observed, never answered", "the bridge observes the editor's gate"),

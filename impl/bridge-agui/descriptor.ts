@@ -1,5 +1,5 @@
-/** The agui bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The agui bridge's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 import { edgeSurface } from '../http/limits.js';
 
@@ -8,7 +8,7 @@ export const EDGE = edgeSurface('AEP_AGUI', { maxBody: 16 * 1024 * 1024, maxDept
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'inbound-bridge',
+  role: 'inbound-bridge',
   name: "agui",
   vendor: "AG-UI",
   surface: "HTTP tee proxy toward `--upstream`: requests and the event stream pass untouched",
@@ -31,6 +31,13 @@ export const descriptor: Descriptor = {
   ],
   entry: { module: 'bridge-agui/cli.js', export: 'run' },
   daemon: { needs: { flag: '--upstream', env: 'AEP_AGUI_UPSTREAM', what: 'the AG-UI agent URL' } },
+  summary: 'inbound: AG-UI tee proxy toward AEP_AGUI_UPSTREAM (the UI stream passes untouched)',
+  corpus: { sources: ['agui'] },
+  help: [
+    'agui (port {port}):',
+    '  --upstream URL   the AG-UI agent (default AEP_AGUI_UPSTREAM; required). AEP_AGUI_DELTAS=1 opts',
+    '                   token deltas in; AEP_AGENT_NAME overrides agent \'agui\'.',
+  ],
   configs: [],
   verification: { status: "documented", detail: "a real AG-UI client peer (peer.test.ts) and the bridge-mappings pins; no captured vendor session" },
 };

@@ -1,6 +1,6 @@
 /** The agui bridge's names against bridge-agui-design.md and Annex A.14 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("control", "design record: a tee proxy", "read-only: no command reaches the upstream agent", "AG-UI has no write path to the agent"),

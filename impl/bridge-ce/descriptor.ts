@@ -1,10 +1,10 @@
-/** The ce bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The ce bridge's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'outbound-sidecar',
+  role: 'outbound-sidecar',
   name: "ce",
   vendor: "CloudEvents / OCSF sinks",
   surface: "outbound sidecar: relay `GET /stream` to structured-mode CloudEvents POSTs (`--ocsf`: OCSF records)",
@@ -22,6 +22,7 @@ export const descriptor: Descriptor = {
   env: [
     { name: 'AEP_CE_SINK', summary: 'the HTTP sink for structured-mode CloudEvents (--sink)' },
   ],
+  summary: 'outbound: AEP events -> CloudEvents (structured mode) to an HTTP sink, or OCSF with --ocsf',
   configs: [],
   verification: { status: "documented", detail: "projection and delivery tests against a local sink; no external sink verified" },
 };

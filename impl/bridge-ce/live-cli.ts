@@ -21,7 +21,7 @@ import { parseLevel } from '../adapter-kit/capture.js';
 import { aepHome } from '../adapter-kit/store.js';
 import { EXIT, UsageError, type CliIo } from '../contract/cli.js';
 import { startSidecar } from './sidecar.js';
-import { DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations.js';
+import { DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations/registry.js';
 import { checkStatePath } from '../operator/state-file.js';
 import { httpSink } from './sink.js';
 import { otlpExporter } from '../bridge-otlp/exporter.js';

@@ -1,10 +1,10 @@
-/** The kilocode-sse bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The kilocode-sse bridge's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'inbound-bridge',
+  role: 'inbound-bridge',
   name: "kilocode-sse",
   vendor: "Kilo Code (server event bus)",
   surface: "attach to `--server` `GET /event` (SSE), the OpenCode-family policy under `x.kilocode.*` (incl. the 7.4.6 bus asks)",
@@ -28,6 +28,8 @@ export const descriptor: Descriptor = {
   ],
   entry: { module: 'bridge-opencode-sse/cli.js', export: 'runner', arg: 'kilocode' },
   daemon: {},
+  summary: 'inbound: Kilo Code server bus (GET /event), companion or --primary',
+  corpus: { sources: ['kilocode-sse'], modePolicies: ['kilocode'] },
   configs: [],
   verification: { status: "documented", detail: "the shared OpenCode-family daemon tests and the kilocode-sse pins; no captured vendor session" },
 };

@@ -1,6 +1,6 @@
-/** The kimi-code-web bridge's names against adapter-kimi-code-design.md (the wire modes) (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+/** The kimi-web bridge's names against adapter-kimi-code-design.md (the wire modes) (rendered into README.md by `npm run gen:matrices`). */
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("the opt-in gate", "design record: ws_modes (primary, companion)", "the gate is honored in primary mode only", "in companion mode the hook adapter owns the session's control"),

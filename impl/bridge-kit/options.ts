@@ -10,7 +10,7 @@
  * | capture | | `AEP_CAPTURE`, `AEP_CAPTURE_ATTENTION` | metadata, redacted |
  */
 import { postureFromEnv } from '../adapter-kit/capture.js';
-import { DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations.js';
+import { DEFAULT_RELAY_URL, relayUrlFromEnv } from '../integrations/registry.js';
 import { aepHome } from '../adapter-kit/store.js';
 import type { Posture } from '../adapter-kit/types.js';
 

@@ -1,10 +1,10 @@
-/** The openhands bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The openhands bridge's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'inbound-bridge',
+  role: 'inbound-bridge',
   name: "openhands",
   vendor: "OpenHands",
   surface: "agent-server observer: `GET /api/conversations/search` discovery and one `/sockets/events/{id}` socket per conversation",
@@ -32,6 +32,18 @@ export const descriptor: Descriptor = {
   ],
   entry: { module: 'bridge-openhands/cli.js', export: 'run' },
   daemon: {},
+  summary: 'inbound: OpenHands agent server observer (discovery + auth-only sockets)',
+  corpus: { sources: ['openhands'] },
+  help: [
+    'openhands (healthz {port}):',
+    '  --server URL     the agent server (default AEP_OPENHANDS_SERVER, then http://127.0.0.1:8000);',
+    '                   AEP_OPENHANDS_API_KEY the session key (sent only in the socket\'s auth frame',
+    '                   and the discovery header), AEP_OPENHANDS_POLL discovery seconds (default 15),',
+    '                   AEP_OPENHANDS_DELTAS=1 streaming deltas. Read-only by default;',
+    '                   AEP_OPENHANDS_CONTROL=1 turns on the control gate: five REST writes',
+    '                   (respond_to_confirmation, pause, resume, interrupt, send_input);',
+    '                   AEP_OPENHANDS_ACK_GUARD_MS (default 8000).',
+  ],
   configs: [],
   verification: { status: "documented", detail: "receiver and control tests against a local agent-server stub, live control-loop scenarios and the openhands pins; no captured vendor session" },
 };

@@ -1,5 +1,5 @@
-/** The otlp-in bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The otlp-in bridge's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 import { edgeSurface } from '../http/limits.js';
 
@@ -8,7 +8,7 @@ export const EDGE = edgeSurface('AEP_OTLP_IN', { maxBody: 8 * 1024 * 1024, maxDe
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'inbound-bridge',
+  role: 'inbound-bridge',
   name: "otlp-in",
   vendor: "Codex / VS Code OpenTelemetry logs",
   surface: "`POST /v1/logs` OTLP/HTTP JSON receiver (protobuf refused 415)",
@@ -30,6 +30,15 @@ export const descriptor: Descriptor = {
   ],
   entry: { module: 'bridge-otlp-in/cli.js', export: 'run' },
   daemon: {},
+  summary: 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs',
+  corpus: { sources: ['codex-otel', 'vscode-otel'] },
+  help: [
+    'otlp-in (port {port}):',
+    '  --vendor V       codex (default; session = conversation.id) or vscode (session = resource',
+    '                   session.id); env AEP_OTLP_IN_VENDOR',
+    '  --primary        emit the profile\'s core subset (for deployments with no hook adapter);',
+    '                   default companion: only x.<vendor>.otel.* (env AEP_OTLP_IN_MODE=primary)',
+  ],
   configs: [],
   verification: { status: "documented", detail: "the official OTel exporter as a real peer (peer.test.ts) and the codex-otel / vscode-otel pins" },
 };

@@ -1,6 +1,6 @@
 /** The otlp-in bridge's names against bridge-otlp-inbound-design.md (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../adapter-kit/deviation.js';
+import type { Deviation } from '../integrations/descriptor.js';
+import { deviation, unnamed } from '../integrations/deviation.js';
 
 export const DEVIATIONS: readonly Deviation[] = [
   deviation("records with no session key", "design record: the session key identifies the record", "answered as OTLP partialSuccess (rejected records counted)", "an event without a session cannot be emitted"),

@@ -1,10 +1,10 @@
-/** The otlp bridge's descriptor (impl/adapter-kit/descriptor.ts explains the fields). */
-import type { Descriptor } from '../adapter-kit/descriptor.js';
+/** The otlp bridge's descriptor (impl/integrations/descriptor.ts explains the fields). */
+import type { Descriptor } from '../integrations/descriptor.js';
 import { DEVIATIONS } from './deviations.js';
 
 export const descriptor: Descriptor = {
   kind: 'bridge',
-  integration: 'outbound-sidecar',
+  role: 'outbound-sidecar',
   name: "otlp",
   vendor: "OpenTelemetry collectors (OTLP/HTTP logs)",
   surface: "outbound sidecar: relay `GET /stream` to OTLP/HTTP JSON `ExportLogsServiceRequest` at `<endpoint>/v1/logs`",
@@ -22,6 +22,7 @@ export const descriptor: Descriptor = {
   env: [
     { name: 'OTEL_EXPORTER_OTLP_ENDPOINT', summary: 'the OTLP/HTTP endpoint, /v1/logs appended (--endpoint)' },
   ],
+  summary: 'outbound: AEP events -> OTLP/HTTP JSON LogRecords to <endpoint>/v1/logs',
   configs: [],
   verification: { status: "documented", detail: "wire and delivery tests against a local collector stub" },
 };

@@ -5,12 +5,12 @@ import { startAdapter } from '../adapter-kit/daemon.js';
 import { configureDef } from '../adapter-kit/configure.js';
 import { aepHome } from '../adapter-kit/store.js';
 import { prepareDir } from '../adapter-kit/ensure-dir.js';
-import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ENV } from '../integrations.js';
+import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ENV } from '../integrations/registry.js';
 import { EXIT, UsageError } from './io.js';
 import { named } from './lookup.js';
 import type { Verb } from './verb.js';
 
-/** Every adapter the CLI can run, loaded lazily, from the registry (impl/integrations.ts). */
+/** Every adapter the CLI can run, loaded lazily, from the registry (impl/integrations/registry.ts). */
 export const ADAPTERS: Readonly<Record<string, () => Promise<AdapterDef>>> = Object.fromEntries(
   ADAPTER_INTEGRATIONS.map((i) => [i.command, async () => (await i.load()) as AdapterDef]),
 );

@@ -1,4 +1,4 @@
-import { RELAY_PORT } from '../integrations.js';
+import { RELAY_PORT } from '../integrations/registry.js';
 
 /**
  * The ports fetch refuses to connect to (the Fetch standard's "bad port" list, which Node's fetch

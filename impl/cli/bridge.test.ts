@@ -92,3 +92,13 @@ describe('aep bridge --from-file errors', () => {
     expect(high.body).toEqual({ trigger: 'user', prompt: 'hello' });
   });
 });
+
+describe('aep bridge: earlier names', () => {
+  it("reads Kimi web's earlier names as kimi-web, with a one-line notice", async () => {
+    for (const typed of ['kimi-code-web', 'bridge-kimi-code-web']) {
+      const io = fakeIo({ cwd: ROOT, env: {} });
+      await expect(verb.run({ values: {}, positionals: [typed] }, io)).rejects.toThrow(/--server/);
+      expect(io.err).toBe(`aep bridge: '${typed}' is now 'kimi-web' (one name per integration): read as kimi-web\n`);
+    }
+  });
+});

@@ -1,7 +1,7 @@
 /**
  * `aep bridge <name> ...`: the AEP-0005 bridges. Outbound sidecars `ce` and `otlp` (offline with
  * `--from-file`, or live on a relay subscription), and the inbound bridges (each an ordinary
- * emitter toward the relay). Every bridge comes from the registry (impl/integrations.ts), loaded lazily.
+ * emitter toward the relay). Every bridge comes from the registry (impl/integrations/registry.ts), loaded lazily.
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
@@ -11,33 +11,20 @@ import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
 import { named } from './lookup.js';
-import { BRIDGE_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ENV, bridgeNamed } from '../integrations.js';
+import { BRIDGE_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ENV, aliasOf, bridgeNamed } from '../integrations/registry.js';
 
 export type { BridgeArgs, BridgeRunner } from '../contract/cli.js';
 import type { BridgeRunner } from '../contract/cli.js';
 
-/** What `aep bridge` lists: a one-line summary per bridge; its runner is loaded from the registry. */
-const SUMMARIES: Readonly<Record<string, string>> = {
-  ce: 'outbound: AEP events -> CloudEvents (structured mode) to an HTTP sink, or OCSF with --ocsf',
-  otlp: 'outbound: AEP events -> OTLP/HTTP JSON LogRecords to <endpoint>/v1/logs',
-  acp: 'inbound: byte-transparent ACP stdio tee: aep bridge acp -- <agent> [args...]',
-  'opencode-sse': 'inbound: OpenCode server bus (GET /event), companion or --primary',
-  'kilocode-sse': 'inbound: Kilo Code server bus (GET /event), companion or --primary',
-  agui: 'inbound: AG-UI tee proxy toward AEP_AGUI_UPSTREAM (the UI stream passes untouched)',
-  openhands: 'inbound: OpenHands agent server observer (discovery + auth-only sockets)',
-  'otlp-in': 'inbound: OTLP/HTTP JSON logs (Codex, VS Code) on POST /v1/logs',
-  'kimi-web': 'inbound: Kimi web kap-server observer (REST discovery + bearer-subprotocol WS), companion or --primary',
-};
-
-/** Every bridge of the registry (impl/integrations.ts), loaded lazily: outbound sidecars run here, inbound bridges from their own module. */
+/** Every bridge of the registry (impl/integrations/registry.ts), loaded lazily: outbound sidecars run here, inbound bridges from their own module. */
 export const BRIDGES: Readonly<Record<string, { summary: string; port: number; portEnv: string; load: () => Promise<BridgeRunner> }>> = Object.fromEntries(
   BRIDGE_INTEGRATIONS.map((i) => [
     i.command,
     {
-      summary: `${SUMMARIES[i.command] ?? i.descriptor.surface}${i.port ? `; port ${i.port} (${i.portEnv})` : ''}`,
+      summary: `${i.descriptor.summary ?? i.descriptor.surface}${i.port ? `; port ${i.port} (${i.portEnv})` : ''}`,
       port: i.port,
       portEnv: i.portEnv,
-      load: async () => (i.kind === 'outbound-sidecar' ? outbound(i.command === 'ce' ? 'ce' : 'otlp') : ((await i.load()) as BridgeRunner)),
+      load: async () => (i.role === 'outbound-sidecar' ? outbound(i.command === 'ce' ? 'ce' : 'otlp') : ((await i.load()) as BridgeRunner)),
     },
   ]),
 );
@@ -46,6 +33,11 @@ const port = (command: string): string => {
   const b = bridgeNamed(command);
   return b ? `${b.port}, ${b.portEnv}` : '?';
 };
+
+/** Each bridge's own help section (its descriptor's `help`), `{port}` its port and variable, `{port:<name>}` another bridge's. */
+const BRIDGE_HELP = BRIDGE_INTEGRATIONS.filter((i) => i.descriptor.help !== undefined)
+  .map((i) => i.descriptor.help!.join('\n').replace(/\{port(?::([a-z0-9-]+))?\}/g, (_m, other: string | undefined) => port(other ?? i.name)))
+  .join('\n\n');
 
 const HELP = `usage: aep bridge <name> [flags]
 
@@ -72,54 +64,13 @@ outbound, live (ce, otlp): subscribe to the relay, deliver, retry, resume (docs/
   --state FILE     resume cursor (default $AEP_HOME/bridges/<name>.cursor.json)
   --replay         with no cursor yet, replay what the relay holds (default: start live)
 
-inbound, common (otlp-in, acp, agui, openhands, opencode-sse, kilocode-sse, kimi-web):
+inbound, common (${BRIDGE_INTEGRATIONS.filter((i) => i.role === 'inbound-bridge').map((i) => i.name).join(', ')}):
   --port N         listen port (default: the bridge's reference port; env AEP_<NAME>_PORT)
   --relay URL      relay base URL (default ${RELAY_URL_ENV}, then ${DEFAULT_RELAY_URL}; 'none' disables)
   --token T        relay bearer token (default AEP_TOKEN)
   environment: AEP_HOME (logs, epoch state), AEP_CAPTURE, AEP_CAPTURE_ATTENTION
 
-otlp-in (port ${port('otlp-in')}):
-  --vendor V       codex (default; session = conversation.id) or vscode (session = resource
-                   session.id); env AEP_OTLP_IN_VENDOR
-  --primary        emit the profile's core subset (for deployments with no hook adapter);
-                   default companion: only x.<vendor>.otel.* (env AEP_OTLP_IN_MODE=primary)
-
-acp (-- <agent> [args...]):
-  spawns the real agent, pipes stdin/stdout byte-transparently, tees both directions to the
-  relay; the agent's exit code is the bridge's. AEP_ACP_DELTAS=1 opts message/thought chunks
-  in; AEP_ACP_LOG=1 writes bridge diagnostics to stderr; AEP_AGENT_NAME overrides agent 'acp'.
-
-opencode-sse / kilocode-sse (healthz ${port('opencode-sse')} / ${port('kilocode-sse')}):
-  --server URL     the vendor server (default AEP_OPENCODE_SERVER / AEP_KILOCODE_SERVER, then
-                   http://127.0.0.1:4096)
-  --primary        full bus mapping with synthesized runs (SSE-only deployments); default
-                   companion: only x.<vendor>.* (env AEP_OPENCODE_SSE_MODE / AEP_KILOCODE_SSE_MODE)
-                   AEP_OPENCODE_SSE_CONTROL=1 / AEP_KILOCODE_SSE_CONTROL=1 (primary only): the
-                   permission reply and the run-scope abort over REST;
-                   AEP_OPENCODE_SSE_ACK_GUARD_MS / AEP_KILOCODE_SSE_ACK_GUARD_MS (default 8000)
-
-agui (port ${port('agui')}):
-  --upstream URL   the AG-UI agent (default AEP_AGUI_UPSTREAM; required). AEP_AGUI_DELTAS=1 opts
-                   token deltas in; AEP_AGENT_NAME overrides agent 'agui'.
-
-openhands (healthz ${port('openhands')}):
-  --server URL     the agent server (default AEP_OPENHANDS_SERVER, then http://127.0.0.1:8000);
-                   AEP_OPENHANDS_API_KEY the session key (sent only in the socket's auth frame
-                   and the discovery header), AEP_OPENHANDS_POLL discovery seconds (default 15),
-                   AEP_OPENHANDS_DELTAS=1 streaming deltas. Read-only by default;
-                   AEP_OPENHANDS_CONTROL=1 turns on the control gate: five REST writes
-                   (respond_to_confirmation, pause, resume, interrupt, send_input);
-                   AEP_OPENHANDS_ACK_GUARD_MS (default 8000).
-
-kimi-web (healthz ${port('kimi-web')}):
-  --server URL     the kap-server behind 'kimi web' (AEP_KIMI_WEB_SERVER; required). Bearer token
-                   AEP_KIMI_WEB_TOKEN, else <KIMI_CODE_HOME or ~/.kimi-code>/server.token;
-                   AEP_KIMI_WEB_SESSIONS=a,b subscribes those (default: discover over REST).
-  --primary        the full wire mapping (runs, tools, read-only asks); default companion: only
-                   x.kimi-code.web.* (env AEP_KIMI_WEB_MODE=primary). Read-only by default;
-                   AEP_KIMI_WEB_CONTROL=1 (primary only; a usage error in companion mode) turns
-                   on the control gate: the approval decision and the run abort over REST;
-                   AEP_KIMI_WEB_ACK_GUARD_MS (default 8000).
+${BRIDGE_HELP}
 
 exit codes: 0 done (or stopped cleanly), 1 invalid input or could not start, 2 usage error
 `;
@@ -184,8 +135,10 @@ export const verb: Verb = {
   },
   allowPositionals: true,
   async run({ values, positionals }, io) {
-    const [name, ...rest] = positionals;
-    const entry = named(BRIDGES, name, 'a', 'bridge');
+    const [typed, ...rest] = positionals;
+    const alias = aliasOf(typed);
+    if (alias) io.stderr(`aep bridge: ${alias.notice}\n`);
+    const entry = named(BRIDGES, alias?.name ?? typed, 'a', 'bridge');
     return (await entry.load())({ values, rest }, io);
   },
 };

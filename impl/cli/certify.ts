@@ -42,7 +42,12 @@ export const verb: Verb = {
     const { parseRelease, certifyRelease } = await import('../../runners/vendors/certify.js');
     const release = parseRelease(args.positionals[0]!);
     if (typeof release === 'string') throw new UsageError(release);
-    const { INTEGRATIONS } = await import('../integrations.js');
+    const { INTEGRATIONS, aliasOf } = await import('../integrations/registry.js');
+    const alias = aliasOf(release.integration);
+    if (alias) {
+      io.stderr(`aep certify: ${alias.notice}\n`);
+      release.integration = alias.name;
+    }
     if (!INTEGRATIONS.some((i) => i.name === release.integration)) throw new UsageError(`unknown integration '${release.integration}'; known: ${INTEGRATIONS.map((i) => i.name).join(', ')}`);
     const { referenceImplementation } = await import('../../runners/conformance/implementation.js');
     const result = await certifyRelease({

@@ -16,7 +16,7 @@ import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
 import { fsReason } from '../operator/fs-errors.js';
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
-import { DEFAULT_RELAY_URL } from '../integrations.js';
+import { DEFAULT_RELAY_URL } from '../integrations/registry.js';
 
 const HELP = `usage: aep check-live URL [flags]
 

@@ -6,7 +6,7 @@
  */
 import { lintCorpus, renderFinding } from '../../runners/conformance/lint-corpus.js';
 import { packageRoot } from '../../runners/conformance/corpus.js';
-import { INTEGRATIONS } from '../integrations.js';
+import { INTEGRATIONS } from '../integrations/registry.js';
 import { writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { checkOutputFile } from '../adapter-kit/ensure-dir.js';

@@ -2,7 +2,7 @@ import { runDemoAgent } from '../demo-agent/agent.js';
 import { UsageError } from './io.js';
 import { target } from '../operator/relay-opts.js';
 import type { Verb } from './verb.js';
-import { DEFAULT_RELAY_URL, RELAY_URL_ALIAS, RELAY_URL_ENV } from '../integrations.js';
+import { DEFAULT_RELAY_URL, RELAY_URL_ALIAS, RELAY_URL_ENV } from '../integrations/registry.js';
 
 const HELP = `usage: aep demo-agent [--relay URL] [--token T] [--session S] [--run R]
 

@@ -2,7 +2,7 @@
 import type { Verb } from './verb.js';
 import { UsageError } from './io.js';
 import { BEATS, runDemo } from '../demo/run.js';
-import { CONSOLE_PORT, CONSOLE_PORT_ENV } from '../integrations.js';
+import { CONSOLE_PORT, CONSOLE_PORT_ENV } from '../integrations/registry.js';
 
 const HELP = `usage: aep demo [--json] [--console [--console-port N] [--lead S]]
 

@@ -3,7 +3,7 @@ import type { Verb } from './verb.js';
 import { judge, renderReport } from '../operator/doctor-findings.js';
 import { runProbes } from '../operator/doctor-probe.js';
 import { aepHome } from '../operator/home.js';
-import { CONSOLE_PORT, CONSOLE_PORT_ENV } from '../integrations.js';
+import { CONSOLE_PORT, CONSOLE_PORT_ENV } from '../integrations/registry.js';
 import { RELAY_FLAGS, RELAY_HELP, target } from '../operator/relay-opts.js';
 
 const HELP = `usage: aep doctor [--relay URL] [--token T] [--all] [--json]

@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { COMMON_ENV, DEFAULT_RELAY_URL, INTEGRATIONS, RELAY_URL_ALIAS, RELAY_URL_ENV } from '../integrations.js';
+import { COMMON_ENV, DEFAULT_RELAY_URL, INTEGRATIONS, RELAY_URL_ALIAS, RELAY_URL_ENV } from '../integrations/registry.js';
 import { DEFAULTS } from '../relay/config.js';
 import { CATALOG } from '../operator/catalog.js';
 
@@ -43,7 +43,7 @@ function readByCode(): Map<string, string> {
     const names = [...text.matchAll(/\benv\??(?:\.|\[\s*['"])([A-Z][A-Z0-9_]{2,})\b/g), ...text.matchAll(/['"`]((?:AEP|OTEL)_[A-Z0-9_]*[A-Z0-9])['"`]/g)].map((m) => m[1]!).filter((n) => !prefixes.has(n));
     for (const n of names) if (!found.has(n)) found.set(n, relative(ROOT, file));
   }
-  for (const v of [...COMMON_ENV, ...INTEGRATIONS.flatMap((i) => i.env)]) if (!found.has(v.name)) found.set(v.name, 'impl/integrations.ts');
+  for (const v of [...COMMON_ENV, ...INTEGRATIONS.flatMap((i) => i.env)]) if (!found.has(v.name)) found.set(v.name, 'impl/integrations/registry.ts');
   for (const d of CATALOG) if (!found.has(d.portEnv)) found.set(d.portEnv, 'impl/operator/catalog.ts');
   return found;
 }

@@ -5,7 +5,7 @@
  * about one bare `node` start (the `hook-shim` benchmark).
  *
  * What it needs of each adapter is in {@link SHIM_ADAPTERS}, a tiny table generated from the
- * registry (impl/integrations.ts) into shim-table.cts; adding an adapter needs nothing here.
+ * registry (impl/integrations/registry.ts) into shim-table.cts; adding an adapter needs nothing here.
  */
 import { MAX_HOOK_BYTES, REPLY_GRACE_MS, SHIM_CONNECT_TIMEOUT_MS, STDIN_TIMEOUT_MS, forwardHook, readHookInput } from '../adapter-kit/shim.cjs';
 import type { Verb } from './verb.js';
@@ -18,7 +18,7 @@ export function neutralOf(adapter: ShimAdapter, hookEvent: string | undefined): 
   return hookEvent !== undefined && adapter.neutralBy !== undefined && Object.hasOwn(adapter.neutralBy, hookEvent) ? adapter.neutralBy[hookEvent]! : adapter.neutral;
 }
 
-/** Per adapter, generated from the registry (impl/integrations.ts) into shim-table.cts, held current by impl/integrations.test.ts. */
+/** Per adapter, generated from the registry (impl/integrations/registry.ts) into shim-table.cts, held current by impl/integrations/registry.test.ts. */
 export { SHIM_ADAPTERS };
 
 /** The I/O the shim touches. */

@@ -4,7 +4,7 @@ import { own } from './lookup.js';
 import { PathError } from '../adapter-kit/ensure-dir.js';
 import { fsReason } from '../operator/fs-errors.js';
 import { VERBS } from './verbs.js';
-import { relayUrlFromEnv } from '../integrations.js';
+import { relayUrlFromEnv } from '../integrations/registry.js';
 
 const PROGRAM = 'aep';
 

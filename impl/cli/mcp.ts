@@ -15,7 +15,7 @@ import { MCP_LIMITS, mcpLimitsFromEnv } from '../mcp/json-rpc-edge.js';
 import { BoundedStdioTransport } from '../mcp/stdio-transport.js';
 import { aepHome } from '../operator/home.js';
 import { DEFAULT_RELAY, tokenOf } from '../operator/relay-opts.js';
-import { relayUrlFromEnv } from '../integrations.js';
+import { relayUrlFromEnv } from '../integrations/registry.js';
 
 const HELP = `usage: aep mcp [--relay URL|none] [--token T] [--session S] [--ask-timeout S]
 

@@ -4,7 +4,7 @@ import type { Verb } from './verb.js';
 import { ConfigError, parseRelayConfig } from '../relay/config.js';
 import { startRelay } from '../relay/server.js';
 import { parseFleetConfig } from '../relay/fleet/config.js';
-import { CONSOLE_PORT, RELAY_PORT, RELAY_PORT_ENV } from '../integrations.js';
+import { CONSOLE_PORT, RELAY_PORT, RELAY_PORT_ENV } from '../integrations/registry.js';
 
 const HELP = `usage: aep relay [--host HOST] [--port PORT] [--nats URL]
 

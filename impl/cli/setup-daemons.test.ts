@@ -12,7 +12,7 @@ import { deadPort } from '../test-utils/dead-port.js';
 import { probe } from '../operator/doctor-probe.js';
 import { isAlive, readPid } from '../operator/daemons.js';
 import { CATALOG } from '../operator/catalog.js';
-import { DAEMON_INTEGRATIONS } from '../integrations.js';
+import { DAEMON_INTEGRATIONS } from '../integrations/registry.js';
 import { aep } from '../operator/test-utils/stack.js';
 import { skipped, WHY } from '../test-utils/skip.js';
 
@@ -28,8 +28,8 @@ async function isolatedEnv(): Promise<Record<string, string>> {
 describe('aep setup: every integration of the registry', () => {
   it('the catalog holds the relay, every adapter and every daemon bridge', () => {
     expect(CATALOG.map((d) => d.id)).toEqual(['relay', ...DAEMON_INTEGRATIONS.map((i) => i.command)]);
-    expect(CATALOG.filter((d) => d.kind === 'hook-adapter' || d.kind === 'plugin-adapter').length).toBeGreaterThanOrEqual(12);
-    expect(CATALOG.filter((d) => d.kind === 'inbound-bridge').map((d) => d.id).sort()).toEqual(['agui', 'kilocode-sse', 'kimi-web', 'opencode-sse', 'openhands', 'otlp-in']);
+    expect(CATALOG.filter((d) => d.kind === 'adapter').length).toBeGreaterThanOrEqual(12);
+    expect(CATALOG.filter((d) => d.kind === 'bridge').map((d) => d.id).sort()).toEqual(['agui', 'kilocode-sse', 'kimi-web', 'opencode-sse', 'openhands', 'otlp-in']);
   });
 
   it.skipIf(!BUILT)(`a bridge that needs a vendor server names the flag and the variable, and starts nothing${skipped(!BUILT, WHY.build)}`, async () => {
@@ -62,7 +62,7 @@ describe('aep setup: every integration of the registry', () => {
             expect(r.out).toContain(`${id} up on 127.0.0.1:${env[d.portEnv]} (pid `);
             const health = await probe(`http://127.0.0.1:${env[d.portEnv]}/healthz`);
             expect(health.status, id).toBe(200);
-            if (d.kind === 'hook-adapter' || d.kind === 'plugin-adapter') expect(health.json?.adapter, id).toBe(id);
+            if (d.kind === 'adapter') expect(health.json?.adapter, id).toBe(id);
             else expect(health.json?.adapter, id).toBeUndefined();
           }),
         );

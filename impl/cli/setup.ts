@@ -2,7 +2,7 @@
 import { EXIT, UsageError } from './io.js';
 import type { Verb } from './verb.js';
 import { CATALOG, daemonPort, daemonSpec, logFile, pidFile, withNeeds } from '../operator/catalog.js';
-import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ALIAS, RELAY_URL_ENV, relayUrlFromEnv } from '../integrations.js';
+import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ALIAS, RELAY_URL_ENV, relayUrlFromEnv } from '../integrations/registry.js';
 import { down, healthy, isAlive, readPid, up } from '../operator/daemons.js';
 import { HOOKS_HELP, runHooks, wiredHooksWarning } from './setup-hooks.js';
 import { aepHome } from '../operator/home.js';

@@ -7,7 +7,7 @@
  * token is read from a file (`--token-file F`, paired in order with `--relay`) or from
  * `AEP_TOKEN`. `--relay URL=TOKEN` is refused with the way to do it instead.
  */
-import { CONSOLE_PORT, CONSOLE_PORT_ENV, DEFAULT_RELAY_URL } from '../integrations.js';
+import { CONSOLE_PORT, CONSOLE_PORT_ENV, DEFAULT_RELAY_URL } from '../integrations/registry.js';
 import { CAPTURE_ORDER, type CaptureLevel } from '../core/event.js';
 
 /** The console's port when neither `--port` nor its variable is given (the registry's). */

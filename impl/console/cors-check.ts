@@ -2,10 +2,10 @@
  * `aep doctor`'s console lane: does the relay let pages of other sites read it? (The console
  * itself needs no CORS any more: its page reaches the relays through the console's server.)
  * `judgeConsoleCors` is pure (the preflight's allow-origin in, a line out); `consoleCorsLines`
- * sends the one preflight, with the console's origin (port from the console's port variable, impl/integrations.ts).
+ * sends the one preflight, with the console's origin (port from the console's port variable, impl/integrations/registry.ts).
  */
 import type { Line } from '../operator/doctor-findings.js';
-import { CONSOLE_PORT_ENV } from '../integrations.js';
+import { CONSOLE_PORT_ENV } from '../integrations/registry.js';
 import { DEFAULT_CONSOLE_PORT } from './config.js';
 
 export function consoleOrigin(env: Readonly<Record<string, string | undefined>>): string {

@@ -4,7 +4,7 @@ import { resolve } from 'node:path';
 import { UsageError, type CliIo, type Verb } from '../contract/cli.js';
 import { MissingAssetsError, loadAssets } from './assets.js';
 import { ConsoleConfigError, DEFAULT_CONSOLE_PORT, DEFAULT_RELAY_URL, parseConsoleConfig } from './config.js';
-import { CONSOLE_PORT_ENV } from '../integrations.js';
+import { CONSOLE_PORT_ENV } from '../integrations/registry.js';
 import { startConsole } from './server.js';
 
 const HELP = `usage: aep console [--relay URL [--token-file FILE]]... [--port N] [--capture LEVEL]

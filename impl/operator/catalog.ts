@@ -1,13 +1,13 @@
 /**
  * The managed daemons, one catalog shared by `aep setup` (brings them up and down) and
- * `aep doctor` (checks them), built from the registry (impl/integrations.ts): the relay, every
+ * `aep doctor` (checks them), built from the registry (impl/integrations/registry.ts): the relay, every
  * adapter and every inbound bridge that runs as a daemon. Per daemon: id, default port and its
  * variable, the `aep` arguments that run it, what it needs before it can start, and where its
  * pid file and log live under $AEP_HOME/run/. Pure; require-safe (no I/O at import).
  */
 import { join } from 'node:path';
-import { DAEMON_INTEGRATIONS, RELAY_PORT, RELAY_PORT_ENV, type IntegrationKind } from '../integrations.js';
-import type { DaemonNeeds } from '../adapter-kit/descriptor.js';
+import { DAEMON_INTEGRATIONS, RELAY_PORT, RELAY_PORT_ENV, type IntegrationKind } from '../integrations/registry.js';
+import type { DaemonNeeds } from '../integrations/descriptor.js';
 
 export interface DaemonSpec {
   id: string;
@@ -28,16 +28,14 @@ const RELAY: DaemonSpec = { id: 'relay', kind: 'relay', port: RELAY_PORT, portEn
 export const CATALOG: readonly DaemonSpec[] = [
   RELAY,
   ...DAEMON_INTEGRATIONS.map((i): DaemonSpec => {
-    const adapter = i.kind === 'hook-adapter' || i.kind === 'plugin-adapter';
-    const verb = adapter ? 'adapter' : 'bridge';
     return {
       id: i.command,
       kind: i.kind,
       port: i.port,
       portEnv: i.portEnv,
-      describe: `the ${i.descriptor.vendor} ${adapter ? 'adapter' : 'bridge'} daemon`,
+      describe: `the ${i.descriptor.vendor} ${i.kind} daemon`,
       ...(i.needs ? { needs: i.needs } : {}),
-      args: (port, relay, need) => [verb, i.command, '--port', String(port), '--relay', relay, ...(i.needs && need !== undefined ? [i.needs.flag, need] : [])],
+      args: (port, relay, need) => [i.kind, i.command, '--port', String(port), '--relay', relay, ...(i.needs && need !== undefined ? [i.needs.flag, need] : [])],
     };
   }),
 ];

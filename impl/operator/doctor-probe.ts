@@ -47,8 +47,7 @@ export async function probeDaemons(home: string, env: NodeJS.ProcessEnv, skipPor
     if (port === skipPort) continue;
     const pid = readPid(home, d.id);
     const health = await probe(`http://127.0.0.1:${port}/healthz`);
-    const kind = d.kind === 'relay' ? 'relay' : d.kind === 'hook-adapter' || d.kind === 'plugin-adapter' ? 'adapter' : 'bridge';
-    out.push({ id: d.id, kind, describe: d.describe, port, ...(pid !== undefined ? { pid, pidAlive: isAlive(pid) } : {}), health });
+    out.push({ id: d.id, kind: d.kind, describe: d.describe, port, ...(pid !== undefined ? { pid, pidAlive: isAlive(pid) } : {}), health });
   }
   return out;
 }

@@ -3,7 +3,7 @@
  * they all raise, pure: flag values in, a checked config or a message out.
  */
 import { UsageError } from '../contract/cli.js';
-import { DEFAULT_RELAY_URL, RELAY_URL_ALIAS, RELAY_URL_ENV, relayUrlFromEnv } from '../integrations.js';
+import { DEFAULT_RELAY_URL, RELAY_URL_ALIAS, RELAY_URL_ENV, relayUrlFromEnv } from '../integrations/registry.js';
 
 export const DEFAULT_RELAY = DEFAULT_RELAY_URL;
 

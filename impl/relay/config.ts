@@ -2,7 +2,7 @@
  * Every `aep relay` setting in one place: names, defaults, and parsing with clear errors.
  * Pure: reads only the env object and flag values it is given.
  */
-import { CONSOLE_PORT, RELAY_PORT } from '../integrations.js';
+import { CONSOLE_PORT, RELAY_PORT } from '../integrations/registry.js';
 
 /** The relay's settings. Every member has a default; see `DEFAULTS`. */
 export interface RelayConfig {

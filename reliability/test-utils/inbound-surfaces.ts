@@ -119,7 +119,7 @@ export const SURFACES: readonly InboundSurface[] = [
   healthOnly('openhands', (server, limits, emitter) => startOpenHandsBridge({ server, emitter, pollMs: 60_000, port: 0, limits, log: quiet })),
   healthOnly('opencode-sse', (server, limits, emitter) => startSseBridge({ vendor: 'opencode', server, mode: 'companion', emitter, port: 0, limits, log: quiet })),
   healthOnly('kilocode-sse', (server, limits, emitter) => startSseBridge({ vendor: 'kilocode', server, mode: 'companion', emitter, port: 0, limits, log: quiet })),
-  healthOnly('kimi-code-web', (server, limits, emitter) => startKimiWeb({ server, token: 't', mode: 'companion', emitter, sessions: ['s'], port: 0, limits, log: quiet })),
+  healthOnly('kimi-web', (server, limits, emitter) => startKimiWeb({ server, token: 't', mode: 'companion', emitter, sessions: ['s'], port: 0, limits, log: quiet })),
 ];
 
 /** Inbound bridges that listen on no socket, each with why (their input is probed elsewhere). */

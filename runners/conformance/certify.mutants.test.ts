@@ -1,11 +1,11 @@
 /** The certification page and index, rendered from a made-up descriptor (pure; no descriptor file read). */
 import { describe, expect, it } from 'vitest';
-import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
+import type { Descriptor } from '../../impl/integrations/descriptor.js';
 import { certificationIndex, certificationPage, checksOf, type PostureHello } from './certify.js';
 import type { ConformanceReport, ReportCheck } from './report.js';
 
 const descriptor = (over: Partial<Descriptor> = {}): Descriptor => ({
-  kind: 'adapter', integration: 'hook-adapter', name: 'acme', vendor: 'Acme Agent', surface: 'command hooks v2',
+  kind: 'adapter', role: 'hook-adapter', name: 'acme', vendor: 'Acme Agent', surface: 'command hooks v2',
   identity: { session: 'session_id', run: 'turn' }, classes: ['Emitter', 'Control-capable'], emits: [],
   postures: [], forms: [], steering: [], deviations: [], port: 8399, portEnv: 'AEP_ACME_PORT', env: [],
   configs: ['examples/acme.json', 'examples/acme2.json'], verification: { status: 'captured', detail: 'real payloads' },

@@ -6,7 +6,7 @@
  * Rendering is pure; `certificationPages` gathers the facts. No timestamps: pages change only
  * when a result or a declaration does.
  */
-import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
+import type { Descriptor } from '../../impl/integrations/descriptor.js';
 import { deviationRows } from './deviations.js';
 import { loadDescriptors } from './descriptors.js';
 import { helloFacts } from './hello-facts.js';

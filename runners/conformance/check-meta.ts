@@ -54,8 +54,12 @@ export function basisTag(check: { name: string; integration?: string; basis?: Ch
 /** Where checks that exercise no single integration (the core library's own checks) are filed. */
 export const CORE = 'core';
 
-/** Lane vendor names whose integration goes by another name (the real-vendors lane's `gemini` is the `gemini-cli` adapter). */
-export const VENDOR_INTEGRATIONS: Readonly<Record<string, string>> = { gemini: 'gemini-cli' };
+/**
+ * Names earlier reports and captures used for an integration, by its one name today: the
+ * real-vendors lane said `gemini` for `gemini-cli`, and Kimi's web bridge was `kimi-code-web`.
+ * Read so an earlier report still diffs (`aep conformance diff`) and an earlier capture still replays.
+ */
+export const EARLIER_NAMES: Readonly<Record<string, string>> = { gemini: 'gemini-cli', 'kimi-code-web': 'kimi-web' };
 
 export interface CheckMeta {
   /** Family as run: `mappings`, or `live/mappings` for the live counterpart. */
@@ -90,5 +94,5 @@ export function checkMeta(check: { name: string; integration?: string; basis?: C
 function unattributed(base: string, rest: readonly string[]): string {
   const perAdapter = base === 'vendors' || FAMILY_META[base]?.perAdapter === true;
   if (!perAdapter || rest.length === 0 || (rest.length === 1 && rest[0] === 'fixtures')) return CORE;
-  return VENDOR_INTEGRATIONS[rest[0]!] ?? rest[0]!;
+  return EARLIER_NAMES[rest[0]!] ?? rest[0]!;
 }

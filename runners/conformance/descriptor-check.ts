@@ -5,7 +5,7 @@
  * tests (they have no adapter definition here); their descriptors are only shape-checked.
  * Every descriptor's deviation rows are shape-checked too (deviations.ts `rowProblems`).
  */
-import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
+import type { Descriptor } from '../../impl/integrations/descriptor.js';
 import { rowProblems } from './deviations.js';
 import { helloFacts, type HelloFacts } from './hello-facts.js';
 

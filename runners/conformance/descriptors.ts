@@ -1,13 +1,13 @@
 /**
  * The descriptors, as the matrices and certification pages read them: the registry's
- * (impl/integrations.ts, every `impl/adapter-<name>/` and `impl/bridge-<name>/` folder's
+ * (impl/integrations/registry.ts, every `impl/adapter-<name>/` and `impl/bridge-<name>/` folder's
  * `descriptor.ts`), so an adapter or bridge joins the matrices by adding its own folder.
  */
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
-import { dirsWithoutDescriptor, integrationDirs } from '../../impl/integrations-gen.js';
-import { INTEGRATIONS } from '../../impl/integrations.js';
+import type { Descriptor } from '../../impl/integrations/descriptor.js';
+import { dirsWithoutDescriptor, integrationDirs } from '../../impl/integrations/gen.js';
+import { INTEGRATIONS } from '../../impl/integrations/registry.js';
 
 const IMPL = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'impl');
 
@@ -22,11 +22,14 @@ export interface LoadedDescriptors {
   missing: string[];
 }
 
-/** Every descriptor of the registry; throws when a descriptor's name is not its folder's. */
+/**
+ * Every descriptor of the registry; throws when a descriptor's name is not its folder's (or, for
+ * a folder not yet renamed to the integration's one name, one of its `aliases`).
+ */
 export async function loadDescriptors(): Promise<LoadedDescriptors> {
   for (const i of INTEGRATIONS) {
     const expected = i.dir.replace(/^(adapter|bridge)-/, '');
-    if (i.name !== expected) throw new Error(`impl/${i.dir}/descriptor.ts must export \`descriptor\` with name '${expected}' (got '${i.name}')`);
+    if (i.name !== expected && !i.aliases.includes(expected)) throw new Error(`impl/${i.dir}/descriptor.ts must export \`descriptor\` with name '${expected}' (got '${i.name}')`);
   }
   return { descriptors: INTEGRATIONS.map((i) => i.descriptor), missing: dirsWithoutDescriptor(IMPL) };
 }

@@ -2,8 +2,8 @@ import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
-import { deviation, unnamed } from '../../impl/adapter-kit/deviation.js';
+import type { Descriptor } from '../../impl/integrations/descriptor.js';
+import { deviation, unnamed } from '../../impl/integrations/deviation.js';
 import { DEVIATIONS_BEGIN, DEVIATIONS_END, deviationsTable, readmeWithDeviations, rowProblems } from './deviations.js';
 import { loadDescriptors } from './descriptors.js';
 import { ADAPTER_TABLE_FILE } from './matrices.js';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { INTEGRATIONS } from '../../impl/integrations.js';
+import { INTEGRATIONS } from '../../impl/integrations/registry.js';
 import { PORTS_BEGIN, PORTS_END, environmentDoc, portsTable, variablesTable, withBlock } from './env-tables.js';
 
 describe('docs/environment.md tables from the registry', () => {

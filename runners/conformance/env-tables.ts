@@ -4,11 +4,11 @@
  * beyond the common ones. `npm run gen:matrices` writes them between their markers; the
  * freshness test fails when they are stale.
  */
-import { CONSOLE_PORT, CONSOLE_PORT_ENV, INTEGRATIONS, RELAY_PORT, RELAY_PORT_ENV, type Integration } from '../../impl/integrations.js';
+import { CONSOLE_PORT, CONSOLE_PORT_ENV, INTEGRATIONS, RELAY_PORT, RELAY_PORT_ENV, type Integration } from '../../impl/integrations/registry.js';
 
-export const PORTS_BEGIN = '<!-- BEGIN GENERATED: ports (npm run gen:matrices, from impl/integrations.ts) -->';
+export const PORTS_BEGIN = '<!-- BEGIN GENERATED: ports (npm run gen:matrices, from impl/integrations/registry.ts) -->';
 export const PORTS_END = '<!-- END GENERATED: ports -->';
-export const VARS_BEGIN = '<!-- BEGIN GENERATED: integration variables (npm run gen:matrices, from impl/integrations.ts) -->';
+export const VARS_BEGIN = '<!-- BEGIN GENERATED: integration variables (npm run gen:matrices, from impl/integrations/registry.ts) -->';
 export const VARS_END = '<!-- END GENERATED: integration variables -->';
 
 const verbOf = (i: Integration): string => `aep ${i.kind.endsWith('adapter') ? 'adapter' : 'bridge'} ${i.command}`;

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
-import { INTEGRATIONS } from '../../impl/integrations.js';
+import { INTEGRATIONS } from '../../impl/integrations/registry.js';
 import { descriptorHooks, entryHook, hookFindings, lintCorpus, pinFindings, undeclaredMembers } from './lint-corpus.js';
 import { packageRoot } from './corpus.js';
 

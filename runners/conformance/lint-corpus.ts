@@ -12,7 +12,7 @@
  */
 import { existsSync, readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
-import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
+import type { Descriptor } from '../../impl/integrations/descriptor.js';
 import { schemaForType } from '../../impl/core/payload.js';
 import { lookupType } from '../../spec/registry.js';
 import { mappingSources } from './families/mappings.js';

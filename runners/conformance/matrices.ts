@@ -4,7 +4,8 @@
  * adapter table, written between marker comments. gen-matrices.ts writes them; a test fails when
  * a committed copy is stale.
  */
-import type { Descriptor } from '../../impl/adapter-kit/descriptor.js';
+import type { Descriptor } from '../../impl/integrations/descriptor.js';
+import { dirOf } from './deviations.js';
 
 const CATEGORIES = ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'agent', 'control'] as const;
 const COMMANDS = ['control.attention.respond', 'control.cancel'] as const;

@@ -4,7 +4,7 @@
  * an integration added to impl/ without its runner entries fails this test.
  */
 import { describe, expect, it } from 'vitest';
-import { ADAPTER_INTEGRATIONS, BRIDGE_INTEGRATIONS } from '../../impl/integrations.js';
+import { ADAPTER_INTEGRATIONS, BRIDGE_INTEGRATIONS } from '../../impl/integrations/registry.js';
 import { modules } from '../../impl/reference-api.js';
 import { SCENARIO_ADAPTERS } from './families/control-loop.js';
 import { ADAPTER_MAPPERS } from './families/mappings.js';
@@ -21,6 +21,6 @@ describe('the runners cover every integration of the registry', () => {
   it('the reference API names a module of every adapter and every inbound bridge', () => {
     const folders = new Set(Object.keys(modules).map((k) => k.split('/')[0]!));
     for (const i of ADAPTER_INTEGRATIONS) expect(folders.has(i.dir), i.dir).toBe(true);
-    for (const i of BRIDGE_INTEGRATIONS.filter((b) => b.kind === 'inbound-bridge')) expect(folders.has(i.dir), i.dir).toBe(true);
+    for (const i of BRIDGE_INTEGRATIONS.filter((b) => b.role === 'inbound-bridge')) expect(folders.has(i.dir), i.dir).toBe(true);
   });
 });

@@ -7,9 +7,6 @@ import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { loadDescriptors } from '../conformance/descriptors.js';
 
-/** `aep bridge kimi-web` runs the `kimi-code-web` bridge; every other integration runs under its own name. */
-const COMMAND_NAME: Readonly<Record<string, string>> = { 'kimi-code-web': 'kimi-web' };
-
 /** The rows of the first table under `## Ports`: first cell (ports) and second cell (who). */
 function portRows(markdown: string): { ports: number[]; who: string }[] {
   const section = markdown.split(/^## /m).find((s) => s.startsWith('Ports')) ?? '';
@@ -29,7 +26,7 @@ describe('docs/environment.md ports', () => {
     const missing = descriptors
       .filter((d) => d.port !== 0)
       .filter((d) => {
-        const name = COMMAND_NAME[d.name] ?? d.name;
+        const name = d.name;
         return !rows.some((r) => r.ports.includes(d.port) && r.who.includes(`aep ${d.kind}`) && new RegExp(`(^|[\\s\`,])${name}([\\s\`,(]|$)`).test(r.who));
       })
       .map((d) => `${d.kind} ${d.name}: port ${d.port}`);

@@ -8,11 +8,11 @@ const CORPUS = fileURLToPath(new URL('../../conformance/fixtures', import.meta.u
 const none: Family = { name: 'live/control-loop', description: 'x', detect: () => true, run: () => [] };
 
 describe('the SSE bridges\' opt-in control legs, live against the stub vendor server', () => {
-  it('every bridge scenario of our corpus (opencode-sse, kilocode-sse, kimi-code-web, openhands) passes end to end', async () => {
+  it('every bridge scenario of our corpus (opencode-sse, kilocode-sse, kimi-web, openhands) passes end to end', async () => {
     const logger = { info: () => undefined, warn: () => undefined };
     const checks = await withBridgeScenarios(none).run({ corpusDir: CORPUS, implementation: referenceImplementation, logger } as never);
     expect(checks.length).toBeGreaterThanOrEqual(8);
-    for (const adapter of ['opencode-sse', 'kilocode-sse', 'kimi-code-web', 'openhands']) expect(checks.some((c) => c.name.startsWith(`live/control-loop/${adapter}/`)), adapter).toBe(true);
+    for (const adapter of ['opencode-sse', 'kilocode-sse', 'kimi-web', 'openhands']) expect(checks.some((c) => c.name.startsWith(`live/control-loop/${adapter}/`)), adapter).toBe(true);
     expect(checks.filter((c) => c.status !== "pass")).toEqual([]);
   }, 60_000);
 });

@@ -69,7 +69,7 @@ function sseHarness(vendor: BusVendor): HarnessFactory {
 export const BRIDGE_HARNESSES: Readonly<Record<string, HarnessFactory>> = {
   'opencode-sse': sseHarness('opencode'),
   'kilocode-sse': sseHarness('kilocode'),
-  'kimi-code-web': kimiWebHarness,
+  'kimi-web': kimiWebHarness,
   openhands: openHandsHarness,
 };
 

@@ -33,7 +33,7 @@ export async function kimiWebHarness(stack: Stack, scenario: Scenario, home: str
     // Subscribed: the stub has answered the subscribe frame with the session's first envelope.
     ready: () => emitter.relayReady() && bridge!.sourceOpen() && stub.subscribes.length > 0,
     push(hook, input) {
-      if (hook !== 'ws') return `(a kimi-code-web scenario step pushes kap-server WS envelopes only: "hook": "ws", got "${hook}")`;
+      if (hook !== 'ws') return `(a kimi-web scenario step pushes kap-server WS envelopes only: "hook": "ws", got "${hook}")`;
       stub.push(input);
       return '';
     },

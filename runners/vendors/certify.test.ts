@@ -70,7 +70,7 @@ describe('aep certify (injected lane and registry)', () => {
   });
 
   it('names the manual steps for an integration the lane does not drive, and parses releases', async () => {
-    expect(laneVendor('gemini-cli')).toBe('gemini');
+    expect(laneVendor('gemini-cli')).toBe('gemini-cli');
     expect(laneVendor('hermes')).toBeUndefined();
     const r = await certifyRelease({ ...base, integration: 'hermes' });
     expect(r.code).toBe(1);

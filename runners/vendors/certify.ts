@@ -14,16 +14,14 @@ import { spawn } from 'node:child_process';
 import { escapeHtml } from '../conformance/report-html.js';
 import type { Check, Implementation } from '../conformance/types.js';
 import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
-import { VENDOR_INTEGRATIONS } from '../conformance/check-meta.js';
 import { projectRoot, runLane } from './lane.js';
 import type { Manifest } from './fixtures.js';
 import { diffSurface, renderChanges, surfaceOf, usedChanges, type CapturedHook } from './surface.js';
 import { loadPins, versionsFile, VENDORS, type Pin, type Vendor } from './versions.js';
 
-/** The lane vendor of an integration (`gemini-cli` → `gemini`), undefined when the lane does not drive it. */
+/** The lane vendor of an integration (the same name), undefined when the lane does not drive it. */
 export function laneVendor(integration: string): Vendor | undefined {
-  const vendor = Object.entries(VENDOR_INTEGRATIONS).find(([, i]) => i === integration)?.[0] ?? integration;
-  return (VENDORS as readonly string[]).includes(vendor) ? (vendor as Vendor) : undefined;
+  return (VENDORS as readonly string[]).includes(integration) ? (integration as Vendor) : undefined;
 }
 
 /** `claude-code@2.1.210` → parts; `@latest` kept as `latest`; no `@`: the pinned release. */
@@ -36,7 +34,7 @@ export function parseRelease(arg: string): { integration: string; version?: stri
 /** What to do by hand for an integration the lane does not drive. */
 export function manualSteps(integration: string): string[] {
   return [
-    `the real-vendors lane (runners/vendors) does not drive ${integration}: it drives ${VENDORS.map((v) => VENDOR_INTEGRATIONS[v] ?? v).join(', ')}. The manual steps:`,
+    `the real-vendors lane (runners/vendors) does not drive ${integration}: it drives ${VENDORS.join(', ')}. The manual steps:`,
     `1. install the ${integration} release yourself, beside (not over) the one you use;`,
     `2. wire its hooks to 'aep adapter ${integration}' (aep setup hooks ${integration}) and drive a session by hand: a prompt, a tool call, a permission answered over control;`,
     `3. compare the hook payloads in the adapter's session logs (AEP_HOME/logs) with conformance/fixtures/mappings/${integration}.json, hook by hook;`,

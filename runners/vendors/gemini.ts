@@ -60,7 +60,7 @@ class PrintSession implements VendorSession {
 }
 
 export const geminiDriver: VendorDriver = {
-  vendor: 'gemini',
+  vendor: 'gemini-cli',
   adapter: 'gemini-cli',
   mode: 'print mode (-p, --approval-mode yolo)',
   exampleFile: GEMINI_EXAMPLE,

@@ -45,7 +45,7 @@ describe('--only selections', () => {
     expect(selected(['cline'], 'cline', 'record-session')).toBe(true);
     expect(selected(['qwen-code/remote-deny'], 'qwen-code', 'remote-deny')).toBe(true);
     expect(selected(['qwen-code/remote-deny'], 'qwen-code', 'remote-allow')).toBe(false);
-    expect(selected(['qwen-code/remote-deny', 'gemini'], 'gemini', 'observe-tool')).toBe(true);
-    expect(selected(['gemini'], 'cline', 'record-session')).toBe(false);
+    expect(selected(['qwen-code/remote-deny', 'gemini-cli'], 'gemini-cli', 'observe-tool')).toBe(true);
+    expect(selected(['gemini-cli'], 'cline', 'record-session')).toBe(false);
   });
 });

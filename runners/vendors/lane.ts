@@ -25,7 +25,7 @@ import { SCENARIOS, type Scenario } from './scenarios.js';
 import { loadPins, type Pin, type Vendor } from './versions.js';
 import type { HookRecord } from './recorder.js';
 
-export const DRIVERS: Readonly<Record<Vendor, VendorDriver>> = { 'claude-code': claudeCodeDriver, codex: codexDriver, gemini: geminiDriver, 'qwen-code': qwenCodeDriver, cline: clineDriver, opencode: opencodeDriver, kilocode: kilocodeDriver, pi: piDriver };
+export const DRIVERS: Readonly<Record<Vendor, VendorDriver>> = { 'claude-code': claudeCodeDriver, codex: codexDriver, 'gemini-cli': geminiDriver, 'qwen-code': qwenCodeDriver, cline: clineDriver, opencode: opencodeDriver, kilocode: kilocodeDriver, pi: piDriver };
 
 export interface LaneOptions {
   implementation: Pick<Implementation, 'parseJsonl' | 'validateStream'>;

@@ -4,7 +4,7 @@
  *
  *   node dist/runners/vendors/main.js [--vendor NAME]... [--scenario NAME]... [--only VENDOR[/SCENARIO]]... [--update-fixtures]
  *
- * `--only gemini` runs one vendor, `--only qwen-code/remote-deny` one scenario of it (repeatable;
+ * `--only gemini-cli` runs one vendor (the earlier `gemini` is read with a notice), `--only qwen-code/remote-deny` one scenario of it (repeatable;
  * `npm run test:vendors -- --only cline`).
  * `--update-fixtures` writes the captures into conformance/fixtures/vendors (to commit them);
  * otherwise they go to AEP_VENDORS_CAPTURE_DIR, default reports/vendors.
@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { parseArgs } from 'node:util';
 import { referenceImplementation } from '../conformance/implementation.js';
 import { defaultCaptureDir, projectRoot, runLane } from './lane.js';
+import { canonicalSelection } from './versions.js';
 
 async function main(): Promise<number> {
   const { values } = parseArgs({
@@ -20,6 +21,14 @@ async function main(): Promise<number> {
     allowPositionals: false,
   });
   const captureDir = values['update-fixtures'] ? join(projectRoot(), 'conformance', 'fixtures', 'vendors') : process.env.AEP_VENDORS_CAPTURE_DIR || defaultCaptureDir();
+  const canonical = (list: string[] | undefined): string[] | undefined =>
+    list?.map((s) => {
+      const c = canonicalSelection(s);
+      if (c.notice) process.stderr.write(`${c.notice}\n`);
+      return c.selection;
+    });
+  values.vendor = canonical(values.vendor);
+  values.only = canonical(values.only);
   const started = Date.now();
   const checks = await runLane({
     implementation: referenceImplementation,

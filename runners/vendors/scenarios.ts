@@ -160,7 +160,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'observe-tool',
     summary: "an allowed tool call observed end to end: the hooks reach the relay as pinned, no attention request (observe-only)",
-    vendors: ['gemini'],
+    vendors: ['gemini-cli'],
     tool: 'write-proof',
     action: { kind: 'none' },
     expect: () => ({
@@ -173,7 +173,7 @@ export const SCENARIOS: readonly Scenario[] = [
   {
     name: 'observe-tool-fails',
     summary: 'a tool that fails, observed: the failure reaches the relay as tool.failed',
-    vendors: ['gemini'],
+    vendors: ['gemini-cli'],
     tool: 'failing-command',
     action: { kind: 'none' },
     expect: () => ({

@@ -6,8 +6,19 @@ import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
-export const VENDORS = ['claude-code', 'codex', 'gemini', 'qwen-code', 'cline', 'opencode', 'kilocode', 'pi'] as const;
+export const VENDORS = ['claude-code', 'codex', 'gemini-cli', 'qwen-code', 'cline', 'opencode', 'kilocode', 'pi'] as const;
 export type Vendor = (typeof VENDORS)[number];
+
+/** Earlier lane names, still accepted by `--vendor` and `--only` with a one-line notice. */
+export const VENDOR_ALIASES: Readonly<Record<string, Vendor>> = { gemini: 'gemini-cli' };
+
+/** A lane selection (`vendor` or `vendor/scenario`) with an alias replaced by the vendor's one name, and the notice to print. */
+export function canonicalSelection(selection: string): { selection: string; notice?: string } {
+  const [vendor, ...rest] = selection.split('/');
+  const canonical = Object.hasOwn(VENDOR_ALIASES, vendor!) ? VENDOR_ALIASES[vendor!]! : undefined;
+  if (canonical === undefined) return { selection };
+  return { selection: [canonical, ...rest].join('/'), notice: `'${vendor}' is now '${canonical}' (the integration's one name): read as ${[canonical, ...rest].join('/')}` };
+}
 
 export interface Pin {
   vendor: Vendor;

@@ -1,6 +1,6 @@
 /** Which vendors `aep setup hooks` wires, from which example, into which file (issue 37). */
 import { describe, expect, it } from 'vitest';
-import type { Descriptor } from '../../adapter-kit/descriptor.js';
+import type { Descriptor } from '../../integrations/descriptor.js';
 import { formatOf, hookDescriptors, hookVendors, pluginOnly, portEnvOf } from './vendors.js';
 
 const env = { HOME: '/h' };

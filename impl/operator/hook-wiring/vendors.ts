@@ -7,8 +7,8 @@
  */
 import { homedir } from 'node:os';
 import { join, normalize } from 'node:path';
-import type { Descriptor } from '../../adapter-kit/descriptor.js';
-import { settingsPath } from '../../integrations.js';
+import type { Descriptor } from '../../integrations/descriptor.js';
+import { settingsPath } from '../../integrations/registry.js';
 import { descriptor as antigravity } from '../../adapter-antigravity/descriptor.js';
 import { descriptor as claudeCode } from '../../adapter-claude-code/descriptor.js';
 import { descriptor as cline } from '../../adapter-cline/descriptor.js';

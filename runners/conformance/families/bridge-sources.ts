@@ -1,23 +1,18 @@
 /**
  * Which mapping files the bridges family (bridges.ts) reads, and which integration each of its
  * checks exercises, so the mappings family (adapters) does not report them as unrun. Kept apart
- * from both family files so neither imports the other.
+ * from both family files so neither imports the other. Derived from the registry: each bridge's
+ * descriptor names its corpus files (`corpus`).
  */
+import { BRIDGE_INTEGRATIONS } from '../../../impl/integrations/registry.js';
 
 /**
  * Mapping files (`mappings/<source>.json`) whose every section belongs to an inbound bridge, and
- * the bridge (its descriptor name, runners/conformance/descriptors.ts) whose mapper they pin.
+ * the bridge (its registry name) whose mapper they pin: each bridge's descriptor `corpus.sources`.
  */
-export const BRIDGE_OF_SOURCE: Readonly<Record<string, string>> = {
-  'codex-otel': 'otlp-in',
-  'vscode-otel': 'otlp-in',
-  acp: 'acp',
-  openhands: 'openhands',
-  agui: 'agui',
-  'opencode-sse': 'opencode-sse',
-  'kilocode-sse': 'kilocode-sse',
-  'kimi-code-web': 'kimi-code-web',
-};
+export const BRIDGE_OF_SOURCE: Readonly<Record<string, string>> = Object.fromEntries(
+  BRIDGE_INTEGRATIONS.flatMap((i) => (i.descriptor.corpus?.sources ?? []).map((source) => [source, i.name] as const)),
+);
 
 export const BRIDGE_SOURCES: readonly string[] = Object.keys(BRIDGE_OF_SOURCE);
 
@@ -28,12 +23,10 @@ export function bridgeOfSource(source: string): string | undefined {
   return base === undefined ? undefined : BRIDGE_OF_SOURCE[base];
 }
 
-/** The SSE and WebSocket bridges' mode policies, by the vendor prefix of the file that pins them, and the bridge each belongs to. */
-export const BRIDGE_OF_MODE_POLICY: Readonly<Record<string, string>> = {
-  opencode: 'opencode-sse',
-  kilocode: 'kilocode-sse',
-  'kimi-code': 'kimi-code-web',
-};
+/** The SSE and WebSocket bridges' mode policies, by the vendor prefix of the file that pins them, and the bridge each belongs to (descriptor `corpus.modePolicies`). */
+export const BRIDGE_OF_MODE_POLICY: Readonly<Record<string, string>> = Object.fromEntries(
+  BRIDGE_INTEGRATIONS.flatMap((i) => (i.descriptor.corpus?.modePolicies ?? []).map((prefix) => [prefix, i.name] as const)),
+);
 
 /** Sections of adapter mapping files that the bridges family reads (the SSE and WebSocket bridges' mode policies). */
 export const BRIDGE_SECTIONS: readonly string[] = ['sse_modes', 'ws_modes'];

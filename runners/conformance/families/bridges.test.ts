@@ -28,7 +28,7 @@ describe('bridge-mappings family on our own corpus', () => {
     expect(names).toContain('bridge-mappings/openhands/status/first_sight_waiting');
     expect(names).toContain('bridge-mappings/agui/text_content (deltas)');
     expect(names).toContain('bridge-mappings/kilocode-sse/sse_modes/question_two (primary)');
-    expect(names).toContain('bridge-mappings/kimi-code-web/ws_modes/echo_resolved (companion)');
+    expect(names).toContain('bridge-mappings/kimi-web/ws_modes/echo_resolved (companion)');
   });
 
   it('every non-null pin of our corpus is a schema-valid event once enveloped', () => {

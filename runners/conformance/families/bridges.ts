@@ -25,35 +25,25 @@ import { CORE } from '../check-meta.js';
 import { BRIDGE_OF_MODE_POLICY, BRIDGE_SECTIONS, ENTRY_SECTIONS, bridgeOfSource } from './bridge-sources.js';
 import type { Check, Family } from '../types.js';
 import { comparePin, mappingSources, pinShape } from './mappings.js';
-import { mapRecord as mapCodexRecord } from '../../../impl/bridge-otlp-in/map-records.js';
-import { mapRecord as mapVscodeRecord } from '../../../impl/bridge-otlp-in/map-records-vscode.js';
-import { mapMoment, type AcpMoment } from '../../../impl/bridge-acp/map-frames.js';
-import { mapEvent as mapOpenHandsEvent, statusMoments } from '../../../impl/bridge-openhands/map-events.js';
-import { mapEvent as mapAguiEvent } from '../../../impl/bridge-agui/map-events.js';
-import { applyMode as applyOpenCodeMode } from '../../../impl/bridge-opencode-sse/mode-policy.js';
-import { applyMode as applyKiloMode } from '../../../impl/bridge-kilocode-sse/mode-policy.js';
-import { applyMode as applyKimiMode } from '../../../impl/bridge-kimi-code-web/mode-policy.js';
-import type { OtelRecord, Mode } from '../../../impl/bridge-otlp-in/profile.js';
+import { BRIDGE_INTEGRATIONS } from '../../../impl/integrations/registry.js';
+import type { BridgeMappers } from '../../../impl/integrations/mappers.js';
 
 type Obj = Record<string, unknown>;
 const isObject = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
 
-/** The bridges' pure mappers. Every member may be called any number of times, in any order. */
-export interface BridgeMappers {
-  otelRecords: Readonly<Record<string, (record: OtelRecord, opts: { mode: Mode }) => unknown>>;
-  acpMoment(moment: unknown, opts: { deltas?: boolean; ceiling?: 'redacted' }): unknown;
-  eventMappers: Readonly<Record<string, (event: Obj, opts: { deltas?: boolean }) => unknown>>;
-  statusMoments(prev: string | null, next: string): unknown;
-  /** SSE/WS mode policies, chosen by the file name's vendor prefix. */
-  modePolicies: Readonly<Record<string, (event: unknown, mode: 'companion' | 'primary') => unknown>>;
-}
+export type { BridgeMappers } from '../../../impl/integrations/mappers.js';
+
+/** Each bridge's `mappers.ts`, loaded through the registry (`bridgeMappers()`), merged. */
+const PIECES = (await Promise.all(BRIDGE_INTEGRATIONS.map((i) => i.bridgeMappers()))).filter((p): p is Partial<BridgeMappers> => p !== undefined);
+const one = <K extends 'acpMoment' | 'statusMoments'>(key: K): BridgeMappers[K] =>
+  PIECES.find((p) => p[key] !== undefined)?.[key] ?? ((() => { throw new Error(`no bridge in the registry gives ${key}`); }) as unknown as BridgeMappers[K]);
 
 export const BRIDGE_MAPPERS: BridgeMappers = {
-  otelRecords: { 'codex-otel': (r, o) => mapCodexRecord(r, o), 'vscode-otel': (r, o) => mapVscodeRecord(r, o) },
-  acpMoment: (m, o) => mapMoment(m as AcpMoment, o),
-  eventMappers: { openhands: (e, o) => mapOpenHandsEvent(e, o), agui: (e, o) => mapAguiEvent(e, o) },
-  statusMoments: (p, n) => statusMoments(p, n),
-  modePolicies: { opencode: applyOpenCodeMode, kilocode: applyKiloMode, 'kimi-code': applyKimiMode },
+  otelRecords: Object.assign({}, ...PIECES.map((p) => p.otelRecords ?? {})) as BridgeMappers['otelRecords'],
+  acpMoment: one('acpMoment'),
+  eventMappers: Object.assign({}, ...PIECES.map((p) => p.eventMappers ?? {})) as BridgeMappers['eventMappers'],
+  statusMoments: one('statusMoments'),
+  modePolicies: Object.assign({}, ...PIECES.map((p) => p.modePolicies ?? {})) as BridgeMappers['modePolicies'],
 };
 
 const shapeOf = (v: unknown): unknown => (Array.isArray(v) ? v.map(pinShape) : pinShape(v));
@@ -108,7 +98,7 @@ export function bridgeChecks(m: BridgeMappers, source: string, file: Obj): Check
     if (isObject(file.unknown)) all.push(['unknown', file.unknown]);
     for (const [label, e] of all) {
       need(rel, label, e, 'input', 'companion', 'primary');
-      for (const mode of ['companion', 'primary'] as const) own.push(attempt(name(label, mode), () => same(e[mode], otel(e.input as OtelRecord, { mode })), { input: e.input, expected: e[mode] }));
+      for (const mode of ['companion', 'primary'] as const) own.push(attempt(name(label, mode), () => same(e[mode], otel(e.input, { mode })), { input: e.input, expected: e[mode] }));
     }
   }
   const entryMapper = entryMapperFor(m, source);

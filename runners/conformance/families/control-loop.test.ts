@@ -48,7 +48,7 @@ describe('control-loop family against our adapters', () => {
     const names = checks.map((c) => c.name);
     expect(names.filter((n) => n.startsWith('control-loop/claude-code/')).length).toBeGreaterThanOrEqual(20);
     expect(names.filter((n) => n.startsWith('control-loop/codex/')).length).toBeGreaterThanOrEqual(10);
-    expect(lines).toEqual(['control-loop: live only (aep conformance --live): control-loop/kilocode-sse.json (kilocode-sse), control-loop/kimi-code-web.json (kimi-code-web), control-loop/opencode-sse.json (opencode-sse), control-loop/openhands.json (openhands)']);
+    expect(lines).toEqual(['control-loop: live only (aep conformance --live): control-loop/kilocode-sse.json (kilocode-sse), control-loop/kimi-web.json (kimi-web), control-loop/opencode-sse.json (opencode-sse), control-loop/openhands.json (openhands)']);
   });
 
   it('names scenario files of adapters it does not have, runs nothing for them, and reports one skip check', async () => {

@@ -29,7 +29,7 @@ import { withFixture, describeThrown, fail, skip } from '../check.js';
 import { readScenarioFile, scenarioFiles } from '../../live/scenario-format.js';
 import { judgeScenario } from '../../live/scenario-run.js';
 import { checkFrom } from '../../live/scenario-check.js';
-import { adapterNamed } from '../../../impl/integrations.js';
+import { adapterNamed } from '../../../impl/integrations/registry.js';
 import { terminalsCheck } from '../../judge/scenario-judge.js';
 import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
 import type { Check, Family, Implementation } from '../types.js';
@@ -73,7 +73,7 @@ export function repliesOf(agent: string): 'json' | 'bytes' {
 }
 
 /** Scenario files of the SSE bridges' gates: no hook engine to drive offline; runners/live/bridge-control-live.ts runs them. */
-export const LIVE_ONLY: ReadonlySet<string> = new Set(['opencode-sse', 'kilocode-sse', 'kimi-code-web', 'openhands']);
+export const LIVE_ONLY: ReadonlySet<string> = new Set(['opencode-sse', 'kilocode-sse', 'kimi-web', 'openhands']);
 
 export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
   return {

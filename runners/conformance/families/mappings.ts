@@ -23,21 +23,8 @@
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { canonicalJson } from '../../../impl/core/canonical.js';
-import { DEFAULT_POSTURE } from '../../../impl/adapter-kit/capture.js';
-import { mapHook as mapClaudeCodeHook } from '../../../impl/adapter-claude-code/map-hooks.js';
-import { mapAskUserQuestion } from '../../../impl/adapter-claude-code/map-ask-user-question.js';
-import { mapElicitation } from '../../../impl/adapter-claude-code/map-elicitation.js';
-import { mapHook as mapCodexHook } from '../../../impl/adapter-codex/map-hooks.js';
-import { mapHook as mapClineHook } from '../../../impl/adapter-cline/map-hooks.js';
-import { mapHook as mapHermesHook } from '../../../impl/adapter-hermes/map-hooks.js';
-import { mapHook as mapAntigravityHook, type JoinResult } from '../../../impl/adapter-antigravity/map-hooks.js';
-import { mapHook as mapGeminiCliHook } from '../../../impl/adapter-gemini-cli/map-hooks.js';
-import { mapHook as mapKimiCodeHook } from '../../../impl/adapter-kimi-code/map-hooks.js';
-import { mapHook as mapVscodeHook } from '../../../impl/adapter-vscode/map-hooks.js';
-import { mapHook as mapQwenCodeHook } from '../../../impl/adapter-qwen-code/map-hooks.js';
-import { mapMoment as mapOpenCodeMoment, diffTodos as diffOpenCodeTodos } from '../../../impl/adapter-opencode/map-hooks.js';
-import { mapMoment as mapKiloCodeMoment, diffTodos as diffKiloCodeTodos } from '../../../impl/adapter-kilocode/map-hooks.js';
-import { mapEvent as mapPiEvent } from '../../../impl/adapter-pi/map-events.js';
+import { ADAPTER_INTEGRATIONS } from '../../../impl/integrations/registry.js';
+import type { SourceMappers } from '../../../impl/integrations/mappers.js';
 import { attempt, attribute, fail, skip } from '../check.js';
 import { CORE } from '../check-meta.js';
 import { jsonDiff } from '../compare.js';
@@ -46,45 +33,15 @@ import type { Check, Family, Logger } from '../types.js';
 import { vendorCaptureChecks } from './vendor-captures.js';
 import { BRIDGE_SECTIONS, bridgeOfSource } from './bridge-sources.js';
 
-/** The pure mappers of one source. Members may be called any number of times, in any order. */
-export interface SourceMappers {
-  /**
-   * One vendor hook payload → `{type, data, subject?, step?}` or null (or an array of those, for
-   * the array mappers), at the default posture. `entry` carries the entry's own `hook` name and
-   * `join` (the daemon's join result), for mappers whose payloads do not name their hook (Antigravity).
-   */
-  mapHook?(input: Record<string, unknown>, entry?: { hook?: string; join?: unknown }): unknown;
-  /** One plugin moment (`moments` sections) → the same, or null. */
-  mapMoment?(input: Record<string, unknown>): unknown;
-  /** Two todo snapshots (`todos` sections) → the list of transition events. */
-  diffTodos?(prev: unknown, next: unknown): unknown;
-  /** One bus event (`events` sections) → the same, or null; `deltas` is the stream-update opt-in. */
-  mapEvent?(input: Record<string, unknown>, opts?: { deltas?: boolean }): unknown;
-  /** AEP-0006 form mappings (`{prompt, fields}`), for sources that have them. */
-  mapAskUserQuestion?(questions: unknown, opts: { agent: string; contentOk: boolean }): unknown;
-  mapElicitation?(message: unknown, requestedSchema: unknown, opts: { agent: string; contentOk: boolean }): unknown;
-}
+export type { SourceMappers } from '../../../impl/integrations/mappers.js';
 
-/** This implementation's adapters, keyed by mapping file name (`<source>.json`). */
-export const ADAPTER_MAPPERS: Readonly<Record<string, SourceMappers>> = {
-  'claude-code': {
-    mapHook: (input) => mapClaudeCodeHook(input, DEFAULT_POSTURE),
-    mapAskUserQuestion: (questions, opts) => mapAskUserQuestion(questions as Parameters<typeof mapAskUserQuestion>[0], opts),
-    mapElicitation: (message, schema, opts) => mapElicitation(message, schema, opts),
-  },
-  codex: { mapHook: (input) => mapCodexHook(input) },
-  cline: { mapHook: (input) => mapClineHook(input) },
-  hermes: { mapHook: (input) => mapHermesHook(input) },
-  // An entry's `join` is the daemon's join result for the payload (`{name}`), handed over as is.
-  antigravity: { mapHook: (input, entry) => mapAntigravityHook(entry?.hook ?? '', input, { join: entry?.join as JoinResult | undefined }) },
-  'gemini-cli': { mapHook: (input) => mapGeminiCliHook(input) },
-  'kimi-code': { mapHook: (input) => mapKimiCodeHook(input) },
-  'vscode': { mapHook: (input) => mapVscodeHook(input) },
-  'qwen-code': { mapHook: (input) => mapQwenCodeHook(input) },
-  opencode: { mapMoment: (input) => mapOpenCodeMoment(input), diffTodos: (prev, next) => diffOpenCodeTodos(prev, next) },
-  kilocode: { mapMoment: (input) => mapKiloCodeMoment(input), diffTodos: (prev, next) => diffKiloCodeTodos(prev, next) },
-  pi: { mapEvent: (input, opts) => mapPiEvent(input as Parameters<typeof mapPiEvent>[0], opts) },
-};
+/**
+ * This implementation's adapters, keyed by mapping file name (`<source>.json`): each adapter's
+ * `mappers.ts`, loaded through the registry (impl/integrations/registry.ts `mappers()`).
+ */
+export const ADAPTER_MAPPERS: Readonly<Record<string, SourceMappers>> = Object.fromEntries(
+  (await Promise.all(ADAPTER_INTEGRATIONS.map(async (i) => [i.name, await i.mappers()] as const))).filter((e): e is readonly [string, SourceMappers] => e[1] !== undefined),
+);
 
 /** One pinned hook mapping. */
 export interface HookEntry {

@@ -80,11 +80,11 @@ describe('vendorCaptureChecks', () => {
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/claude-code-'))).toBe(true);
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/codex-'))).toBe(true);
     // The lane's `gemini` captures go through the gemini-cli adapter's mapper.
-    expect(checks.some((c) => c.name.startsWith('mappings/vendors/gemini-0.61.0/'))).toBe(true);
+    expect(checks.some((c) => c.name.startsWith('mappings/vendors/gemini-cli-0.61.0/'))).toBe(true);
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/qwen-code-0.24.4/'))).toBe(true);
     expect(checks.some((c) => c.name.startsWith('mappings/vendors/cline-3.0.65/'))).toBe(true);
     for (const v of ['opencode-', 'kilocode-', 'pi-']) expect(checks.some((c) => c.name.startsWith(`mappings/vendors/${v}`))).toBe(true);
-    expect(lines.join('\n')).not.toContain('gemini-0.61.0');
+    expect(lines.join('\n')).not.toContain('gemini-cli-0.61.0');
   });
 
   it("maps a lane vendor name to its adapter's name (gemini: gemini-cli)", () => {

@@ -16,7 +16,7 @@ import { renderIssue } from '../../../impl/core/issue.js';
 import { validatePayload } from '../../../impl/core/payload.js';
 import { lookupType } from '../../../spec/registry.js';
 import { attempt } from '../check.js';
-import { VENDOR_INTEGRATIONS } from '../check-meta.js';
+import { EARLIER_NAMES } from '../check-meta.js';
 import type { Check, Logger } from '../types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -29,8 +29,8 @@ function dirs(path: string): string[] {
   }
 }
 
-/** Lane vendor names whose adapter goes by another name (the lane's `gemini` is the `gemini-cli` adapter). */
-export const CAPTURE_ADAPTERS: Readonly<Record<string, string>> = VENDOR_INTEGRATIONS;
+/** Earlier lane vendor names of an adapter (captures made when the lane said `gemini` for `gemini-cli`). */
+export const CAPTURE_ADAPTERS: Readonly<Record<string, string>> = EARLIER_NAMES;
 
 /** The adapter a release folder's captures belong to (its manifest's `vendor`, else the name before the version). */
 function vendorOf(releaseDir: string, name: string): string {

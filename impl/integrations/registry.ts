@@ -1,18 +1,19 @@
 /**
  * The one registry of integrations: every adapter and bridge, built from the descriptors
- * (`impl/<adapter-*|bridge-*>/descriptor.ts`, listed in the generated `integrations.list.ts`).
+ * (`impl/<adapter-*|bridge-*>/descriptor.ts`, listed in the generated `list.ts`).
  * The CLI tables and help (`aep adapter`, `aep bridge`, `aep hook`), `aep setup`, `aep doctor`,
  * the conformance runners and ci.sh read it; nothing else names a port, a port variable or a
- * neutral reply (impl/integrations.test.ts scans for copies).
+ * neutral reply (impl/integrations-literals.test.ts scans for copies).
  *
  * A low floor: it imports descriptors and types only, does no I/O at import and has no
  * top-level await, so it is safe to `require` and cheap to load. The adapters and bridge
  * runners themselves are loaded lazily, by {@link Integration.load}.
  */
-import type { DaemonNeeds, Descriptor, EnvVar, IntegrationKind, PostureLeg, SettingsLocation } from './adapter-kit/descriptor.js';
-import { DESCRIPTORS } from './integrations.list.js';
+import type { DaemonNeeds, Descriptor, EnvVar, IntegrationKind, IntegrationRole, PostureLeg, SettingsLocation } from './descriptor.js';
+import { DESCRIPTORS } from './list.js';
+import type { BridgeMappers, SourceMappers } from './mappers.js';
 
-export type { IntegrationKind } from './adapter-kit/descriptor.js';
+export type { IntegrationKind, IntegrationRole } from './descriptor.js';
 
 /** The collector/relay's default port and its variable (`aep relay`, `aep setup up relay`). */
 export const RELAY_PORT = 8787;
@@ -44,9 +45,14 @@ export const COMMON_ENV: readonly EnvVar[] = [
 export interface Integration {
   /** The descriptor's name (the AEP agent of an adapter). */
   name: string;
-  /** The argument of `aep adapter <command>` / `aep bridge <command>` / `aep setup up <command>`. */
+  /** The argument of `aep adapter <command>` / `aep bridge <command>` / `aep setup up <command>`: the name itself (one name per integration). */
   command: string;
+  /** Earlier names still read, with a notice (the descriptor's `aliases`). */
+  aliases: readonly string[];
+  /** `adapter` or `bridge`. */
   kind: IntegrationKind;
+  /** What it does: `hook-adapter`, `plugin-adapter`, `inbound-bridge` or `outbound-sidecar`. */
+  role: IntegrationRole;
   /** Its folder under impl/. */
   dir: string;
   /** Default loopback port (0: listens on nothing). */
@@ -70,6 +76,10 @@ export interface Integration {
   descriptor: Descriptor;
   /** Loads the adapter definition (adapters) or the `aep bridge` runner (inbound bridges). */
   load(): Promise<unknown>;
+  /** Adapters: loads `<dir>/mappers.js`'s `mappers`, the pure mappers the conformance families call; bridges: undefined. */
+  mappers(): Promise<SourceMappers | undefined>;
+  /** Bridges with a corpus (descriptor `corpus`): loads `<dir>/mappers.js`'s `mappers`, the members of the bridges family's mappers it gives; others: undefined. */
+  bridgeMappers(): Promise<Partial<BridgeMappers> | undefined>;
 }
 
 /** `claude-code` → `AEP_CLAUDE_CODE_HOLD_MS`. */
@@ -78,17 +88,12 @@ export function holdEnvOf(agent: string): string {
 }
 
 /** `impl/` as a URL; the loaders resolve their modules against it. */
-const IMPL = new URL('./', import.meta.url);
+const IMPL = new URL('../', import.meta.url);
 /** `.ts` under vitest (sources), `.js` from dist/. */
 const EXT = import.meta.url.endsWith('.ts') ? '.ts' : '.js';
 const inImpl = (module: string): string => new URL(module.replace(/\.js$/, EXT), IMPL).href;
 
-function kindOf(d: Descriptor): IntegrationKind {
-  return d.integration;
-}
-
 function build(d: Descriptor, dir: string): Integration {
-  const kind = kindOf(d);
   const adapter = d.kind === 'adapter';
   const env: EnvVar[] = [];
   if (d.portEnv) env.push({ name: d.portEnv, summary: `${d.name}: the listen port (default ${d.port})` });
@@ -105,8 +110,10 @@ function build(d: Descriptor, dir: string): Integration {
       };
   return {
     name: d.name,
-    command: d.command ?? d.name,
-    kind,
+    command: d.name,
+    aliases: d.aliases ?? [],
+    kind: d.kind,
+    role: d.role,
     dir,
     port: d.port,
     portEnv: d.portEnv,
@@ -119,14 +126,16 @@ function build(d: Descriptor, dir: string): Integration {
     ...(d.daemon?.needs ? { needs: d.daemon.needs } : {}),
     descriptor: d,
     load,
+    mappers: adapter ? async () => ((await import(inImpl(`${dir}/mappers.js`))) as { mappers: SourceMappers }).mappers : async () => undefined,
+    bridgeMappers: !adapter && d.corpus ? async () => ((await import(inImpl(`${dir}/mappers.js`))) as { mappers: Partial<BridgeMappers> }).mappers : async () => undefined,
   };
 }
 
 /** Every integration: adapters first, then bridges, each sorted by folder. */
 export const INTEGRATIONS: readonly Integration[] = DESCRIPTORS.map(([dir, d]) => build(d, dir));
 
-export const ADAPTER_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'hook-adapter' || i.kind === 'plugin-adapter');
-export const BRIDGE_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'inbound-bridge' || i.kind === 'outbound-sidecar');
+export const ADAPTER_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'adapter');
+export const BRIDGE_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'bridge');
 /** Everything `aep setup up` can run besides the relay. */
 export const DAEMON_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.daemon);
 
@@ -159,6 +168,16 @@ export function adapterNamed(name: string): Integration | undefined {
 /** A bridge by its `aep bridge` name. */
 export function bridgeNamed(command: string): Integration | undefined {
   return BRIDGE_INTEGRATIONS.find((i) => i.command === command);
+}
+
+/**
+ * The one name of an integration a user typed by an earlier name (a descriptor's `aliases`),
+ * with the one-line notice to print; undefined for a name that is no alias.
+ */
+export function aliasOf(typed: string | undefined): { name: string; notice: string } | undefined {
+  if (typed === undefined) return undefined;
+  const i = INTEGRATIONS.find((x) => x.aliases.includes(typed));
+  return i ? { name: i.name, notice: `'${typed}' is now '${i.name}' (one name per integration): read as ${i.name}` } : undefined;
 }
 
 /** The neutral stdout of one hook of one adapter ('' for an integration with none). */

@@ -38,10 +38,22 @@ export interface Deviation {
   kind: 'deviation' | 'unnamed';
 }
 
-/** What an integration is, as `aep setup`, the shim and the CLI tables need to know. */
-export type IntegrationKind = 'hook-adapter' | 'plugin-adapter' | 'inbound-bridge' | 'outbound-sidecar';
+/** An integration's kind: an adapter (a vendor's hooks or plugin) or a bridge (a protocol, in or out). */
+export type IntegrationKind = 'adapter' | 'bridge';
 
-/** One environment variable an integration reads (beyond the common ones in impl/integrations.ts). */
+/**
+ * What an integration does, a finer cut than its kind, as `aep setup`, the shim and the CLI
+ * tables need to know: `hook-adapter` and `plugin-adapter` are adapters, `inbound-bridge` and
+ * `outbound-sidecar` bridges ({@link kindOfRole}).
+ */
+export type IntegrationRole = 'hook-adapter' | 'plugin-adapter' | 'inbound-bridge' | 'outbound-sidecar';
+
+/** The kind a role belongs to. */
+export function kindOfRole(role: IntegrationRole): IntegrationKind {
+  return role === 'hook-adapter' || role === 'plugin-adapter' ? 'adapter' : 'bridge';
+}
+
+/** One environment variable an integration reads (beyond the common ones in impl/integrations/registry.ts). */
 export interface EnvVar {
   name: string;
   /** What it does, in one line (the help texts and the README tables read it). */
@@ -76,11 +88,16 @@ export interface DaemonNeeds {
 }
 
 export interface Descriptor {
-  kind: 'adapter' | 'bridge';
-  /** The integration's kind (a finer cut than `kind`). */
-  integration: IntegrationKind;
-  /** The AEP `agent` name (the `aep adapter <name>` argument). */
+  kind: IntegrationKind;
+  /** What it does (a finer cut than `kind`, which it implies: {@link kindOfRole}). */
+  role: IntegrationRole;
+  /**
+   * The integration's one name: its registry id, the `aep adapter <name>` / `aep bridge <name>`
+   * argument, the name in docs and reports; for an adapter also the AEP `agent`.
+   */
   name: string;
+  /** Earlier names a user may still type (`aep bridge`, `aep setup up`), read with a one-line notice. */
+  aliases?: readonly string[];
   /** The vendor product, as people call it. */
   vendor: string;
   /** The vendor surface read: hook kind, transport, the version checked. */
@@ -121,8 +138,6 @@ export interface Descriptor {
   holdMs?: number;
   /** The variables this integration reads besides the common ones, each with what it does. */
   env: readonly EnvVar[];
-  /** Bridges: the `aep bridge <command>` name, when it differs from `name`. */
-  command?: string;
   /** Bridges: how `aep bridge` loads the runner. */
   entry?: BridgeEntry;
   /**
@@ -130,6 +145,20 @@ export interface Descriptor {
    * `{needs}` when a vendor URL must be given. Absent: not a daemon (acp wraps one agent's stdio).
    */
   daemon?: { needs?: DaemonNeeds };
+  /**
+   * Inbound bridges: the corpus files that pin this bridge's mappers. `sources`: mapping files
+   * (`mappings/<source>.json`, and `<source>-*` variants such as `acp-zed`) wholly its own;
+   * `modePolicies`: the vendor prefixes of files whose `sse_modes`/`ws_modes` sections pin its
+   * mode policy (an adapter's file may pin its bridge's policy: the standard's `kimi-code.json`).
+   */
+  corpus?: { sources: readonly string[]; modePolicies?: readonly string[] };
+  /** Bridges: what `aep bridge` lists for it, in one line. */
+  summary?: string;
+  /**
+   * Bridges: its own section of `aep bridge --help`, line by line, the first line its heading;
+   * `{port}` becomes its port and variable, `{port:<name>}` another bridge's (a section shared by two).
+   */
+  help?: readonly string[];
   /** Hook adapters wired by `aep setup hooks`: where the vendor reads its hook settings. */
   settings?: SettingsLocation;
   /** Example configuration files, relative to the package root. */

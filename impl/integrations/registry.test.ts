@@ -5,24 +5,24 @@
 import { readFileSync, writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import type { AdapterDef } from './adapter-kit/types.js';
-import { holdEnvName, portEnvName } from './adapter-kit/config.js';
-import { dirsWithoutDescriptor, integrationDirs, renderList, renderShimTable } from './integrations-gen.js';
-import { ADAPTER_INTEGRATIONS, BRIDGE_INTEGRATIONS, answerableEntries, DAEMON_INTEGRATIONS, INTEGRATIONS, documentedEnv, neutralReply, relayUrlFromEnv, settingsPath } from './integrations.js';
+import type { AdapterDef } from '../adapter-kit/types.js';
+import { holdEnvName, portEnvName } from '../adapter-kit/config.js';
+import { dirsWithoutDescriptor, integrationDirs, renderList, renderShimTable } from './gen.js';
+import { ADAPTER_INTEGRATIONS, BRIDGE_INTEGRATIONS, answerableEntries, DAEMON_INTEGRATIONS, INTEGRATIONS, documentedEnv, neutralReply, relayUrlFromEnv, settingsPath } from './registry.js';
 
-const IMPL = fileURLToPath(new URL('.', import.meta.url));
+const IMPL = fileURLToPath(new URL('..', import.meta.url));
 const HOOKS = ['SessionStart', 'UserPromptSubmit', 'PreToolUse', 'PermissionRequest', 'PostToolUse', 'Stop', 'SessionEnd', 'Notification', 'Elicitation', 'Interrupt', 'Unknown'];
 
 describe('the integration registry', () => {
   it('has one entry per integration folder, each with its descriptor, and its generated files are current', () => {
     expect(dirsWithoutDescriptor(IMPL)).toEqual([]);
     const generated: Array<[string, string]> = [
-      ['integrations.list.ts', renderList(integrationDirs(IMPL))],
+      ['integrations/list.ts', renderList(integrationDirs(IMPL))],
       ['cli/shim-table.cts', renderShimTable(ADAPTER_INTEGRATIONS)],
     ];
     const stale = generated.filter(([file, text]) => readFileSync(`${IMPL}${file}`, 'utf8') !== text).map(([file]) => `impl/${file}`);
     if (stale.length > 0 && process.env.AEP_WRITE_GENERATED === '1') for (const [file, text] of generated) writeFileSync(`${IMPL}${file}`, text);
-    expect(stale, 'stale generated files: run AEP_WRITE_GENERATED=1 npx vitest run impl/integrations.test.ts').toEqual([]);
+    expect(stale, 'stale generated files: run AEP_WRITE_GENERATED=1 npx vitest run impl/integrations/registry.test.ts').toEqual([]);
     expect(INTEGRATIONS.map((i) => i.dir)).toEqual(integrationDirs(IMPL));
   });
 
@@ -51,7 +51,7 @@ describe('the integration registry', () => {
 
   it('every inbound bridge loads a runner; every daemon has a port; outbound sidecars are no daemons', async () => {
     for (const i of BRIDGE_INTEGRATIONS) {
-      if (i.kind === 'outbound-sidecar') {
+      if (i.role === 'outbound-sidecar') {
         expect(i.daemon, i.name).toBe(false);
         continue;
       }
@@ -63,7 +63,7 @@ describe('the integration registry', () => {
   it('every hook adapter with a settings location has an example configuration that exists', () => {
     for (const i of ADAPTER_INTEGRATIONS) {
       expect(i.configs.length, i.name).toBeGreaterThan(0);
-      if (i.settings) expect(i.kind).toBe('hook-adapter');
+      if (i.settings) expect(i.role).toBe('hook-adapter');
     }
     const cc = ADAPTER_INTEGRATIONS.find((i) => i.name === 'codex')!;
     expect(settingsPath(cc.settings!, { HOME: '/h' }, '/x')).toBe('/h/.codex/hooks.json');
@@ -71,7 +71,7 @@ describe('the integration registry', () => {
   });
 
   it("every example configuration names its integration's registry port and no other", () => {
-    const ROOT = fileURLToPath(new URL('..', import.meta.url));
+    const ROOT = fileURLToPath(new URL('../..', import.meta.url));
     let seen = 0;
     for (const i of INTEGRATIONS) {
       for (const file of i.configs.filter((c) => !c.endsWith('/'))) {

@@ -1,5 +1,5 @@
 /**
- * Shorthands for the rows of a descriptor's `deviations` (impl/adapter-kit/descriptor.ts):
+ * Shorthands for the rows of a descriptor's `deviations` (impl/integrations/descriptor.ts):
  * `deviation(what, record, ours, why)` for a deliberate departure from what the design record
  * (or Annex A) states, `unnamed(what, ours, why)` for a name we chose where the record gives none.
  */

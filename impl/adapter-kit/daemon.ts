@@ -160,7 +160,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
       res.flushHeaders();
       let reply: string;
       try {
-        reply = await engine.handleHook(hookEvent, input);
+        reply = await engine.handleGuarded(hookEvent, input); // guarded above: walked once
       } catch (err) {
         log(`hook ${hookEvent} failed, answering neutrally: ${(err as Error).message}`);
         reply = def.neutralReply(hookEvent);

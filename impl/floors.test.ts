@@ -2,18 +2,18 @@ import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { dirname, join, posix } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { floorOf, judgeFloors, staticImports } from './floors.js';
+import { floorOf, isTestHelper, judgeFloors, judgeTestHelpers, staticImports } from './floors.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const TREES = ['spec', 'impl', 'runners', 'bench', 'reliability'];
 
-/** Non-test TypeScript modules of the package (tests and test-utils may import any floor). */
+/** Non-test TypeScript modules of the package, the `test-utils/` helpers included. */
 function modules(): string[] {
   const out: string[] = [];
   const walk = (dir: string): void => {
     for (const name of readdirSync(join(ROOT, dir))) {
       const rel = posix.join(dir, name);
-      if (name === 'node_modules' || name === 'test-utils' || name === 'schemas') continue;
+      if (name === 'node_modules' || name === 'schemas') continue;
       if (statSync(join(ROOT, rel)).isDirectory()) walk(rel);
       else if (/\.c?ts$/.test(name) && !/\.test\.c?ts$/.test(name) && !name.endsWith('.d.ts')) out.push(rel);
     }
@@ -44,13 +44,28 @@ describe('floors', () => {
   it('no module imports a higher floor', () => {
     const found = edges();
     expect(found.length).toBeGreaterThan(500); // the scan saw the tree
-    // Until the integration registry lands, hello-facts finds the adapters through the CLI's table.
-    const pending = new Set(['runners/conformance/hello-facts.ts']);
-    expect(judgeFloors(found.filter(([from]) => !pending.has(from))).map((v) => v.message)).toEqual([]);
+    // Test helpers may import any floor.
+    expect(judgeFloors(found.filter(([from]) => !isTestHelper(from))).map((v) => v.message)).toEqual([]);
+  });
+
+  it('scans the test helpers too, and no source module imports one', () => {
+    const found = edges();
+    expect(found.filter(([from]) => isTestHelper(from)).length).toBeGreaterThan(50); // the helpers were scanned
+    expect(judgeTestHelpers(found).map((v) => v.message)).toEqual([]);
+  });
+
+  it('flags a source module importing a test helper (a deliberately broken graph)', () => {
+    const v = judgeTestHelpers([
+      ['impl/relay/server.ts', 'impl/relay/test-utils/use-relay.ts'],
+      ['impl/relay/server.test.ts', 'impl/relay/test-utils/use-relay.ts'],
+      ['impl/relay/test-utils/use-relay.ts', 'impl/test-utils/cli-io.ts'],
+      ['impl/cli/main.ts', 'impl/relay/server.ts'],
+    ]);
+    expect(v.map((x) => [x.rule, x.from])).toEqual([['floors.import.test-helper', 'impl/relay/server.ts']]);
   });
 
   it('no bridge, adapter or operator module imports impl/cli', () => {
-    const bad = edges().filter(([from, to]) => /^impl\/(bridge-|adapter-|operator\/)/.test(from) && to.startsWith('impl/cli/'));
+    const bad = edges().filter(([from, to]) => !isTestHelper(from) && /^impl\/(bridge-|adapter-|operator\/)/.test(from) && to.startsWith('impl/cli/'));
     expect(bad).toEqual([]);
   });
 

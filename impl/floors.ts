@@ -88,3 +88,31 @@ export function staticImports(text: string): string[] {
   for (let m = re.exec(text); m !== null; m = re.exec(text)) out.push(m[1]!);
   return out;
 }
+
+/** A test helper: a module under a `test-utils/` folder. Tests and helpers may import any floor. */
+export function isTestHelper(path: string): boolean {
+  return path.startsWith('test-utils/') || path.includes('/test-utils/');
+}
+
+/** One source module that imports a test helper. */
+export interface TestHelperViolation {
+  rule: 'floors.import.test-helper';
+  from: string;
+  to: string;
+  message: string;
+}
+
+/** Judges static import edges: no source module (not a test, not a helper) imports a `test-utils/` module. */
+export function judgeTestHelpers(edges: Iterable<readonly [string, string]>): TestHelperViolation[] {
+  const out: TestHelperViolation[] = [];
+  for (const [from, to] of edges) {
+    if (isTestHelper(from) || /\.test\.c?ts$/.test(from) || !isTestHelper(to)) continue;
+    out.push({
+      rule: 'floors.import.test-helper',
+      from,
+      to,
+      message: `${from} (source) imports ${to} (a test helper): source never depends on test-utils/; move what it needs out of test-utils/`,
+    });
+  }
+  return out;
+}

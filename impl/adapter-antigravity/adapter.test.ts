@@ -8,7 +8,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateStream } from '../core/stream.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils/daemon-harness.js';
 import { aepOnPath, runCommand, sessionLog, shimHook } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
 import { EMPTY, EMPTY_DECISION } from './replies.js';

@@ -8,7 +8,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { validateEvent } from '../core/envelope.js';
 import { validateStream } from '../core/stream.js';
 import { startAdapter, type AdapterOptions, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { command, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils/daemon-harness.js';
 import { adapter } from './adapter.js';
 
 const S = 'cc_t1';

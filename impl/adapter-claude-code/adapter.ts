@@ -82,16 +82,16 @@ async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Prom
   const session = str(input.session_id);
   if (!session) return NEUTRAL;
   const state = sessionState(ctx, session);
+  // The held loops map their own hook: nothing is mapped here first and thrown away.
+  if (hookEvent === 'PermissionRequest') return onPermissionRequest(input, session, ctx);
+  if (hookEvent === 'Elicitation') return onElicitation(input, session, ctx);
+  if (hookEvent === 'ElicitationResult') {
+    onElicitationResult(input, session, ctx);
+    return NEUTRAL;
+  }
   let mapped: Mapped | null = mapHook(input, ctx.posture);
   let cause = subagentCause(ctx, session, input);
   switch (hookEvent) {
-    case 'PermissionRequest':
-      return onPermissionRequest(input, session, ctx);
-    case 'Elicitation':
-      return onElicitation(input, session, ctx);
-    case 'ElicitationResult':
-      onElicitationResult(input, session, ctx);
-      return NEUTRAL;
     case 'SessionStart':
       if ((state.started || ctx.ended(session)) && mapped) {
         mapped = { type: mapUnknownHook('SessionStart', AGENT).type, data: triggerOf(mapped) };

@@ -13,7 +13,7 @@ import { validateStream } from '../core/stream.js';
 import { main } from '../cli/main.js';
 import { fakeIo } from '../test-utils/cli-io.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { command, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { command, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils/daemon-harness.js';
 import { adapter } from './adapter.js';
 import { WIRED } from './wiring.js';
 

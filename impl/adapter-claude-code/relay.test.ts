@@ -7,7 +7,7 @@ import { fileURLToPath } from 'node:url';
 import WebSocket from 'ws';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAdapter } from '../adapter-kit/daemon.js';
-import { command, postHook, tempHome } from '../adapter-kit/test-utils.js';
+import { command, postHook, tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
 import { adapter } from './adapter.js';
 import { skipped, WHY } from '../test-utils/skip.js';
 

@@ -9,7 +9,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateStream } from '../core/stream.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils/daemon-harness.js';
 import { aepOnPath, runCommand, sessionLog, shimHook } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
 import { skipped, WHY } from '../test-utils/skip.js';

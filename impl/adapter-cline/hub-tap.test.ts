@@ -7,9 +7,9 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateStream } from '../core/stream.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { command, configuredForTest, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils.js';
+import { command, configuredForTest, postHook, startStubRelay, tempHome, type StubRelay } from '../adapter-kit/test-utils/daemon-harness.js';
 import { adapter, clineAdapter } from './adapter.js';
-import { startStubHub, type StubHub } from './test-hub.js';
+import { startStubHub, type StubHub } from './test-utils/hub.js';
 
 const TOKEN = 'hubtok-5';
 const S = 'task_kite_3';

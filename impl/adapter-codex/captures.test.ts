@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { parseJsonl, validateStream } from '../core/stream.js';
 import { sessionFileName } from '../adapter-kit/store.js';
-import { command, daemonHarness, postHook } from '../adapter-kit/test-utils.js';
+import { command, daemonHarness, postHook } from '../adapter-kit/test-utils/daemon-harness.js';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { adapter } from './adapter.js';
 import { vendorCapturesDir } from '../test-utils/standard.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { parseJsonl, validateStream } from '../core/stream.js';
 import { sessionFileName } from '../adapter-kit/store.js';
-import { command, daemonHarness } from '../adapter-kit/test-utils.js';
+import { command, daemonHarness } from '../adapter-kit/test-utils/daemon-harness.js';
 import { main } from '../cli/main.js';
 import { fakeIo } from '../test-utils/cli-io.js';
 import { adapter } from './adapter.js';

@@ -7,7 +7,7 @@ import { existsSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { SHIM_CONNECT_TIMEOUT_MS } from '../adapter-kit/shim.cjs';
-import { tempHome } from '../adapter-kit/test-utils.js';
+import { tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
 import { main } from '../cli/main.js';
 import { fakeIo } from '../test-utils/cli-io.js';
 import { deadPort } from '../test-utils/dead-port.js';

@@ -8,7 +8,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { afterEach, expect, it } from 'vitest';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { tempHome } from '../adapter-kit/test-utils.js';
+import { tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
 import { describeWhenPresent } from '../test-utils/suites.js';
 import { runHookCommand, sessionLog } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { validateStream } from '../core/stream.js';
 import type { AdapterOptions } from '../adapter-kit/daemon.js';
-import { command, configuredForTest, daemonHarness, type Linked } from '../adapter-kit/test-utils.js';
+import { command, configuredForTest, daemonHarness, type Linked } from '../adapter-kit/test-utils/daemon-harness.js';
 import { sessionLog, shimHook } from '../test-utils/hook-command.js';
 import { adapter, hermesAdapter } from './adapter.js';
 import type { AdapterDef } from '../adapter-kit/types.js';

@@ -6,7 +6,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { startRelay, type RunningRelay } from '../relay/server.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { configuredForTest, postHook, tempHome } from '../adapter-kit/test-utils.js';
+import { configuredForTest, postHook, tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
 import { main } from '../cli/main.js';
 import { fakeIo } from '../test-utils/cli-io.js';
 import { adapter } from './adapter.js';

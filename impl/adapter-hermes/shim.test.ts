@@ -6,7 +6,7 @@
 import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { tempHome } from '../adapter-kit/test-utils.js';
+import { tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
 import { aepOnPath, runCommand } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';
 import { skipped, WHY } from '../test-utils/skip.js';

@@ -6,7 +6,7 @@
  */
 import { readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
-import { command, daemonHarness, postHook, type Linked } from '../adapter-kit/test-utils.js';
+import { command, daemonHarness, postHook, type Linked } from '../adapter-kit/test-utils/daemon-harness.js';
 import type { AdapterDef } from '../adapter-kit/types.js';
 import { runHookCommand, sessionLog } from '../test-utils/hook-command.js';
 import { adapter, HOOKS } from './adapter.js';

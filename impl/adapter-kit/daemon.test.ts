@@ -10,7 +10,7 @@ import { startAdapter, type RunningAdapter } from './daemon.js';
 import { MAX_HOOK_DEPTH, TOO_DEEP } from './hook-input.js';
 import { ADAPTER_HEADER, HOLD_HEADER } from './shim.cjs';
 import { sessionFileName } from './session-file.js';
-import { tempHome } from './test-utils.js';
+import { tempHome } from './test-utils/daemon-harness.js';
 
 let running: RunningAdapter | null = null;
 afterEach(async () => {

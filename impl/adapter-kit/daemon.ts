@@ -18,7 +18,7 @@
  * - `GET /healthz`: `{"ok":true,"adapter":"<agent>","relay":<bool>}`, `relay` true once the relay
  *   answered our hello.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { hostname as osHostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { readBody } from '../http/body.js';
@@ -27,7 +27,7 @@ import { DEFAULT_POSTURE } from './capture.js';
 import { createEngine } from './engine.js';
 import { DEFAULT_LINK_GRACE_MS } from './held-requests.js';
 import { RelayLink } from './relay-link.js';
-import { MAX_HOOK_DEPTH, guardHookInput } from './hook-input.js';
+import { MAX_HOOK_DEPTH, guardHookInput, type GuardedInput } from './hook-input.js';
 import { ADAPTER_HEADER, HOLD_HEADER } from './shim.cjs';
 import { aepHome, nextEpoch } from './store.js';
 import type { AdapterDef, HookContext, HookInput, Posture } from './types.js';
@@ -91,25 +91,15 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   let link: RelayLink | null = null;
   // Bodies cut at the depth bound: their handler runs with holds dismissed at once (see the header).
   const cut = new WeakSet<HookInput>();
-  const guardedDef: AdapterDef = {
-    ...def,
-    handle: (hookEvent, input, ctx) => def.handle(hookEvent, input, cut.has(input) ? dismissingContext(ctx) : ctx),
-  };
+  const guardedDef: AdapterDef = { ...def, handle: (hookEvent, input, ctx) => def.handle(hookEvent, input, cut.has(input) ? dismissingContext(ctx) : ctx) };
+  // With a relay configured, the link is the audience: a request raised while it is down is
+  // held for the link grace (its events wait in the outbox, the link reconnects promptly) and
+  // answered neutrally only if the link is still down when the grace ends.
+  const audience = { visible: () => link?.connected ?? false, graceMs: options.linkGraceMs ?? DEFAULT_LINK_GRACE_MS, unseen: (graceMs: number) => link?.hurry(graceMs) };
   const engine = createEngine(guardedDef, {
     posture,
     timeoutMs,
-    // With a relay configured, the link is the audience: a request raised while it is down is
-    // held for the link grace (its events wait in the outbox, the link reconnects promptly) and
-    // answered neutrally only if the link is still down when the grace ends.
-    ...(options.relay
-      ? {
-          audience: {
-            visible: () => link?.connected ?? false,
-            graceMs: options.linkGraceMs ?? DEFAULT_LINK_GRACE_MS,
-            unseen: (graceMs: number) => link?.hurry(graceMs),
-          },
-        }
-      : {}),
+    ...(options.relay ? { audience } : {}),
     // Observe-only adapters declare no control at all, so steering is never on for them.
     instruct: def.observeOnly ? false : (options.instruct ?? false),
     home,
@@ -120,55 +110,7 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
     ...(options.onEmit ? { onEmit: options.onEmit } : {}),
   });
 
-  const server: Server = createServer((req, res) => {
-    const url = new URL(req.url ?? '/', 'http://127.0.0.1');
-    const json = (status: number, body: unknown): void => {
-      res.writeHead(status, { 'content-type': 'application/json', [ADAPTER_HEADER]: def.agent });
-      res.end(JSON.stringify(body));
-    };
-    if (req.method === 'GET' && url.pathname === '/healthz') return json(200, { ok: true, adapter: def.agent, relay: link?.connected ?? false });
-    const match = /^\/hook(?:\/([A-Za-z0-9_.-]+))?\/?$/.exec(url.pathname);
-    if (!match) return json(404, { error: 'not-found', detail: 'POST /hook/<HookEvent> or GET /healthz' });
-    if (req.method !== 'POST') return json(405, { error: 'method-not-allowed', detail: 'hooks are POSTed' });
-    const expected = req.headers[ADAPTER_HEADER];
-    if (typeof expected === 'string' && expected !== def.agent) {
-      return json(409, { error: 'wrong-adapter', adapter: def.agent, detail: `this daemon serves ${def.agent}, not ${expected}` });
-    }
-    void readBody(req, MAX_BODY).then(async (read) => {
-      if (!read.ok) {
-        if (read.reason === 'aborted') return; // the vendor went away: nobody to answer
-        if (read.reason === 'encoding') return json(400, { error: 'invalid-encoding', detail: `the hook body is not valid UTF-8 (first bad byte at offset ${read.offset}); vendor hook JSON is UTF-8` });
-        req.resume();
-        return json(413, { error: 'payload-too-large', detail: `hook bodies are limited to ${MAX_BODY} bytes` });
-      }
-      let parsed: unknown;
-      try {
-        parsed = JSON.parse(read.text);
-      } catch {
-        return json(400, { error: 'invalid-json', detail: 'the hook body must be the vendor hook JSON object' });
-      }
-      if (!isPlainObject(parsed)) return json(400, { error: 'invalid-json', detail: 'the hook body must be a JSON object' });
-      const guarded = guardHookInput(parsed);
-      const input = guarded.value as HookInput;
-      const hookEvent = match[1] ?? (typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
-      if (!hookEvent) return json(400, { error: 'missing-hook-event', detail: 'use POST /hook/<HookEvent> or set hook_event_name' });
-      if (guarded.repaired > 0) log(`hook ${hookEvent}: ${guarded.repaired} string(s) held a lone UTF-16 surrogate, replaced by U+FFFD`);
-      if (guarded.truncated > 0) {
-        cut.add(input);
-        log(`hook ${hookEvent}: ${guarded.truncated} value(s) nested deeper than ${MAX_HOOK_DEPTH} levels were cut; emitting what remains, answering neutrally`);
-      }
-      res.writeHead(200, { 'content-type': 'application/json', [ADAPTER_HEADER]: def.agent, [HOLD_HEADER]: String(timeoutMs) });
-      res.flushHeaders();
-      let reply: string;
-      try {
-        reply = await engine.handleHook(hookEvent, input);
-      } catch (err) {
-        log(`hook ${hookEvent} failed, answering neutrally: ${(err as Error).message}`);
-        reply = def.neutralReply(hookEvent);
-      }
-      res.end(guarded.truncated > 0 ? def.neutralReply(hookEvent) : reply);
-    });
-  });
+  const server: Server = createServer(hookServer({ def, engine, cut, timeoutMs, log, relayUp: () => link?.connected ?? false }));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
@@ -180,19 +122,10 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
   const port = (server.address() as AddressInfo).port;
 
   if (options.relay) {
-    const top = captureRank(posture.ceiling) >= captureRank(posture.attention) ? posture.ceiling : posture.attention;
     link = new RelayLink({
       url: options.relay,
       ...(options.token ? { token: options.token } : {}),
-      hello: buildHello({
-        role: 'emitter',
-        identity: { agent: def.agent, instance: `${host}/${process.pid}` },
-        capabilities: {
-          emits: def.emits,
-          capture: CAPTURE_ORDER.slice(0, captureRank(top) + 1),
-          ...(def.observeOnly ? {} : { control: { accepts: engine.accepts, ack_window_ms: options.ackWindowMs ?? 10_000 } }),
-        },
-      }),
+      hello: adapterHello(def, posture, `${host}/${process.pid}`, engine.accepts, options.ackWindowMs ?? 10_000),
       onCommand: engine.onCommand,
       log,
       // After a reconnect the relay no longer knows which sessions we own: redeliver each pending
@@ -221,6 +154,96 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
       await engine.closeLog();
     },
   };
+}
+
+/** What the hook endpoint needs of its daemon. */
+interface HookServerParts {
+  def: AdapterDef;
+  engine: ReturnType<typeof createEngine>;
+  /** Bodies cut at the depth bound (their holds are dismissed at once). */
+  cut: WeakSet<HookInput>;
+  timeoutMs: number;
+  log: (line: string) => void;
+  relayUp: () => boolean;
+}
+
+/** The daemon's HTTP surface (see the header): health, and each hook decided (`decideHook`), then handled. */
+function hookServer({ def, engine, cut, timeoutMs, log, relayUp }: HookServerParts): (req: IncomingMessage, res: ServerResponse) => void {
+  return (req, res) => {
+      const url = new URL(req.url ?? '/', 'http://127.0.0.1');
+      const json = (status: number, body: unknown): void => {
+        res.writeHead(status, { 'content-type': 'application/json', [ADAPTER_HEADER]: def.agent });
+        res.end(JSON.stringify(body));
+      };
+      if (req.method === 'GET' && url.pathname === '/healthz') return json(200, { ok: true, adapter: def.agent, relay: relayUp() });
+      const match = /^\/hook(?:\/([A-Za-z0-9_.-]+))?\/?$/.exec(url.pathname);
+      if (!match) return json(404, { error: 'not-found', detail: 'POST /hook/<HookEvent> or GET /healthz' });
+      if (req.method !== 'POST') return json(405, { error: 'method-not-allowed', detail: 'hooks are POSTed' });
+      const expected = req.headers[ADAPTER_HEADER];
+      if (typeof expected === 'string' && expected !== def.agent) {
+        return json(409, { error: 'wrong-adapter', adapter: def.agent, detail: `this daemon serves ${def.agent}, not ${expected}` });
+      }
+      void readBody(req, MAX_BODY).then(async (read) => {
+        if (!read.ok) {
+          if (read.reason === 'aborted') return; // the vendor went away: nobody to answer
+          if (read.reason === 'encoding') return json(400, { error: 'invalid-encoding', detail: `the hook body is not valid UTF-8 (first bad byte at offset ${read.offset}); vendor hook JSON is UTF-8` });
+          req.resume();
+          return json(413, { error: 'payload-too-large', detail: `hook bodies are limited to ${MAX_BODY} bytes` });
+        }
+        const decided = decideHook(read.text, match[1]);
+        if (!decided.ok) return json(400, decided.error);
+        const { hookEvent, input, guarded } = decided;
+        if (guarded.repaired > 0) log(`hook ${hookEvent}: ${guarded.repaired} string(s) held a lone UTF-16 surrogate, replaced by U+FFFD`);
+        if (guarded.truncated > 0) {
+          cut.add(input);
+          log(`hook ${hookEvent}: ${guarded.truncated} value(s) nested deeper than ${MAX_HOOK_DEPTH} levels were cut; emitting what remains, answering neutrally`);
+        }
+        res.writeHead(200, { 'content-type': 'application/json', [ADAPTER_HEADER]: def.agent, [HOLD_HEADER]: String(timeoutMs) });
+        res.flushHeaders();
+        let reply: string;
+        try {
+          reply = await engine.handleGuarded(hookEvent, input); // guarded above: walked once
+        } catch (err) {
+          log(`hook ${hookEvent} failed, answering neutrally: ${(err as Error).message}`);
+          reply = def.neutralReply(hookEvent);
+        }
+        res.end(guarded.truncated > 0 ? def.neutralReply(hookEvent) : reply);
+      });
+  };
+}
+
+/** A hook body, decided before anything is emitted (pure): the hook's name and its guarded input, or the 400 reply. */
+export type HookDecision =
+  | { ok: true; hookEvent: string; input: HookInput; guarded: GuardedInput }
+  | { ok: false; error: { error: string; detail: string } };
+
+export function decideHook(text: string, pathEvent: string | undefined): HookDecision {
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    return { ok: false, error: { error: 'invalid-json', detail: 'the hook body must be the vendor hook JSON object' } };
+  }
+  if (!isPlainObject(parsed)) return { ok: false, error: { error: 'invalid-json', detail: 'the hook body must be a JSON object' } };
+  const guarded = guardHookInput(parsed);
+  const input = guarded.value as HookInput;
+  const hookEvent = pathEvent ?? (typeof input.hook_event_name === 'string' ? input.hook_event_name : '');
+  if (!hookEvent) return { ok: false, error: { error: 'missing-hook-event', detail: 'use POST /hook/<HookEvent> or set hook_event_name' } };
+  return { ok: true, hookEvent, input, guarded };
+}
+
+/** The adapter's hello (pure): what it emits, the capture levels up to its posture's top, and its control block unless observe-only. */
+export function adapterHello(def: AdapterDef, posture: Posture, instance: string, accepts: string[], ackWindowMs: number): Record<string, unknown> {
+  const top = captureRank(posture.ceiling) >= captureRank(posture.attention) ? posture.ceiling : posture.attention;
+  return buildHello({
+    role: 'emitter',
+    identity: { agent: def.agent, instance },
+    capabilities: {
+      emits: def.emits,
+      capture: CAPTURE_ORDER.slice(0, captureRank(top) + 1),
+      ...(def.observeOnly ? {} : { control: { accepts, ack_window_ms: ackWindowMs } }),
+    },
+  }) as unknown as Record<string, unknown>;
 }
 
 /** A hook context whose holds are dismissed as soon as they open: the request is emitted and closed, the hook answered neutrally. */

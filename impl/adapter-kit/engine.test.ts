@@ -161,6 +161,25 @@ describe('engine: no hook is dropped without an event', () => {
   });
 });
 
+describe('engine: a guarded input is not walked again', () => {
+  it('handleGuarded passes the daemon-guarded input through as is; handleHook guards it', async () => {
+    const seen: unknown[] = [];
+    const logged: string[] = [];
+    const def: AdapterDef = { ...careless([]), async handle(_h, input) {
+      seen.push(input);
+      return '{}';
+    } };
+    const engine = createEngine(def, { posture: DEFAULT_POSTURE, timeoutMs: 1000, instruct: false, host: 'h', epoch: 0, send: () => {}, log: (l) => logged.push(l) });
+    const raw = { session_id: 'lone\ud800' };
+    expect(await engine.handleGuarded('Notification', raw)).toBe('{}');
+    expect(seen[0]).toBe(raw); // not copied, not repaired: the caller guarded it
+    expect(logged).toEqual([]);
+    await engine.handleHook('Notification', raw);
+    expect(seen[1]).toEqual({ session_id: 'lone\ufffd' });
+    expect(logged).toHaveLength(1);
+  });
+});
+
 describe('engine: ended sessions', () => {
   it('ctx.ended says whether this engine emitted session.ended for a session', async () => {
     const seen: boolean[] = [];

@@ -16,8 +16,9 @@
  * steering (audited), so no request outlives its session; then the session's run and scratch
  * state are forgotten. `dismissAll()` (shutdown) dismisses what is still open everywhere.
  *
- * `handleHook` first makes the input safe to map (sanitize.ts: lone surrogates, runaway nesting;
- * each rewrite is logged), runs the adapter's handler, then attaches queued steering to an otherwise
+ * `handleHook` first makes the input safe to map (hook-input.ts: lone surrogates, runaway nesting;
+ * each rewrite is logged; the daemon guards the body itself and calls `handleGuarded`, so a hook is
+ * walked once), runs the adapter's handler, then attaches queued steering to an otherwise
  * neutral reply on a steerable moment (held replies carry decisions, never steering).
  */
 import type { AepEvent } from '../core/event.js';
@@ -62,8 +63,10 @@ export interface EngineConfig {
 export interface Engine {
   /** The command types declared in hello `control.accepts`. */
   readonly accepts: string[];
-  /** Handle one hook; resolves to the vendor's exact stdout. */
+  /** Handle one hook; resolves to the vendor's exact stdout. The input is guarded first (hook-input.ts). */
   handleHook(hookEvent: string, input: Record<string, unknown>): Promise<string>;
+  /** Handle one hook whose input the caller already passed through `guardHookInput` (the daemon), so it is walked once. */
+  handleGuarded(hookEvent: string, input: Record<string, unknown>): Promise<string>;
   /** Handle one inbound command frame (its exact text and parsed value). */
   onCommand(raw: string, cmd: Record<string, unknown>): void;
   /** The exact lines of the requests still open (redelivered after a relay reconnect). */
@@ -152,9 +155,13 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
   async function handleHook(hookEvent: string, raw: Record<string, unknown>): Promise<string> {
     // Emit what can be emitted: an input no event could carry is made safe first, and said so.
     const guarded = guardHookInput(raw);
-    // Unchanged input keeps its identity (the daemon marks a cut body by the object it passed in).
+    // Unchanged input keeps its identity.
     const input = guarded.truncated === 0 && guarded.repaired === 0 ? raw : (guarded.value as Record<string, unknown>);
     for (const problem of guardProblems(guarded)) cfg.log(`hook ${hookEvent}: ${problem}`);
+    return handleGuarded(hookEvent, input);
+  }
+
+  async function handleGuarded(hookEvent: string, input: Record<string, unknown>): Promise<string> {
     const reply = await def.handle(hookEvent, input, ctx);
     const session = typeof input.session_id === 'string' ? input.session_id : undefined;
     if (instruct && session && reply === def.neutralReply(hookEvent) && def.steerable(hookEvent)) {
@@ -167,6 +174,7 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
   return {
     accepts,
     handleHook,
+    handleGuarded,
     onCommand,
     context: ctx,
     pendingLines: () => held.pendingLines(),

@@ -104,32 +104,37 @@ function valuesFor(questions: readonly VendorQuestion[], answers: unknown): Reco
   return values;
 }
 
-export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
-  const { agent } = spec;
-  const replies = spec.replies ?? httpReplies();
-  const states = new WeakMap<HookContext, FamilyState>();
-  const stateOf = (ctx: HookContext): FamilyState => {
-    let s = states.get(ctx);
-    if (!s) states.set(ctx, (s = { todos: new Map(), openers: new Map(), asks: new Map(), questions: new Map(), refused: new Map(), ended: new Set() }));
+/** The plugin family's runtime for one agent: per-engine state and the moments' handling (`definePluginAdapter` wires it into an adapter). */
+class PluginHost {
+  private readonly states = new WeakMap<HookContext, FamilyState>();
+  private readonly replies: VendorReplies;
+
+  constructor(readonly agent: string, replies: VendorReplies | undefined) {
+    this.replies = replies ?? httpReplies();
+  }
+
+  stateOf(ctx: HookContext): FamilyState {
+    let s = this.states.get(ctx);
+    if (!s) this.states.set(ctx, (s = { todos: new Map(), openers: new Map(), asks: new Map(), questions: new Map(), refused: new Map(), ended: new Set() }));
     return s;
-  };
+  }
 
   /** Emit a mapped moment: run-scoped unless it is session lifecycle or the vendor's session plane. */
-  function emit(ctx: HookContext, session: string, mapped: Mapped, extra: { cause?: string } = {}): void {
-    const sessionScoped = mapped.type.startsWith('session.') || mapped.type === `x.${agent}.session.error` || (mapped.type.startsWith(`x.${agent}.`) && !mapped.type.startsWith(`x.${agent}.message.`));
+  emit(ctx: HookContext, session: string, mapped: Mapped, extra: { cause?: string } = {}): void {
+    const sessionScoped = mapped.type.startsWith('session.') || mapped.type === `x.${this.agent}.session.error` || (mapped.type.startsWith(`x.${this.agent}.`) && !mapped.type.startsWith(`x.${this.agent}.message.`));
     const run = sessionScoped ? undefined : ctx.run(session);
-    const severity = momentSeverity(agent, mapped.type);
+    const severity = momentSeverity(this.agent, mapped.type);
     ctx.emit(session, mapped, { ...(run ? { run } : {}), ...(extra.cause ? { cause: extra.cause } : {}), ...(severity ? { severity } : {}) });
   }
 
-  function replyFailed(ctx: HookContext, session: string, request: string, route: string, detail: string): void {
+  replyFailed(ctx: HookContext, session: string, request: string, route: string, detail: string): void {
     const data: Obj = { route };
     if (ctx.posture.ceiling !== 'metadata' && ctx.posture.ceiling !== 'none') data.detail = detail;
-    ctx.emit(session, { type: `x.${agent}.reply.failed`, data, subject: request }, { cause: request, severity: 'warning' });
+    ctx.emit(session, { type: `x.${this.agent}.reply.failed`, data, subject: request }, { cause: request, severity: 'warning' });
   }
 
   /** Open a hold for a bus-surface ask; the hook itself is answered at once. */
-  function holdBusAsk(ctx: HookContext, session: string, id: string, mapped: Mapped, how: {
+  holdBusAsk(ctx: HookContext, session: string, id: string, mapped: Mapped, how: {
     options?: readonly RequestOption[];
     fields?: FieldSpec[];
     legacyAnswer?: (a: Answer) => Record<string, unknown> | null;
@@ -137,7 +142,7 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
     deliver: (s: Extract<Settlement, { kind: 'option' | 'values' }>, server: string) => ReturnType<VendorReplies['question']>;
     server?: string;
   }): void {
-    const state = stateOf(ctx);
+    const state = this.stateOf(ctx);
     const run = ctx.run(session);
     const record: AskRecord = { request: '', state: 'pending', ...(how.options ? { options: how.options } : {}) };
     const held = ctx.hold({
@@ -159,10 +164,10 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
       }
       record.state = 'ours';
       if (how.call && settlement.kind === 'option' && settlement.option !== 'once' && settlement.option !== 'always' && settlement.option !== 'allow') {
-        stateOf(ctx).refused.set(callKey(session, how.call), settlement.answered ?? request.id);
+        this.stateOf(ctx).refused.set(callKey(session, how.call), settlement.answered ?? request.id);
       }
       const outcome = how.server ? await how.deliver(settlement, how.server) : { ok: false as const, route: 'none', detail: 'the plugin forwarded no server_url, so the answer cannot reach the vendor' };
-      if (!outcome.ok) replyFailed(ctx, session, request.id, outcome.route, outcome.detail);
+      if (!outcome.ok) this.replyFailed(ctx, session, request.id, outcome.route, outcome.detail);
     });
   }
 
@@ -171,20 +176,51 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
    * band; after the card already ended (timed out, dismissed) it is only the vendor's fact,
    * `x.{agent}.<bus type>` (a second terminal would be invalid, AEP-0002 §7); else the pinned event.
    */
-  function onSettled(ctx: HookContext, session: string, busType: string, id: string | undefined, mapped: Mapped, oob: (r: AskRecord) => Answer | 'dismissed', fact: Obj): void {
-    const record = id === undefined ? undefined : stateOf(ctx).asks.get(askKey(session, id));
+  onSettled(ctx: HookContext, session: string, busType: string, id: string | undefined, mapped: Mapped, oob: (r: AskRecord) => Answer | 'dismissed', fact: Obj): void {
+    const record = id === undefined ? undefined : this.stateOf(ctx).asks.get(askKey(session, id));
     if (record?.state === 'ours') return;
     if (record?.state === 'pending') {
       const how = oob(record);
       record.state = 'closed';
       if (ctx.settle(record.request, how === 'dismissed' ? { kind: 'dismissed' } : { kind: 'oob', answer: how })) return;
     }
-    if (record) emit(ctx, session, { type: vendorType(agent, busType), data: fact, subject: record.request }, { cause: record.request });
-    else emit(ctx, session, mapped);
+    if (record) this.emit(ctx, session, { type: vendorType(this.agent, busType), data: fact, subject: record.request }, { cause: record.request });
+    else this.emit(ctx, session, mapped);
   }
 
-  async function onBus(ctx: HookContext, session: string, event: Obj, mapped: Mapped | null, server: string | undefined): Promise<string> {
-    const state = stateOf(ctx);
+  /** A bus `permission.asked`: a card with the vendor's reply options, answered over REST. */
+  private holdPermission(ctx: HookContext, session: string, id: string, p: Obj, mapped: Mapped, server: string | undefined): void {
+    this.holdBusAsk(ctx, session, id, mapped, {
+      options: REPLY_OPTIONS,
+      ...(askCallId(p) ? { call: askCallId(p)! } : {}),
+      ...(server ? { server } : {}),
+      deliver: (s, srv) => {
+        const option = s.kind === 'option' ? s.option : 'reject';
+        const reply = option === 'once' || option === 'always' ? option : 'reject';
+        return this.replies.permission({ server: srv, session, id, reply, ...(reply === 'reject' && s.kind === 'option' && s.text ? { message: s.text } : {}) });
+      },
+    });
+  }
+
+  /** A bus `question.asked`: a form card, its questions kept to read the vendor's own answer back. */
+  private holdQuestion(ctx: HookContext, session: string, id: string, p: Obj, mapped: Mapped, server: string | undefined): void {
+    const questions = questionsOf(p);
+    this.stateOf(ctx).questions.set(askKey(session, id), questions);
+    const fields = (mapped.data.fields ?? []) as FieldSpec[];
+    this.holdBusAsk(ctx, session, id, mapped, {
+      fields,
+      // AEP-0006 degradation: a one-question form also takes a plain {option} (a choice id) or {text}.
+      legacyAnswer: (a) => {
+        const v = a.option ?? a.text;
+        return questions.length !== 1 || v === undefined || v.trim() === '' ? null : { '1': questions[0]!.multiple === true ? [v] : v };
+      },
+      ...(server ? { server } : {}),
+      deliver: (s, srv) => this.replies.question({ server: srv, id, answers: answersFor(questions, s.kind === 'values' ? s.values : {}) }),
+    });
+  }
+
+  async onBus(ctx: HookContext, session: string, event: Obj, mapped: Mapped | null, server: string | undefined): Promise<string> {
+    const state = this.stateOf(ctx);
     const p = obj(event.properties);
     switch (event.type) {
       case 'session.deleted':
@@ -223,72 +259,46 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
       }
       case 'todo.updated': {
         const next = Array.isArray(p.todos) ? p.todos : [];
-        for (const m of diffTodos(state.todos.get(session) ?? [], next, ctx.posture)) emit(ctx, session, m);
+        for (const m of diffTodos(state.todos.get(session) ?? [], next, ctx.posture)) this.emit(ctx, session, m);
         state.todos.set(session, next);
         return PLUGIN_NEUTRAL;
       }
-      case 'permission.asked': {
+      case 'permission.asked':
+      case 'question.asked': {
         const id = str(p.id);
         if (!id || !mapped) break;
         // A redelivered ask (or one the held hook already carries) opens no second card.
         if (state.asks.has(askKey(session, id))) return PLUGIN_NEUTRAL;
-        holdBusAsk(ctx, session, id, mapped, {
-          options: REPLY_OPTIONS,
-          ...(askCallId(p) ? { call: askCallId(p)! } : {}),
-          ...(server ? { server } : {}),
-          deliver: (s, srv) => {
-            const option = s.kind === 'option' ? s.option : 'reject';
-            const reply = option === 'once' || option === 'always' ? option : 'reject';
-            return replies.permission({ server: srv, session, id, reply, ...(reply === 'reject' && s.kind === 'option' && s.text ? { message: s.text } : {}) });
-          },
-        });
-        return PLUGIN_NEUTRAL;
-      }
-      case 'question.asked': {
-        const id = str(p.id);
-        if (!id || !mapped) break;
-        if (state.asks.has(askKey(session, id))) return PLUGIN_NEUTRAL;
-        const questions = questionsOf(p);
-        state.questions.set(askKey(session, id), questions);
-        const fields = (mapped.data.fields ?? []) as FieldSpec[];
-        holdBusAsk(ctx, session, id, mapped, {
-          fields,
-          // AEP-0006 degradation: a one-question form also takes a plain {option} (a choice id) or {text}.
-          legacyAnswer: (a) => {
-            const v = a.option ?? a.text;
-            return questions.length !== 1 || v === undefined || v.trim() === '' ? null : { '1': questions[0]!.multiple === true ? [v] : v };
-          },
-          ...(server ? { server } : {}),
-          deliver: (s, srv) => replies.question({ server: srv, id, answers: answersFor(questions, s.kind === 'values' ? s.values : {}) }),
-        });
+        if (event.type === 'permission.asked') this.holdPermission(ctx, session, id, p, mapped, server);
+        else this.holdQuestion(ctx, session, id, p, mapped, server);
         return PLUGIN_NEUTRAL;
       }
       case 'permission.replied': {
         const reply = p.response ?? p.reply;
-        onSettled(ctx, session, 'permission.replied', str(p.permissionID) ?? str(p.requestID), mapped!, (r) => ({ option: replyOption(reply, r.options) ?? 'reject' }), str(reply) ? { reply: str(reply) } : {});
+        this.onSettled(ctx, session, 'permission.replied', str(p.permissionID) ?? str(p.requestID), mapped!, (r) => ({ option: replyOption(reply, r.options) ?? 'reject' }), str(reply) ? { reply: str(reply) } : {});
         return PLUGIN_NEUTRAL;
       }
       case 'question.replied':
       case 'question.rejected': {
         const id = str(p.requestID);
-        onSettled(ctx, session, event.type, id, mapped!, () => (event.type === 'question.rejected' ? 'dismissed' : { values: valuesFor((id && state.questions.get(askKey(session, id))) || [], p.answers) }), {});
+        this.onSettled(ctx, session, event.type, id, mapped!, () => (event.type === 'question.rejected' ? 'dismissed' : { values: valuesFor((id && state.questions.get(askKey(session, id))) || [], p.answers) }), {});
         return PLUGIN_NEUTRAL;
       }
     }
-    if (mapped) emit(ctx, session, mapped);
+    if (mapped) this.emit(ctx, session, mapped);
     return PLUGIN_NEUTRAL;
   }
 
-  async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
+  async handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
     const kind = str(raw.kind) ?? hookEvent;
     const moment: Obj = { ...raw, kind };
     const session = momentSession(moment) ?? str(raw.session_id);
     if (!session) return PLUGIN_NEUTRAL;
     const server = str(raw.server_url);
-    const mapped = mapPluginMoment(agent, moment, ctx.posture);
+    const mapped = mapPluginMoment(this.agent, moment, ctx.posture);
     switch (kind) {
       case 'bus':
-        return onBus(ctx, session, obj(moment.event), mapped, server);
+        return this.onBus(ctx, session, obj(moment.event), mapped, server);
       case 'permission.ask': {
         const ask = obj(moment.permission);
         const id = str(ask.id);
@@ -304,7 +314,7 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
           ...(call ? { key: callKey(session, call) } : {}),
         });
         record.request = held.requestId;
-        if (id) stateOf(ctx).asks.set(askKey(session, id), record);
+        if (id) this.stateOf(ctx).asks.set(askKey(session, id), record);
         const { request, settlement } = await held;
         record.request = request.id;
         record.state = (settlement.kind === 'option' || settlement.kind === 'values') && settlement.via === 'control' ? 'ours' : 'closed';
@@ -313,22 +323,25 @@ export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
       case 'tool.after': {
         const call = str(obj(moment.input).callID);
         if (call) for (const r of ctx.pending(session, callKey(session, call))) ctx.settle(r.id, { kind: 'dismissed' });
-        if (call && stateOf(ctx).ended.has(callKey(session, call))) return PLUGIN_NEUTRAL;
-        if (call) stateOf(ctx).ended.add(callKey(session, call));
+        if (call && this.stateOf(ctx).ended.has(callKey(session, call))) return PLUGIN_NEUTRAL;
+        if (call) this.stateOf(ctx).ended.add(callKey(session, call));
         break;
       }
     }
-    if (mapped) emit(ctx, session, mapped);
+    if (mapped) this.emit(ctx, session, mapped);
     return PLUGIN_NEUTRAL;
   }
+}
 
+export function definePluginAdapter(spec: PluginFamilySpec): AdapterDef {
+  const host = new PluginHost(spec.agent, spec.replies);
   const def = defineAdapter({
-    agent,
+    agent: spec.agent,
     defaultPort: spec.defaultPort,
     emits: ['session', 'run', 'tool', 'attention', 'progress', 'control'],
     neutral: PLUGIN_NEUTRAL,
     steerable: new Set(),
-    handle,
+    handle: (hookEvent, raw, ctx) => host.handle(hookEvent, raw, ctx),
   });
   // No plugin moment's reply carries context, so queued steering could never be delivered.
   def.instruct = false;

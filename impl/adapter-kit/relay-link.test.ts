@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { HURRY_MS, RelayLink } from './relay-link.js';
 import { wsSocket, type RelaySocket, type SocketFactory } from '../relay-client/transport.js';
 import { deadPort } from '../test-utils/dead-port.js';
-import { startStubRelay, type StubRelay } from './test-utils.js';
+import { startStubRelay, type StubRelay } from './test-utils/daemon-harness.js';
 
 let relay: StubRelay | null = null;
 let link: RelayLink | null = null;

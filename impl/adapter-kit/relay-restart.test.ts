@@ -14,7 +14,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
 import { deadPort } from '../test-utils/dead-port.js';
 import { startAdapter, type RunningAdapter } from './daemon.js';
-import { tempHome } from './test-utils.js';
+import { tempHome } from './test-utils/daemon-harness.js';
 
 const AEP = fileURLToPath(new URL('../../bin/aep.js', import.meta.url));
 const TOKEN = 'restart-token';

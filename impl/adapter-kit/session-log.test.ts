@@ -5,7 +5,7 @@ import { describe, expect, it } from 'vitest';
 import { SessionLog, flushSessionLogs } from './session-log.js';
 import { sessionFileName } from './session-file.js';
 import { nextEpoch } from './store.js';
-import { tempHome } from './test-utils.js';
+import { tempHome } from './test-utils/daemon-harness.js';
 
 const fileOf = (home: string, session: string): string => join(home, 'logs', 'claude-code', sessionFileName(session));
 const read = (home: string, session: string): string => readFileSync(fileOf(home, session), 'utf8');

@@ -3,7 +3,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { EpochError, appendLog, nextEpoch } from './store.js';
-import { tempHome } from './test-utils.js';
+import { tempHome } from './test-utils/daemon-harness.js';
 
 const stateFile = (home: string): string => join(home, 'adapter-claude-code.state.json');
 

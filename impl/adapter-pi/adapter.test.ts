@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULT_POSTURE } from '../adapter-kit/capture.js';
 import { createEngine } from '../adapter-kit/engine.js';
 import { adapter, createAdapter } from './adapter.js';
-import { configuredForTest } from '../adapter-kit/test-utils.js';
+import { configuredForTest } from '../adapter-kit/test-utils/daemon-harness.js';
 import { mapEvent, mapToolGate } from './map-events.js';
 import { digest } from '../core/digest.js';
 

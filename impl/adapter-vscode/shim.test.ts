@@ -7,7 +7,7 @@ import { existsSync, readFileSync } from 'node:fs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { SHIM_CONNECT_TIMEOUT_MS } from '../adapter-kit/shim.cjs';
-import { tempHome } from '../adapter-kit/test-utils.js';
+import { tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
 import { deadPort } from '../test-utils/dead-port.js';
 import { runHookCommand, spawnConfiguredCommand } from '../test-utils/hook-command.js';
 import { adapter } from './adapter.js';

@@ -97,136 +97,167 @@ export const sleep = (ms: number, signal: AbortSignal): Promise<void> =>
     signal.addEventListener('abort', onAbort, { once: true });
   });
 
-export function startSidecar(opts: SidecarOptions): RunningSidecar {
-  const cursor = new Cursor(opts.statePath);
-  if (cursor.legacy) opts.log(`cursor ${opts.statePath ?? ''} was written by an older aep (positions per bare session, ids without their source): it cannot tell sources apart, so it is not used to skip anything; what the relay still holds is delivered again once, and the cursor is rewritten in the new format`);
-  const stop = new AbortController();
-  const initial = opts.initialBackoffMs ?? 250;
-  const max = opts.maxBackoffMs ?? 30_000;
-  const intake = new Intake(cursor);
-  const pending = intake.queue;
-  let delivered = 0;
-  let failures = 0;
-  let connection: AbortController | null = null;
-  let flushing: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | null = null;
+/** A relay message as the sidecar takes it (pure): an event with an id, nothing (skipped silently), or the log line of a message that is not JSON. */
+export function readRelayMessage(m: SseMessage): { event: AepEvent } | { skip: string | null } {
+  let event: AepEvent;
+  try {
+    event = JSON.parse(m.data) as AepEvent;
+  } catch {
+    return { skip: `relay sent a message that is not JSON (id ${m.id ?? 'none'}); skipped` };
+  }
+  if (typeof event !== 'object' || event === null || typeof event.id !== 'string') return { skip: null };
+  return { event };
+}
 
-  async function drain(): Promise<void> {
-    let backoff = initial;
-    while (pending.length > 0 && !stop.signal.aborted) {
+/** The subscription a (re)connect asks for (pure): `from=all` once the cursor can resume, or on the first `--replay` subscription. */
+export function subscription(opts: SidecarOptions, resumable: boolean, subscribedOnce: boolean, signal: AbortSignal): Parameters<typeof subscribeOnce>[0] {
+  return { relay: opts.relay, ...(opts.token ? { token: opts.token } : {}), ...(opts.filter ? { filter: opts.filter } : {}), ...(opts.capture ? { capture: opts.capture } : {}), ...(resumable || (opts.replay && !subscribedOnce) ? { from: 'all' as const } : {}), signal };
+}
+
+/** The sidecar's state and its three loops: intake (`onMessage`), delivery (`drain`), the relay subscription (`run`). */
+class Sidecar {
+  readonly cursor: Cursor;
+  readonly stop = new AbortController();
+  private readonly initial: number;
+  private readonly max: number;
+  private readonly intake: Intake;
+  readonly pending: AepEvent[];
+  delivered = 0;
+  failures = 0;
+  private connection: AbortController | null = null;
+  flushing: Promise<void> | null = null;
+  timer: NodeJS.Timeout | null = null;
+  /** Gap judgement (see the header): off with a filter; the (source, session) pairs whose first event on this subscription was judged. */
+  private readonly judge: boolean;
+  private judged = new Set<string>();
+  private subscribedOnce = false;
+
+  constructor(private readonly opts: SidecarOptions) {
+    this.cursor = new Cursor(opts.statePath);
+    if (this.cursor.legacy) opts.log(`cursor ${opts.statePath ?? ''} was written by an older aep (positions per bare session, ids without their source): it cannot tell sources apart, so it is not used to skip anything; what the relay still holds is delivered again once, and the cursor is rewritten in the new format`);
+    this.initial = opts.initialBackoffMs ?? 250;
+    this.max = opts.maxBackoffMs ?? 30_000;
+    this.intake = new Intake(this.cursor);
+    this.pending = this.intake.queue;
+    this.judge = !opts.filter || Object.keys(opts.filter).length === 0;
+  }
+
+  private async drain(): Promise<void> {
+    const { opts, pending } = this;
+    let backoff = this.initial;
+    while (pending.length > 0 && !this.stop.signal.aborted) {
       const batch = pending.slice(0, opts.batchSize);
       try {
         await opts.deliver(batch);
       } catch (err) {
-        failures += 1;
+        this.failures += 1;
         // Stop intake: the relay keeps what arrives meanwhile; we resubscribe from our position.
-        connection?.abort();
+        this.connection?.abort();
         const asked = err instanceof RetryableDelivery ? err.retryAfterMs : undefined;
         const wait = asked ?? backoff;
         opts.log(`sink delivery failed (${(err as Error).message}); retrying ${batch.length} event(s) in ${wait} ms${asked !== undefined ? ' (the sink\'s Retry-After)' : ''}`);
-        await sleep(wait, stop.signal);
-        backoff = Math.min(backoff * 2, max);
+        await sleep(wait, this.stop.signal);
+        backoff = Math.min(backoff * 2, this.max);
         continue;
       }
-      backoff = initial;
-      intake.accepted(batch.length);
-      delivered += batch.length;
+      backoff = this.initial;
+      this.intake.accepted(batch.length);
+      this.delivered += batch.length;
       if (pending.length < opts.batchSize) break;
     }
   }
 
-  function flush(): void {
-    if (timer) { clearTimeout(timer); timer = null; }
-    if (flushing) return;
-    flushing = drain().finally(() => {
-      flushing = null;
-      if (stop.signal.aborted) return; // stopped: what is pending stays for the next start
-      if (pending.length >= opts.batchSize) flush();
-      else if (pending.length > 0) schedule();
+  flush(): void {
+    if (this.timer) { clearTimeout(this.timer); this.timer = null; }
+    if (this.flushing) return;
+    this.flushing = this.drain().finally(() => {
+      this.flushing = null;
+      if (this.stop.signal.aborted) return; // stopped: what is pending stays for the next start
+      if (this.pending.length >= this.opts.batchSize) this.flush();
+      else if (this.pending.length > 0) this.schedule();
     });
   }
 
-  function schedule(): void {
-    if (stop.signal.aborted) return;
-    if (pending.length >= opts.batchSize || opts.batchMs <= 0) return flush();
-    if (!timer) timer = setTimeout(flush, opts.batchMs);
+  private schedule(): void {
+    if (this.stop.signal.aborted) return;
+    if (this.pending.length >= this.opts.batchSize || this.opts.batchMs <= 0) return this.flush();
+    if (!this.timer) this.timer = setTimeout(() => this.flush(), this.opts.batchMs);
   }
 
-  function onMessage(m: SseMessage): void {
-    let event: AepEvent;
-    try {
-      event = JSON.parse(m.data) as AepEvent;
-    } catch {
-      opts.log(`relay sent a message that is not JSON (id ${m.id ?? 'none'}); skipped`);
+  private onMessage(m: SseMessage): void {
+    const read = readRelayMessage(m);
+    if (!('event' in read)) {
+      if (read.skip !== null) this.opts.log(read.skip);
       return;
     }
-    if (typeof event !== 'object' || event === null || typeof event.id !== 'string') return;
+    const event = read.event;
     const stream = `${String(event.source)}\u0000${String(event.session)}`;
-    if (judge && typeof event.session === 'string' && typeof event.seq === 'number' && !judged.has(stream)) {
-      judged.add(stream);
-      const gap = cursor.gapBefore(event);
+    if (this.judge && typeof event.session === 'string' && typeof event.seq === 'number' && !this.judged.has(stream)) {
+      this.judged.add(stream);
+      const gap = this.cursor.gapBefore(event);
       if (gap) {
-        opts.log(`relay: replay-exhausted ${event.session} ${gap.earliest.epoch}:${gap.earliest.seq}: the relay no longer held the events after ${gap.after.epoch}:${gap.after.seq} up to that position; they were not delivered`);
+        this.opts.log(`relay: replay-exhausted ${event.session} ${gap.earliest.epoch}:${gap.earliest.seq}: the relay no longer held the events after ${gap.after.epoch}:${gap.after.seq} up to that position; they were not delivered`);
       }
     }
-    if (intake.offer(event)) schedule();
+    if (this.intake.offer(event)) this.schedule();
   }
 
-  /** Gap judgement (see the header): (source, session) pairs whose first event on this subscription was judged. */
-  const judge = !opts.filter || Object.keys(opts.filter).length === 0;
-  let judged = new Set<string>();
-
-  function onComment(text: string): void {
-    if (text.startsWith('replay-exhausted')) opts.log(`relay: ${text}: events before that position were no longer held and were not delivered`);
+  private onComment(text: string): void {
+    if (text.startsWith('replay-exhausted')) this.opts.log(`relay: ${text}: events before that position were no longer held and were not delivered`);
   }
 
-  let subscribedOnce = false;
-  const loop = (async () => {
-    let backoff = initial;
+  /** Subscribe, take events, and on every end let the sink take what is pending, then resubscribe (with backoff unless we closed it). */
+  async run(): Promise<void> {
+    const { stop, opts } = this;
+    let backoff = this.initial;
     while (!stop.signal.aborted) {
-      connection = new AbortController();
-      judged = new Set();
+      const connection = (this.connection = new AbortController());
+      this.judged = new Set();
       const both = AbortSignal.any([stop.signal, connection.signal]);
       let why: string;
       try {
         why = await subscribeOnce(
-          { relay: opts.relay, ...(opts.token ? { token: opts.token } : {}), ...(opts.filter ? { filter: opts.filter } : {}), ...(opts.capture ? { capture: opts.capture } : {}), ...(cursor.resumable || (opts.replay && !subscribedOnce) ? { from: 'all' as const } : {}), signal: both },
-          (m) => { backoff = initial; onMessage(m); },
-          onComment,
-          () => { subscribedOnce = true; opts.onSubscribed?.(); },
+          subscription(opts, this.cursor.resumable, this.subscribedOnce, both),
+          (m) => { backoff = this.initial; this.onMessage(m); },
+          (text) => this.onComment(text),
+          () => { this.subscribedOnce = true; opts.onSubscribed?.(); },
         );
       } catch (err) {
         why = (err as Error).message;
       }
       if (stop.signal.aborted) break;
       // Intake stopped: let the sink take everything pending first, then resubscribe.
-      while ((flushing || pending.length > 0) && !stop.signal.aborted) {
-        if (!flushing) flush();
-        await flushing;
+      while ((this.flushing || this.pending.length > 0) && !stop.signal.aborted) {
+        if (!this.flushing) this.flush();
+        await this.flushing;
       }
       if (connection.signal.aborted) continue; // we closed it for a failing sink: resume now
       opts.log(`relay subscription ended (${why}); resubscribing in ${backoff} ms`);
       await sleep(backoff, stop.signal);
-      backoff = Math.min(backoff * 2, max);
+      backoff = Math.min(backoff * 2, this.max);
     }
-  })();
+  }
+}
 
+export function startSidecar(opts: SidecarOptions): RunningSidecar {
+  const sidecar = new Sidecar(opts);
+  const loop = sidecar.run();
   return {
-    delivered: () => delivered,
-    failures: () => failures,
+    delivered: () => sidecar.delivered,
+    failures: () => sidecar.failures,
     async close() {
-      stop.abort();
-      if (timer) clearTimeout(timer);
+      sidecar.stop.abort();
+      if (sidecar.timer) clearTimeout(sidecar.timer);
       const bound = new AbortController();
       const inFlight = (async () => {
         await loop;
-        await flushing;
+        await sidecar.flushing;
       })();
       let settled = false;
       await Promise.race([inFlight.then(() => void (settled = true)), sleep(opts.closeTimeoutMs ?? 2_000, bound.signal)]);
       bound.abort();
       if (!settled) opts.log(`stopped with a delivery still in flight after ${opts.closeTimeoutMs ?? 2_000} ms; if the sink accepts it, the cursor may not record it and the next start delivers it again`);
-      if (pending.length > 0) opts.log(`stopped with ${pending.length} event(s) not yet accepted by the sink; the cursor does not record them, so the next start replays what the relay still holds`);
+      if (sidecar.pending.length > 0) opts.log(`stopped with ${sidecar.pending.length} event(s) not yet accepted by the sink; the cursor does not record them, so the next start replays what the relay still holds`);
     },
   };
 }

@@ -5,7 +5,7 @@ import { useRelay } from '../relay/test-utils/use-relay.js';
 import { helloWs, openSse } from '../relay/testing.js';
 import { validateEvent } from '../core/envelope.js';
 import { validateStream } from '../core/stream.js';
-import { command } from '../adapter-kit/test-utils.js';
+import { command } from '../adapter-kit/test-utils/daemon-harness.js';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
 import { sseEvents, useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
 import { startKimiWeb, type RunningKimiWeb } from './attach.js';

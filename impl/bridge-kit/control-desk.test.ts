@@ -1,7 +1,7 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { command } from '../adapter-kit/test-utils.js';
+import { command } from '../adapter-kit/test-utils/daemon-harness.js';
 import { asCommand, ControlDesk } from './control-desk.js';
 import type { Emitter } from './emitter.js';
 

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { WebSocketServer } from 'ws';
 import { createEmitter, type Emitter } from '../bridge-kit/emitter.js';
 import { useTempHome } from '../bridge-kit/test-utils/bridge-tests.js';
-import { CONNECT_CONCURRENCY, MAX_SESSIONS, slots, startOpenHandsBridge, type RunningOpenHands } from './receiver.js';
+import { CONNECT_CONCURRENCY, MAX_SESSIONS, discovered, slots, socketUrlOf, startOpenHandsBridge, type RunningOpenHands } from './receiver.js';
 
 const home = useTempHome();
 const cleanup: Array<() => Promise<void> | void> = [];
@@ -107,5 +107,18 @@ describe('slots', () => {
     b!();
     rc!();
     expect(gate.busy()).toBe(0);
+  });
+});
+
+describe('the pure steps beside startOpenHandsBridge', () => {
+  it('discovered: new ids within the room, duplicates and known ones skipped, the rest counted over', () => {
+    const body = { items: [{ id: 'a' }, { id: 'b' }, { id: 'a' }, { id: 'c' }, { id: 'd' }, 'junk'] };
+    expect(discovered(body, new Set(['b']), 2)).toEqual({ ids: ['a', 'c'], over: 1 });
+    expect(discovered({}, new Set(), 5)).toEqual({ ids: [], over: 0 });
+  });
+
+  it('socketUrlOf: all on the first connect, since the last timestamp after', () => {
+    expect(socketUrlOf('http://127.0.0.1:3000', 'c 1', undefined)).toBe('ws://127.0.0.1:3000/sockets/events/c%201?resend_mode=all');
+    expect(socketUrlOf('https://h', 'c', '2026-01-01T00:00:00')).toBe('wss://h/sockets/events/c?resend_mode=since&after_timestamp=2026-01-01T00%3A00%3A00');
   });
 });

@@ -112,18 +112,52 @@ interface Conversation {
   loop?: ReconnectLoop;
 }
 
-export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<RunningOpenHands> {
-  const conversations = new Map<string, Conversation>();
-  let closed = false;
-  let reachable = false;
-  const headers: Record<string, string> = opts.apiKey ? { 'x-session-api-key': opts.apiKey } : {};
+/** The conversation's event socket URL (pure): everything on the first connect, what came after the last timestamp on a reconnect. */
+export function socketUrlOf(server: string, id: string, lastTs: string | undefined): string {
+  const url = new URL(`/sockets/events/${encodeURIComponent(id)}`, server);
+  url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
+  if (lastTs) {
+    url.searchParams.set('resend_mode', 'since');
+    url.searchParams.set('after_timestamp', lastTs);
+  } else url.searchParams.set('resend_mode', 'all');
+  return url.toString();
+}
 
-  const control = opts.control;
-  const maxSessions = opts.maxSessions ?? MAX_SESSIONS;
-  const handshakes = slots(CONNECT_CONCURRENCY);
-  let skipped = 0;
+/** What a discovery answer adds (pure): the ids of conversations not yet observed, within the cap, and how many were over it. */
+export function discovered(body: unknown, known: ReadonlySet<string> | ReadonlyMap<string, unknown>, room: number): { ids: string[]; over: number } {
+  const items = isPlainObject(body) && Array.isArray(body.items) ? body.items : [];
+  const ids: string[] = [];
+  let over = 0;
+  for (const item of items) {
+    if (!isPlainObject(item) || typeof item.id !== 'string' || known.has(item.id) || ids.includes(item.id)) continue;
+    if (ids.length >= room) {
+      over++;
+      continue;
+    }
+    ids.push(item.id);
+  }
+  return { ids, over };
+}
 
-  function emit(c: Conversation, mapped: Mapped, cause?: string): void {
+/** The bridge's conversations and what it does with their frames; `startOpenHandsBridge` wires it to the poll and the health check. */
+class OpenHandsBridge {
+  readonly conversations = new Map<string, Conversation>();
+  closed = false;
+  reachable = false;
+  private readonly headers: Record<string, string>;
+  readonly control: OpenHandsControlGate | undefined;
+  private readonly maxSessions: number;
+  private readonly handshakes = slots(CONNECT_CONCURRENCY);
+  private skipped = 0;
+
+  constructor(private readonly opts: OpenHandsOptions) {
+    this.headers = opts.apiKey ? { 'x-session-api-key': opts.apiKey } : {};
+    this.control = opts.control;
+    this.maxSessions = opts.maxSessions ?? MAX_SESSIONS;
+  }
+
+  private emit(c: Conversation, mapped: Mapped, cause?: string): void {
+    const { opts, control } = this;
     const extra = { ...(c.run ? { run: c.run } : {}), ...(cause ? { cause } : {}) };
     if (mapped.type === 'attention.resolved' && c.pendingAsk) {
       const request = c.pendingAsk;
@@ -144,17 +178,18 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
     }
   }
 
-  function onStatus(c: Conversation, next: string): void {
-    if (c.status === WAITING && next !== WAITING && !c.pendingAsk) control?.takeSettling(c.id);
+  private onStatus(c: Conversation, next: string): void {
+    if (c.status === WAITING && next !== WAITING && !c.pendingAsk) this.control?.takeSettling(c.id);
     for (const m of statusMoments(c.status, next)) {
       if (m.type === 'run.started') c.run = `run:${c.id}:${c.runs++}`;
-      emit(c, m);
+      this.emit(c, m);
       if (m.type === 'run.finished' || m.type === 'run.failed' || m.type === 'run.cancelled') c.run = undefined;
     }
     c.status = next;
   }
 
-  function onFrame(c: Conversation, raw: string): void {
+  onFrame(c: Conversation, raw: string): void {
+    const { opts, control } = this;
     let event: unknown;
     try {
       event = JSON.parse(raw);
@@ -171,28 +206,19 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
     const status = executionStatus(event);
     // A flip a pause / resume / interrupt asked for: its state event is that command's outcome.
     const cause = control && status && status !== c.status ? control.statusChanged(c.id, status) : undefined;
-    if (mapped) emit(c, mapped, cause);
-    if (status) onStatus(c, status);
-  }
-
-  function socketUrl(c: Conversation): string {
-    const url = new URL(`/sockets/events/${encodeURIComponent(c.id)}`, opts.server);
-    url.protocol = url.protocol === 'https:' ? 'wss:' : 'ws:';
-    if (c.lastTs) {
-      url.searchParams.set('resend_mode', 'since');
-      url.searchParams.set('after_timestamp', c.lastTs);
-    } else url.searchParams.set('resend_mode', 'all');
-    return url.toString();
+    if (mapped) this.emit(c, mapped, cause);
+    if (status) this.onStatus(c, status);
   }
 
   /** One socket of a conversation: resolves with why it ended. */
-  async function connect(c: Conversation, signal: AbortSignal, opened: () => void): Promise<string> {
-    const release = await handshakes.take(signal);
+  private async connect(c: Conversation, signal: AbortSignal, opened: () => void): Promise<string> {
+    const release = await this.handshakes.take(signal);
     if (!release) return 'aborted';
+    const apiKey = this.opts.apiKey;
     return new Promise((resolve) => {
       let ws: WebSocket;
       try {
-        ws = new WebSocket(socketUrl(c), { maxPayload: 32 * 1024 * 1024 });
+        ws = new WebSocket(socketUrlOf(this.opts.server, c.id, c.lastTs), { maxPayload: 32 * 1024 * 1024 });
       } catch (err) {
         release();
         return resolve((err as Error).message);
@@ -212,64 +238,63 @@ export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<Runn
       ws.on('open', () => {
         release();
         opened();
-        if (opts.apiKey) ws.send(JSON.stringify({ type: 'auth', session_api_key: opts.apiKey }));
+        if (apiKey) ws.send(JSON.stringify({ type: 'auth', session_api_key: apiKey }));
       });
       ws.on('message', (data, isBinary) => {
-        if (!isBinary) onFrame(c, data.toString());
+        if (!isBinary) this.onFrame(c, data.toString());
       });
       ws.on('error', (err) => end(err.message));
       ws.on('close', (code) => end(`closed ${code}`));
     });
   }
 
-  function attach(c: Conversation): void {
-    if (closed) return;
+  private attach(c: Conversation): void {
+    if (this.closed) return;
     c.loop = reconnectLoop({
-      attempt: ({ signal, opened }) => connect(c, signal, opened),
-      onRetry: (why, ms) => opts.log(`conversation ${c.id}: socket down (${why}); reconnecting in ${ms} ms`),
+      attempt: ({ signal, opened }) => this.connect(c, signal, opened),
+      onRetry: (why, ms) => this.opts.log(`conversation ${c.id}: socket down (${why}); reconnecting in ${ms} ms`),
     });
   }
 
-  async function discover(): Promise<void> {
+  async discover(): Promise<void> {
+    const { opts, conversations, maxSessions } = this;
     try {
-      const res = await fetch(new URL('/api/conversations/search', opts.server), { headers, signal: AbortSignal.timeout(10_000) });
+      const res = await fetch(new URL('/api/conversations/search', opts.server), { headers: this.headers, signal: AbortSignal.timeout(10_000) });
       if (res.status !== 200) throw new Error(`HTTP ${res.status}`);
       const text = await readResponseText(res, MAX_DISCOVERY_BYTES);
       if (text === null) throw new Error(`the discovery answer is over ${MAX_DISCOVERY_BYTES} bytes; not read`);
       const body = JSON.parse(text) as unknown;
-      reachable = true;
-      const items = isPlainObject(body) && Array.isArray(body.items) ? body.items : [];
-      let over = 0;
-      for (const item of items) {
-        if (!isPlainObject(item) || typeof item.id !== 'string' || conversations.has(item.id)) continue;
-        if (conversations.size >= maxSessions) {
-          over++;
-          continue;
-        }
-        const c: Conversation = { id: item.id, ws: null, seen: new Set(), status: null, runs: 0 };
+      this.reachable = true;
+      const { ids, over } = discovered(body, conversations, Math.max(0, maxSessions - conversations.size));
+      for (const id of ids) {
+        const c: Conversation = { id, ws: null, seen: new Set(), status: null, runs: 0 };
         conversations.set(c.id, c);
         opts.emitter.emit(c.id, { type: 'session.started', data: { client: { name: 'openhands-agent-server' } } });
-        attach(c);
+        this.attach(c);
       }
-      if (over > 0 && skipped++ % 20 === 0) opts.log(`discovery listed ${over} more conversation(s) than this bridge observes (AEP_OPENHANDS_MAX_SESSIONS=${maxSessions}); they are not observed`);
+      if (over > 0 && this.skipped++ % 20 === 0) opts.log(`discovery listed ${over} more conversation(s) than this bridge observes (AEP_OPENHANDS_MAX_SESSIONS=${maxSessions}); they are not observed`);
     } catch (err) {
-      reachable = false;
+      this.reachable = false;
       opts.log(`discovery failed: ${(err as Error).message}`);
     }
   }
+}
 
-  await discover();
-  const poll = setInterval(() => void discover(), opts.pollMs ?? 15_000);
+export async function startOpenHandsBridge(opts: OpenHandsOptions): Promise<RunningOpenHands> {
+  const bridge = new OpenHandsBridge(opts);
+  const { conversations, control } = bridge;
+  await bridge.discover();
+  const poll = setInterval(() => void bridge.discover(), opts.pollMs ?? 15_000);
 
   // The health check: the shared loopback server (impl/http/healthz.ts), with the edge timeouts.
-  const health = opts.port !== undefined ? await startHealthz(opts.port, () => ({ ok: true, relay: opts.emitter.relayReady(), source: reachable, control: control !== undefined }), opts.log, opts.limits) : undefined;
+  const health = opts.port !== undefined ? await startHealthz(opts.port, () => ({ ok: true, relay: opts.emitter.relayReady(), source: bridge.reachable, control: control !== undefined }), opts.log, opts.limits) : undefined;
   const url = health?.url;
   return {
     ...(url ? { url } : {}),
     attached: () => [...conversations.values()].filter((c) => c.ws?.readyState === WebSocket.OPEN).map((c) => c.id),
     statusOf: (id) => conversations.get(id)?.status ?? null,
     async close() {
-      closed = true;
+      bridge.closed = true;
       clearInterval(poll);
       await Promise.all([...conversations.values()].map((c) => c.loop?.stop()));
       await health?.close();

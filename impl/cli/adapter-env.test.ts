@@ -8,7 +8,7 @@
 import { request } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import { holdEnvOf, ADAPTER_INTEGRATIONS, adapterNamed, neutralReply } from '../integrations/registry.js';
-import { startStubRelay, tempHome } from '../adapter-kit/test-utils.js';
+import { startStubRelay, tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
 import { HOLD_HEADER } from '../adapter-kit/shim.cjs';
 import { deadPort } from '../test-utils/dead-port.js';
 import { liveIo } from '../operator/test-utils/stack.js';

@@ -1,6 +1,6 @@
 /** `aep adapter`: starts a daemon, serves hooks, stops on the stop signal; refuses bad usage. */
 import { afterEach, describe, expect, it } from 'vitest';
-import { postHook, tempHome } from '../adapter-kit/test-utils.js';
+import { postHook, tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
 import type { CliIo } from './io.js';
 import { main } from './main.js';
 import { readFileSync } from 'node:fs';

@@ -4,7 +4,7 @@
  */
 import { existsSync, statSync, writeFileSync } from 'node:fs';
 import { dirname, isAbsolute, join, relative, resolve } from 'node:path';
-import { judge, parseBaseline, readBaselineFile, unknownEntries, verdictExit, verdictLines, writeBaseline, EXIT_STALE, type BaselineFile, type BaselineScope } from '../../runners/conformance/baseline.js';
+import { judge, parseBaseline, readBaselineFile, unknownEntries, verdictExit, verdictLines, writeBaseline, EXIT_STALE, type Baseline, type BaselineFile, type BaselineScope } from '../../runners/conformance/baseline.js';
 import { readBuildInfo } from '../../runners/conformance/build-info.js';
 import { renderJunit } from '../../runners/conformance/junit.js';
 import { DIFF_HELP, runDiff } from './conformance-diff.js';
@@ -14,15 +14,17 @@ import { renderHtml } from '../../runners/conformance/report-html.js';
 import { renderMarkdown } from '../../runners/conformance/report-md.js';
 import { corpusRevision } from '../../runners/conformance/revision.js';
 import { FAMILIES } from '../../runners/conformance/families/index.js';
-import { buildReport, renderReport, stableReport, withoutCommit, type ConformanceReport, type Profile } from '../../runners/conformance/report.js';
+import { buildReport, renderReport, stableReport, withoutCommit, type ConformanceReport, type RunInfo, type Verdict } from '../../runners/conformance/report.js';
+import { totals } from '../../runners/conformance/report-totals.js';
 import { readTargetDeviations, type TargetDeviations } from '../../runners/conformance/target-deviations.js';
-import { runFamilies } from '../../runners/conformance/runner.js';
-import type { Family, Implementation } from '../../runners/conformance/types.js';
+import { runFamilies, type RunResult } from '../../runners/conformance/runner.js';
+import type { Check, Family, Implementation } from '../../runners/conformance/types.js';
 import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
-import { parseTarget } from '../../runners/live/external.js';
+import type { Issue } from '../core/issue.js';
+import { baselineScope, caseMatches, isIssue, planOutputs, planSelection, planTargets, relayPortIssue, targetText, type Outputs, type Selection, type TargetPlan } from './conformance-plan.js';
 import { count } from '../operator/plural.js';
 
 /** What the verb runs against; tests inject broken implementations and fake families. */
@@ -45,9 +47,8 @@ export interface ConformanceDeps {
 
 const TOOL = 'run-ts';
 
-function help(families: readonly Family[]): string {
-  const width = Math.max(...families.map((f) => f.name.length));
-  return `usage: aep conformance [--corpus DIR] [--family NAME]... [NAME...] [--live] [--vendors] [--json PATH|-] [--report DIR]
+/** The verb's usage and flags, up to the family list (`help` adds the families, the exit codes and `diff`). */
+const HELP_HEAD = `usage: aep conformance [--corpus DIR] [--family NAME]... [NAME...] [--live] [--vendors] [--json PATH|-] [--report DIR]
                        [--junit FILE] [--expected-failures FILE] [--write-expected-failures FILE]
                        [--require-revision sha256:HEX] [--case NAME]... [--list] [--target AGENT=URL|COMMAND]...
 
@@ -120,7 +121,9 @@ flags:
                    an undeclared one fails (default: none)
 
 families:
-${families.map((f) => `  ${f.name.padEnd(width)}  ${f.description}`).join('\n')}
+`;
+
+const HELP_TAIL = `
 
 exit codes: 0 every check passed (or failed/skipped as the expected-failures file says), 1 a
 check failed or was skipped unexcused (or the corpus is not the --require-revision), 3 the only
@@ -129,6 +132,10 @@ a named family absent from the corpus, a missing corpus directory, an unwritable
 expected-failures entry naming no check)
 
 ${DIFF_HELP}`;
+
+function help(families: readonly Family[]): string {
+  const width = Math.max(...families.map((f) => f.name.length));
+  return `${HELP_HEAD}${families.map((f) => `  ${f.name.padEnd(width)}  ${f.description}`).join('\n')}${HELP_TAIL}`;
 }
 
 function selectFamilies(requested: string[], families: readonly Family[], corpusDir: string): Family[] {
@@ -168,19 +175,26 @@ function makeDir(dir: string): void {
   if (ready !== true) throw new UsageError(ready);
 }
 
-/** report.json, report.md, index.html and the extra pages; returns the report.json path. */
+/**
+ * report.json, report.md, index.html and the extra pages into `dir` (made before the run, by
+ * `prepareOutputs`); returns the report.json path. The md and html pages share one totals computation.
+ */
 async function writeReports(report: ConformanceReport, dir: string, deps: ConformanceDeps): Promise<string> {
-  makeDir(dir);
   const path = join(dir, 'report.json');
   // No wall-clock members in the folder a project commits: it changes only when a result does.
   writeFile(path, renderReport(stableReport(report)), 'report');
-  writeFile(join(dir, 'report.md'), renderMarkdown(withoutCommit(report)), 'report summary');
-  writeFile(join(dir, 'index.html'), renderHtml(withoutCommit(report)), 'report page');
+  const shown = withoutCommit(report);
+  const sums = totals(shown);
+  writeFile(join(dir, 'report.md'), renderMarkdown(shown, sums), 'report summary');
+  writeFile(join(dir, 'index.html'), renderHtml(shown, sums), 'report page');
   const makePages = deps.reportPages ?? (await import('../../runners/conformance/certify.js')).certificationPages;
-  const pages = await makePages(withoutCommit(report));
+  const pages = await makePages(shown);
+  const made = new Set([resolve(dir)]);
   for (const [rel, page] of Object.entries(pages)) {
     const file = join(dir, rel);
-    makeDir(resolve(file, '..'));
+    const folder = resolve(file, '..');
+    if (!made.has(folder)) makeDir(folder);
+    made.add(folder);
     writeFile(file, page, 'report page');
   }
   return path;
@@ -194,15 +208,6 @@ function recordedCorpus(corpusDir: string): string {
   } catch {
     return corpusDir;
   }
-}
-
-/** Whether check `name` is selected by `--case` value `sel` (exact, or `sel` is a `/`-prefix of it). */
-const caseMatches = (name: string, sel: string) => name === sel || name.startsWith(sel.endsWith('/') ? sel : `${sel}/`);
-
-/** The offline family a case name belongs to (`live/mappings/x` → `mappings`). */
-function familyOfCase(name: string): string {
-  const parts = name.split('/');
-  return parts[0] === 'live' && parts.length > 1 ? parts[1]! : parts[0]!;
 }
 
 /** The live families for `--live`, in the order of the selected families that have one. */
@@ -238,17 +243,15 @@ function withProgress(family: Family, progress: (line: string) => void): Family 
   };
 }
 
-/** The verb body, with injectable dependencies. Returns the exit code. */
-export async function runConformance(
-  args: { values: Record<string, unknown>; positionals: string[] },
-  io: CliIo,
-  deps: ConformanceDeps = {},
-): Promise<number> {
-  if (args.positionals[0] === 'diff') return runDiff(args.positionals.slice(1), args.values, io);
-  const families = deps.families ?? FAMILIES;
-  const json = args.values.json as string | undefined;
-  const human = json === '-' ? io.stderr : io.stdout;
-  const corpusDir = typeof args.values.corpus === 'string' ? resolve(io.cwd, args.values.corpus) : defaultCorpusDir();
+/** A plan step's `Issue` as the verb's usage error; data passes through. */
+function orUsage<T extends object>(planned: T | Issue): T {
+  if (isIssue(planned)) throw new UsageError(planned.message);
+  return planned;
+}
+
+/** `--corpus` (resolved) or the package's corpus; a usage error when it is not a directory. */
+function corpusOf(values: Record<string, unknown>, cwd: string): string {
+  const corpusDir = typeof values.corpus === 'string' ? resolve(cwd, values.corpus) : defaultCorpusDir();
   let isDir = false;
   try {
     isDir = statSync(corpusDir).isDirectory();
@@ -256,168 +259,208 @@ export async function runConformance(
     isDir = false;
   }
   if (!isDir) throw new UsageError(`corpus directory ${corpusDir} does not exist or is not a directory`);
-  if (args.values.md === true) throw new UsageError("--md belongs to 'aep conformance diff BASE.json NEW.json'; a run writes Markdown with --report DIR (DIR/report.md)");
-  if (args.values['lint-corpus'] === true) return runLint(corpusDir, json, io);
-  const required = typeof args.values['require-revision'] === 'string' ? args.values['require-revision'].trim() : undefined;
-  if (required !== undefined && !/^sha256:[0-9a-f]{64}$/.test(required)) throw new UsageError(`--require-revision takes a corpus revision as a report records it (run.revision): sha256: and 64 lowercase hex digits, got '${required}'`);
-  const requested = [...((args.values.family as string[] | undefined) ?? []), ...args.positionals]
-    .flatMap((n) => n.split(','))
-    .map((n) => n.trim())
-    .filter((n) => n !== '');
-  const cases = ((args.values.case as string[] | undefined) ?? []).map((c) => c.trim()).filter((c) => c !== '');
-  const caseFamilies = [...new Set(cases.map(familyOfCase))];
-  // A --case whose first part names no family selects nothing: say so in those words, before any run.
-  const familyNames = families.map((f) => f.name);
-  const noFamily = cases.filter((c) => !familyNames.includes(familyOfCase(c)));
-  if (noFamily.length) throw new UsageError(`no check matches --case ${noFamily.map((c) => `'${c}'`).join(', ')}: a case name starts with its family (${familyNames.join(', ')}); 'aep conformance --list' lists every case`);
-  const wantsLive = args.values.live === true || cases.some((c) => c.startsWith('live/'));
-  const wanted = requested.length === 0 && caseFamilies.length > 0 ? caseFamilies : requested;
-  // A --target run certifies through the live families, whatever offline files the corpus holds (the standard's has no scenarios).
-  const targeting = ((args.values.target as string[] | undefined) ?? []).length > 0;
-  const selected = targeting && args.values.list !== true ? selectNamed(wanted, families) : selectFamilies(wanted, families, corpusDir);
-  // Output paths are checked before the run, so a typo costs nothing. The report folder is made
-  // first: --json and --junit may name a file inside it (--json aep-report/run.json --report aep-report).
-  if (typeof args.values.report === 'string') {
-    const ok = prepareDir(resolve(io.cwd, args.values.report), '--report');
+  return corpusDir;
+}
+
+/**
+ * Output paths are checked before the run, so a typo costs nothing; each folder is made here,
+ * once. The report folder first: --json and --junit may name a file inside it (--json
+ * aep-report/run.json --report aep-report). A baseline is written where the project keeps it
+ * (.aep/expected-failures.json): its folder is made.
+ */
+function prepareOutputs(outputs: Outputs): void {
+  const ready = (ok: true | string): void => {
     if (ok !== true) throw new UsageError(ok);
-  }
-  // A baseline is written where the project keeps it (.aep/expected-failures.json): its folder is made.
-  if (typeof args.values['write-expected-failures'] === 'string') {
-    const ok = prepareDir(dirname(resolve(io.cwd, args.values['write-expected-failures'])), '--write-expected-failures');
-    if (ok !== true) throw new UsageError(ok);
-  }
-  for (const [flag, value] of [['--json', json], ['--junit', args.values.junit], ['--write-expected-failures', args.values['write-expected-failures']]] as const) {
-    if (typeof value !== 'string' || value === '-') continue;
-    const ok = checkOutputFile(resolve(io.cwd, value), flag);
-    if (ok !== true) throw new UsageError(ok);
-  }
-  const implementation = deps.implementation ?? (await import('../../runners/conformance/implementation.js')).referenceImplementation;
-  const writePath = typeof args.values['write-expected-failures'] === 'string' ? resolve(io.cwd, args.values['write-expected-failures']) : undefined;
-  const readPath = typeof args.values['expected-failures'] === 'string' ? resolve(io.cwd, args.values['expected-failures']) : undefined;
-  let baselineFile: BaselineFile | undefined;
-  // Refreshing keeps the reasons of the file being written (or, when it is new, of --expected-failures).
-  const reasonsFrom = writePath !== undefined && existsSync(writePath) ? writePath : readPath;
+  };
+  if (outputs.report !== undefined) ready(prepareDir(outputs.report, '--report'));
+  if (outputs.writeBaseline !== undefined) ready(prepareDir(dirname(outputs.writeBaseline), '--write-expected-failures'));
+  for (const [flag, path] of outputs.files) ready(checkOutputFile(path, flag));
+}
+
+/** The baseline whose reasons a run keeps: the file being written when it exists, else --expected-failures. */
+function readBaselineFor(outputs: Outputs): BaselineFile | undefined {
+  const from = outputs.writeBaseline !== undefined && existsSync(outputs.writeBaseline) ? outputs.writeBaseline : outputs.readBaseline;
   try {
-    baselineFile = reasonsFrom === undefined ? undefined : readBaselineFile(reasonsFrom);
+    return from === undefined ? undefined : readBaselineFile(from);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  if (required !== undefined) {
-    const actual = corpusRevision(corpusDir);
-    if (actual !== required) {
-      human(`aep conformance: the corpus ${corpusDir} is revision ${actual}, not the required ${required} (--require-revision); no check was run\n`);
-      return EXIT.failed;
-    }
-  }
+}
 
-  if (args.values.list === true) return listCases(selected, corpusDir, implementation, io);
+/** What a `--target` run adds: its plan, its documented deviations, the hellos it saw, and the live families aimed at it. */
+interface Targeting {
+  plan: TargetPlan;
+  deviations?: TargetDeviations;
+  hellos: Record<string, Record<string, unknown>>;
+  liveDeps: ConformanceDeps;
+}
 
-  const targets = ((args.values.target as string[] | undefined) ?? []).map((v) => {
-    const t = parseTarget(v);
-    if (typeof t === 'string') throw new UsageError(t);
-    return t;
-  });
-  if (targets.length > 0 && !wantsLive) throw new UsageError('--target certifies a daemon through the live families: add --live');
-  if (targets.length === 0 && (args.values['reference-parity'] === true || typeof args.values.deviations === 'string')) throw new UsageError(`${args.values['reference-parity'] === true ? '--reference-parity' : '--deviations'} judges a --target daemon: add --target AGENT=URL|COMMAND (our own adapters are always held to every check)`);
-  const profile: Profile = args.values['reference-parity'] === true ? 'reference-parity' : 'standard';
-  const deviationsFile = typeof args.values.deviations === 'string' ? resolve(io.cwd, args.values.deviations) : undefined;
+async function prepareTargets(values: Record<string, unknown>, selection: Selection, io: CliIo, deps: ConformanceDeps): Promise<Targeting> {
+  const plan = orUsage(planTargets(values, selection.wantsLive, io.cwd, io.env));
   let deviations: TargetDeviations | undefined;
   try {
-    deviations = deviationsFile === undefined ? undefined : readTargetDeviations(deviationsFile);
+    deviations = plan.deviationsFile === undefined ? undefined : readTargetDeviations(plan.deviationsFile);
   } catch (err) {
     throw new UsageError((err as Error).message);
   }
-  const targetText = targets.length ? targets.map((t) => `${t.agent}=${t.url ?? t.command}`).join(', ') : null;
-  let liveDeps = deps;
   const hellos: Record<string, Record<string, unknown>> = {};
-  if (targets.length > 0 && !deps.liveFamilies) {
-    const relayPort = io.env.AEP_TARGET_RELAY_PORT ? Number(io.env.AEP_TARGET_RELAY_PORT) : 0;
-    if (!Number.isInteger(relayPort) || relayPort < 0 || relayPort > 65535) throw new UsageError(`AEP_TARGET_RELAY_PORT must be a port number, got '${io.env.AEP_TARGET_RELAY_PORT}'`);
+  let liveDeps = deps;
+  if (plan.targets.length > 0 && !deps.liveFamilies) {
+    const bad = relayPortIssue(plan, io.env);
+    if (bad) throw new UsageError(bad.message);
     const { targetedLiveFamilies } = await import('../../runners/live/families.js');
-    liveDeps = { ...deps, liveFamilies: targetedLiveFamilies(targets, { relayPort, ...(io.env.AEP_TOKEN ? { token: io.env.AEP_TOKEN } : {}) }, { profile, onHello: (agent, hello) => void (hellos[agent] = hello), ...(deviations ? { deviations, deviationsFile } : {}) }) };
+    const how = { profile: plan.profile, onHello: (agent: string, hello: Record<string, unknown>) => void (hellos[agent] = hello), ...(deviations ? { deviations, deviationsFile: plan.deviationsFile } : {}) };
+    liveDeps = { ...deps, liveFamilies: targetedLiveFamilies(plan.targets, { relayPort: plan.relayPort, ...(io.env.AEP_TOKEN ? { token: io.env.AEP_TOKEN } : {}) }, how) };
   }
-  let live = wantsLive ? await liveCounterparts(selected, liveDeps, human) : [];
-  if (targets.length > 0) {
-    const absent = live.filter((f) => !f.detect(corpusDir));
-    for (const f of absent) human(`${f.name}: ${corpusDir} holds nothing of ${targets.map((t) => t.agent).join(', ')} for it: not run\n`);
-    live = live.filter((f) => !absent.includes(f));
-    human(`profile: ${profile} (${profile === 'standard' ? "the standard's MUSTs and pins; this project's own choices are not judged (--reference-parity adds them)" : "the standard's MUSTs and pins, and this project's own choices"})${deviations ? `; ${count(deviations.size, 'documented deviation')} from ${deviationsFile}` : ''}\n`);
-  }
+  return { plan, ...(deviations ? { deviations } : {}), hellos, liveDeps };
+}
+
+/** The live families of the run; a targeted run drops those the corpus holds nothing for, and names its profile. */
+async function liveFamiliesOf(selected: readonly Family[], selection: Selection, targeting: Targeting, corpusDir: string, human: (text: string) => void): Promise<Family[]> {
+  const live = selection.wantsLive ? await liveCounterparts(selected, targeting.liveDeps, human) : [];
+  const { targets, profile, deviationsFile } = targeting.plan;
+  if (targets.length === 0) return live;
+  const absent = live.filter((f) => !f.detect(corpusDir));
+  for (const f of absent) human(`${f.name}: ${corpusDir} holds nothing of ${targets.map((t) => t.agent).join(', ')} for it: not run\n`);
+  const deviations = targeting.deviations;
+  human(`profile: ${profile} (${profile === 'standard' ? "the standard's MUSTs and pins; this project's own choices are not judged (--reference-parity adds them)" : "the standard's MUSTs and pins, and this project's own choices"})${deviations ? `; ${count(deviations.size, 'documented deviation')} from ${deviationsFile}` : ''}\n`);
+  return live.filter((f) => !absent.includes(f));
+}
+
+/** The families a run ran, and their (selected) checks. */
+interface Ran {
+  result: RunResult;
+  /** Families in the report's `run.families` (the vendors lane is not one). */
+  reported: Family[];
+  /** Every family that ran, the baseline's scope. */
+  ran: Family[];
+}
+
+async function runSelected(selected: readonly Family[], live: readonly Family[], selection: Selection, targeted: boolean, corpusDir: string, implementation: Implementation, io: CliIo, deps: ConformanceDeps, values: Record<string, unknown>, human: (text: string) => void): Promise<Ran> {
   const progress = deps.progress ?? io.stderr;
   const liveWithProgress = live.map((f) => withProgress(f, progress));
-  const vendors = args.values.vendors === true ? [deps.vendorsFamily ?? (await import('../../runners/vendors/lane.js')).vendorsFamily(io.env.AEP_VENDORS_CAPTURE_DIR || undefined)] : [];
-
+  const vendors = values.vendors === true ? [deps.vendorsFamily ?? (await import('../../runners/vendors/lane.js')).vendorsFamily(io.env.AEP_VENDORS_CAPTURE_DIR || undefined)] : [];
+  const { cases, selects } = selection;
   const pending: string[] = [];
   if (!cases.length) human(`aep conformance: corpus ${corpusDir}\n`);
   const result = await runFamilies({
     corpusDir,
     // A --target run judges the external daemon only: the offline families check this implementation.
-    families: targets.length > 0 ? liveWithProgress : [...selected, ...liveWithProgress, ...vendors],
+    families: targeted ? liveWithProgress : [...selected, ...liveWithProgress, ...vendors],
     implementation,
     // With --case, the family lines wait until the selection is known to match (an unmatched --case prints nothing but its error).
     logger: { info: (line) => (cases.length ? pending.push(`${line}\n`) : human(`${line}\n`)) },
     ...(deps.now ? { now: deps.now } : {}),
-    ...(cases.length ? { selects: (name: string) => cases.some((sel) => caseMatches(name, sel)) } : {}),
+    ...(selects ? { selects } : {}),
   });
-  let checks = result.checks;
   if (cases.length > 0) {
-    checks = checks.filter((c) => cases.some((sel) => caseMatches(c.name, sel)));
-    const missing = cases.filter((sel) => !checks.some((c) => caseMatches(c.name, sel)));
+    // The runner kept the selected checks only (--case is applied once, there).
+    const missing = cases.filter((sel) => !result.checks.some((c) => caseMatches(c.name, sel)));
     if (missing.length) throw new UsageError(`no check matches --case ${missing.map((m) => `'${m}'`).join(', ')} in ${corpusDir}; 'aep conformance --list' lists them`);
     human(`aep conformance: corpus ${corpusDir}\n`);
     for (const line of pending) human(line);
   }
-  const ranFamilies = (targets.length > 0 ? live : [...selected, ...live, ...vendors]).map((f) => f.name);
-  const scope: BaselineScope = {
-    ran: ranFamilies,
-    known: [...new Set([...families.map((f) => f.name), ...families.map((f) => `live/${f.name}`), 'vendors', ...ranFamilies])],
-    ...(cases.length ? { selects: (name: string) => cases.some((sel) => caseMatches(name, sel)) } : {}),
-  };
+  const reported = targeted ? [...live] : [...selected, ...live];
+  return { result, reported, ran: targeted ? [...live] : [...reported, ...vendors] };
+}
+
+/** The baseline written (`--write-expected-failures`) or checked for entries naming no check; the verdict. */
+function judgeRun(checks: readonly Check[], scope: BaselineScope, outputs: Outputs, baselineFile: BaselineFile | undefined, human: (text: string) => void): { verdict: Verdict; baseline?: Baseline; baselinePath?: string } {
   let baseline = baselineFile?.entries;
-  let baselinePath = readPath;
+  let baselinePath = outputs.readBaseline;
+  const writePath = outputs.writeBaseline;
   if (writePath !== undefined) {
-    const written = writeBaseline(checks, baselineFile, scope);
+    const written = writeBaseline([...checks], baselineFile, scope);
     writeFile(writePath, written.text, 'expected-failures file');
     baseline = parseBaseline(written.text, writePath);
     baselinePath = writePath;
     human(`expected failures: wrote ${writePath}: ${count(baseline.size, 'entry', 'entries')} (${written.added.length} new, ${written.kept.length} kept, ${written.removed.length} dropped${written.removed.length ? `: ${written.removed.join(', ')}` : ''})\n`);
   } else if (baseline !== undefined) {
-    const unknown = unknownEntries(baseline, checks, scope);
-    if (unknown.length) throw new UsageError(`${readPath}: ${unknown.join(`\n${readPath}: `)}`);
+    const unknown = unknownEntries(baseline, [...checks], scope);
+    if (unknown.length) throw new UsageError(`${outputs.readBaseline}: ${unknown.join(`\n${outputs.readBaseline}: `)}`);
   }
-  const verdict = judge(checks, baseline, baselinePath);
+  const verdict = judge([...checks], baseline, baselinePath);
+  return { verdict, ...(baseline ? { baseline } : {}), ...(baselinePath !== undefined ? { baselinePath } : {}) };
+}
+
+/** The report's `run` record. */
+function runRecord(corpusDir: string, selection: Selection, reported: readonly Family[], targeting: Targeting): RunInfo {
   const build = readBuildInfo();
-  const run = {
+  const { targets, profile } = targeting.plan;
+  const deviations = targeting.deviations;
+  return {
     corpus: recordedCorpus(corpusDir),
     revision: corpusRevision(corpusDir),
     tool: { name: build.name, version: build.version, commit: build.commit },
     node: process.version,
-    target: targetText,
-    families: (targets.length > 0 ? live : [...selected, ...live]).map((f) => f.name),
-    ...(cases.length ? { cases } : {}),
-    ...(targets.length > 0 ? { profile, targets: targets.map((t) => ({ agent: t.agent, run: t.url ?? t.command ?? '' })), hellos, ...(deviations ? { deviations: Object.fromEntries(deviations) } : {}) } : {}),
+    target: targetText(targets),
+    families: reported.map((f) => f.name),
+    ...(selection.cases.length ? { cases: selection.cases } : {}),
+    ...(targets.length > 0 ? { profile, targets: targets.map((t) => ({ agent: t.agent, run: t.url ?? t.command ?? '' })), hellos: targeting.hellos, ...(deviations ? { deviations: Object.fromEntries(deviations) } : {}) } : {}),
   };
-  const report = buildReport({ tool: TOOL, ...result, target: targetText, checks, annotate: true, run, verdict });
+}
+
+/** Print the verdict and the totals, write every requested output; the exit code. */
+async function finish(report: ConformanceReport, judged: ReturnType<typeof judgeRun>, outputs: Outputs, io: CliIo, deps: ConformanceDeps, human: (text: string) => void): Promise<number> {
+  const { verdict, baseline, baselinePath } = judged;
   const { pass, fail, skip, total } = report.summary;
   // Each failure is printed once, on its FAIL line; without an expected-failures file "unexpected" would only repeat it.
   for (const line of verdictLines(baseline ? verdict : { ...verdict, unexpected: [] })) human(`${line}\n`);
   if (baseline && verdict.expected.length) human(`${verdict.expected.length} listed in ${baselinePath} as expected to fail or skip\n`);
   human(`${count(total, 'check')}: ${pass} pass, ${fail} fail, ${skip} skip: ${report.ok ? 'OK' : 'FAILED'}\n`);
-
   const text = renderReport(report);
-  if (typeof args.values.report === 'string') {
-    const path = await writeReports(report, resolve(io.cwd, args.values.report), deps);
+  if (outputs.report !== undefined) {
+    const path = await writeReports(report, outputs.report, deps);
     human(`report: ${path}\n`);
   }
-  if (json === '-') io.stdout(text);
-  else if (json !== undefined) writeFile(resolve(io.cwd, json), text, 'JSON report');
-  if (typeof args.values.junit === 'string') {
-    writeFile(resolve(io.cwd, args.values.junit), renderJunit(report), 'JUnit report');
-    human(`junit: ${resolve(io.cwd, args.values.junit)}\n`);
+  if (outputs.json === '-') io.stdout(text);
+  else if (outputs.json !== undefined) writeFile(outputs.json, text, 'JSON report');
+  if (outputs.junit !== undefined) {
+    writeFile(outputs.junit, renderJunit(report), 'JUnit report');
+    human(`junit: ${outputs.junit}\n`);
   }
   const exit = verdictExit(verdict);
   if (exit === EXIT_STALE) human(`exit ${EXIT_STALE}: the only problem is stale expected-failure entries\n`);
   return exit;
+}
+
+/** The verb body, with injectable dependencies: decide (conformance-plan.ts), then do. Returns the exit code. */
+export async function runConformance(
+  args: { values: Record<string, unknown>; positionals: string[] },
+  io: CliIo,
+  deps: ConformanceDeps = {},
+): Promise<number> {
+  const values = args.values;
+  if (args.positionals[0] === 'diff') return runDiff(args.positionals.slice(1), values, io);
+  const families = deps.families ?? FAMILIES;
+  const outputs = planOutputs(values, io.cwd);
+  const human = outputs.json === '-' ? io.stderr : io.stdout;
+  const corpusDir = corpusOf(values, io.cwd);
+  if (values.md === true) throw new UsageError("--md belongs to 'aep conformance diff BASE.json NEW.json'; a run writes Markdown with --report DIR (DIR/report.md)");
+  if (values['lint-corpus'] === true) return runLint(corpusDir, values.json as string | undefined, io);
+  const selection = orUsage(planSelection(values, args.positionals, families.map((f) => f.name)));
+  const selected = selection.byName ? selectNamed(selection.wanted, families) : selectFamilies(selection.wanted, families, corpusDir);
+  prepareOutputs(outputs);
+  const implementation = deps.implementation ?? (await import('../../runners/conformance/implementation.js')).referenceImplementation;
+  const baselineFile = readBaselineFor(outputs);
+  if (selection.required !== undefined) {
+    const actual = corpusRevision(corpusDir);
+    if (actual !== selection.required) {
+      human(`aep conformance: the corpus ${corpusDir} is revision ${actual}, not the required ${selection.required} (--require-revision); no check was run\n`);
+      return EXIT.failed;
+    }
+  }
+  if (values.list === true) return listCases(selected, corpusDir, implementation, io);
+
+  const targeting = await prepareTargets(values, selection, io, deps);
+  const targeted = targeting.plan.targets.length > 0;
+  const live = await liveFamiliesOf(selected, selection, targeting, corpusDir, human);
+  const { result, reported, ran } = await runSelected(selected, live, selection, targeted, corpusDir, implementation, io, deps, values, human);
+  const scope = baselineScope(families.map((f) => f.name), ran.map((f) => f.name), selection);
+  const judged = judgeRun(result.checks, scope, outputs, baselineFile, human);
+  const run = runRecord(corpusDir, selection, reported, targeting);
+  const report = buildReport({ tool: TOOL, ...result, target: targetText(targeting.plan.targets), checks: result.checks, annotate: true, run, verdict: judged.verdict });
+  return finish(report, judged, outputs, io, deps, human);
 }
 
 export const verb: Verb = {

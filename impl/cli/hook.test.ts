@@ -8,7 +8,7 @@ import { dirname, join, resolve } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePort, portEnvName } from '../adapter-kit/config.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { tempHome } from '../adapter-kit/test-utils.js';
+import { tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
 import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
 import { adapter as codex } from '../adapter-codex/adapter.js';
 import { startRelay, type RunningRelay } from '../relay/server.js';

@@ -12,7 +12,7 @@ import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
-import { tempHome } from '../adapter-kit/test-utils.js';
+import { tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
 import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
 import { adapter as codex } from '../adapter-codex/adapter.js';
 import { skipped, WHY } from '../test-utils/skip.js';

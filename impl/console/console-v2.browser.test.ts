@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket, { WebSocketServer } from 'ws';
-import { postHook } from '../adapter-kit/test-utils.js';
+import { postHook } from '../adapter-kit/test-utils/daemon-harness.js';
 import { aepBin } from '../demo/procs.js';
 import { packageRoot } from '../operator/package-root.js';
 import type { Assets } from './assets.js';

@@ -10,7 +10,7 @@ import { join } from 'node:path';
 import { chromium, type BrowserContext, type Page } from 'playwright-core';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
-import { postHook } from '../adapter-kit/test-utils.js';
+import { postHook } from '../adapter-kit/test-utils/daemon-harness.js';
 import type { Assets } from './assets.js';
 import { Stack, builtAssets, freePort } from './test-utils/stack.js';
 import { skipped } from '../test-utils/skip.js';

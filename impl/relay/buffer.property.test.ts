@@ -1,5 +1,5 @@
 /**
- * The bytes-first `ReplayBuffer` against the buffer it replaced (`buffer-reference.ts`, which
+ * The bytes-first `ReplayBuffer` against the buffer it replaced (`test-utils/buffer-reference.ts`, which
  * holds every parsed event), driven side by side over random streams: several sessions and
  * sources, ids shared across sources and sessions, exact duplicates, seq-less events, positions
  * out of order and across epochs, evictions by `perSession` and by `maxSessions`, and restarts
@@ -13,7 +13,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import type { AepEvent } from '../core/event.js';
 import { MATERIALIZED, ReplayBuffer, type Held, type Received, type Replay } from './buffer.js';
-import { ReferenceReplayBuffer } from './buffer-reference.js';
+import { ReferenceReplayBuffer } from './test-utils/buffer-reference.js';
 import type { ResumePoint } from './positions.js';
 
 const SESSIONS = ['s1', 's2', 's3', 's4', 's5'] as const;

@@ -19,7 +19,8 @@ export function filesExist(corpusDir: string, ...relPaths: string[]): boolean {
   }
 }
 
-function readText(corpusDir: string, relPath: string): string {
+/** A fixture file's text; a missing or unreadable file is a FixtureError naming it. */
+export function readText(corpusDir: string, relPath: string): string {
   try {
     return readFileSync(join(corpusDir, relPath), 'utf8');
   } catch (err) {
@@ -47,7 +48,11 @@ export interface FixtureLine {
 
 /** Parses a JSONL fixture file; blank lines are skipped, a bad line names file and line. */
 export function readJsonlFixture(corpusDir: string, relPath: string): FixtureLine[] {
-  const text = readText(corpusDir, relPath);
+  return parseJsonlFixture(readText(corpusDir, relPath), relPath);
+}
+
+/** The values of a JSONL fixture's text, with their 1-based lines; a malformed line is a FixtureError naming `relPath`. */
+export function parseJsonlFixture(text: string, relPath: string): FixtureLine[] {
   const out: FixtureLine[] = [];
   const lines = text.split('\n');
   for (let i = 0; i < lines.length; i++) {

@@ -8,7 +8,7 @@
  */
 import type { ConformanceReport, ReportCheck } from './report.js';
 import { baselineMark, listedChecks, markText, ruleText, verdictSentence } from './report-baseline.js';
-import { totals, type Tally } from './report-totals.js';
+import { totals, type Tally, type Totals } from './report-totals.js';
 
 export function escapeHtml(text: string): string {
   return text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;').replace(/'/g, '&#39;');
@@ -58,8 +58,8 @@ const SCRIPT = `(function(){var s=document.getElementById('f-status'),f=document
 function apply(){var rows=document.querySelectorAll('tr.check'),k=0;for(var i=0;i<rows.length;i++){var r=rows[i];var on=(!s.value||r.dataset.status===s.value)&&(!f.value||r.dataset.family===f.value)&&(!a.value||r.dataset.integration===a.value);r.hidden=!on;if(on)k++;}n.textContent=k+' of '+rows.length+' checks shown';}
 s.addEventListener('change',apply);f.addEventListener('change',apply);a.addEventListener('change',apply);apply();})();`;
 
-export function renderHtml(report: ConformanceReport): string {
-  const t = totals(report);
+/** `t`: the report's totals, when the caller computed them once for both pages. */
+export function renderHtml(report: ConformanceReport, t: Totals = totals(report)): string {
   const { pass, fail, skip, total } = report.summary;
   const run = report.run;
   const runLine = run

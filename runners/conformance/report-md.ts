@@ -5,7 +5,7 @@
  */
 import type { ConformanceReport } from './report.js';
 import { baselineMark, listedChecks, markText, ruleText, verdictSentence } from './report-baseline.js';
-import { tallyText, totals, type Tally } from './report-totals.js';
+import { tallyText, totals, type Tally, type Totals } from './report-totals.js';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
@@ -14,8 +14,8 @@ function table(title: string, head: string, rows: readonly Tally[]): string[] {
   return [`### ${title}`, '', `| ${head} | pass | fail | skip | total |`, '|---|---:|---:|---:|---:|', ...rows.map((t) => `| ${cell(t.key)} | ${t.pass} | ${t.fail} | ${t.skip} | ${t.total} |`), ''];
 }
 
-export function renderMarkdown(report: ConformanceReport): string {
-  const t = totals(report);
+/** `t`: the report's totals, when the caller computed them once for both pages. */
+export function renderMarkdown(report: ConformanceReport, t: Totals = totals(report)): string {
   const { pass, fail, skip, total } = report.summary;
   const lines = [
     '# AEP conformance report',

@@ -16,8 +16,8 @@ export interface RunOptions {
   /** Clock, injectable for tests. Default: `() => new Date()`. */
   now?: () => Date;
   /**
-   * `--case` selection, handed to every family (FamilyContext.selects). It limits the progress
-   * lines too: a family's tally and FAIL lines count selected checks only, a family none of whose
+   * `--case` selection, handed to every family (FamilyContext.selects). The result holds the
+   * selected checks only, and it limits the progress lines too: a family's tally and FAIL lines count selected checks only, a family none of whose
    * checks is selected prints none, and a family's own lines (what it did not run, and why) are
    * kept only when the selection takes the whole family (`selects('<family>/')` of a probe name).
    */
@@ -30,9 +30,8 @@ export interface RunResult {
   checks: Check[];
 }
 
-/** Ensures check names are unique within a run by suffixing repeats with ` (2)`, ` (3)`... */
-function uniqueNames(checks: Check[]): Check[] {
-  const seen = new Map<string, number>();
+/** Ensures check names are unique within a run by suffixing repeats with ` (2)`, ` (3)`... (`seen`: the run's names so far, so one pass serves every family). */
+function uniqueNames(checks: Check[], seen: Map<string, number>): Check[] {
   return checks.map((c) => {
     const n = (seen.get(c.name) ?? 0) + 1;
     seen.set(c.name, n);
@@ -57,24 +56,27 @@ export async function runFamilies(opts: RunOptions): Promise<RunResult> {
   const startedAt = now().toISOString();
   const all: Check[] = [];
   const selects = opts.selects;
+  const seen = new Map<string, number>();
   for (const family of opts.families) {
     let checks: Check[];
     // A name only a whole-family selection matches (`mappings`, `mappings/`), never a narrower one.
     const whole = selects === undefined || selects(`${family.name}/\u0000`);
     const logger = whole ? opts.logger : { info: () => {} };
     try {
-      checks = uniqueNames(await family.run({ corpusDir: opts.corpusDir, implementation: opts.implementation, logger, ...(selects ? { selects } : {}) }));
+      checks = await family.run({ corpusDir: opts.corpusDir, implementation: opts.implementation, logger, ...(selects ? { selects } : {}) });
       if (checks.length === 0 && !opts.selects) checks = [fail(`${family.name}/fixtures`, 'the fixture files hold no cases: an empty family proves nothing')];
     } catch (err) {
       const message = err instanceof Error && err.name === 'FixtureError' ? err.message : describeThrown(err);
       checks = [fail(`${family.name}/fixtures`, message)];
     }
+    checks = uniqueNames(checks, seen);
+    // `--case` is applied here, once: the run's checks are the selected ones.
     const shown = selects ? checks.filter((c) => selects(c.name)) : checks;
     if (shown.length > 0 || selects === undefined) opts.logger.info(`${family.name}: ${tally(shown)}`);
     for (const c of shown) {
       if (c.status === 'fail') opts.logger.info(`  FAIL ${c.name}${basisTag(c) ? ` ${basisTag(c)}` : ''}${c.detail ? `: ${c.detail}` : ''}`);
     }
-    all.push(...checks);
+    all.push(...shown);
   }
-  return { startedAt, finishedAt: now().toISOString(), checks: uniqueNames(all) };
+  return { startedAt, finishedAt: now().toISOString(), checks: all };
 }

@@ -100,7 +100,7 @@ export interface FamilyContext {
   readonly logger: Logger;
   /**
    * `--case`: whether a check name is selected. Families whose cases are expensive (the live
-   * ones) skip unselected cases before running them; the CLI filters every family's checks after.
+   * ones) skip unselected cases before running them; the runner keeps only the selected checks.
    * Absent: every case is selected.
    */
   readonly selects?: (checkName: string) => boolean;

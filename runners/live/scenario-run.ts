@@ -161,184 +161,225 @@ export function runProblems(events: readonly Record<string, unknown>[]): string[
   return out;
 }
 
-/** Every problem the scenario finds; [] when it passes. */
-export async function judgeScenario(scenario: Scenario, target: ScenarioTarget, opts: ScenarioOptions): Promise<ScenarioProblem[]> {
-  const stepMs = opts.stepMs ?? 5000;
-  const profile = opts.profile ?? 'reference';
-  const reads = opts.replies ?? 'bytes';
-  const problems: ScenarioProblem[] = [];
-  const record = (p: ScenarioProblem): void => {
-    if (profile === 'standard' && p.basis === 'reference') return;
-    problems.push(p);
-  };
-  const commands = new Map<string, { id: string; raw: string }>();
-  const refused = new Set<string>();
-  const held = new Map<string, { step: HookStep; reply?: string }>();
-  const expectedSettled = new Set<string>();
-  const failOpen = new Set<string>();
-  const eventIndex = new Map(scenario.events.flatMap((e, i) => (e.as ? [[e.as, i] as const] : [])));
-  const evidence = (): string => {
-    const e = target.evidence?.();
+/** The problems in what a target emitted, judged on the events alone (pure): validity, capture ceilings, the stream, terminals, runs. */
+export function judgeEmitted(scenario: Scenario, emitted: readonly Record<string, unknown>[], opts: Pick<ScenarioOptions, 'validate' | 'validateStream' | 'judgeStream'>): ScenarioProblem[] {
+  const out: ScenarioProblem[] = [];
+  for (const [i, e] of emitted.entries()) {
+    const invalid = opts.validate?.(e);
+    if (invalid) out.push(must(R.valid, `events[${i}] ${String(e.type)} is not a valid event: ${invalid}`));
+    const level = (typeof e.capture === 'string' ? e.capture : 'metadata') as CaptureLevel;
+    const ceiling = ceilingFor(scenario, String(e.type));
+    if (captureRank(level) > captureRank(ceiling)) out.push(must(R.ceiling, `events[${i}] ${String(e.type)} declares capture "${level}" above the daemon's ceiling "${ceiling}"`));
+  }
+  const stream = opts.validateStream?.([...emitted]);
+  if (stream) out.push(must(R.stream, `the adapter's stream is not valid: ${stream}`));
+  const terminals = opts.judgeStream?.([...emitted]);
+  if (terminals) out.push(must(R.terminals, terminals));
+  for (const r of runProblems([...emitted])) out.push(must(R.run, r));
+  return out;
+}
+
+/** One command as sent (pure): its envelope with the operator's identity, and its exact bytes. */
+export function buildCommand(step: CommandStep, ids: { id: string; time: string }, subject: string | undefined, run: string | undefined, session: string): { id: string; raw: string } {
+  const cmd: Record<string, unknown> = { aep: '0.1', id: ids.id, type: step.type, time: ids.time, source: OPERATOR_SOURCE, agent: 'operator', session };
+  if (subject !== undefined) cmd.subject = subject;
+  if (run !== undefined) cmd.run = run;
+  cmd.data = step.data;
+  return { id: ids.id, raw: JSON.stringify(cmd) };
+}
+
+/** One scenario in progress against one target: its commands, held hooks and the problems found so far. */
+class ScenarioRun {
+  readonly problems: ScenarioProblem[] = [];
+  readonly commands = new Map<string, { id: string; raw: string }>();
+  private readonly refused = new Set<string>();
+  private readonly held = new Map<string, { step: HookStep; reply?: string }>();
+  private readonly expectedSettled = new Set<string>();
+  private readonly failOpen = new Set<string>();
+  private readonly judgedHeld = new Set<string>();
+  private readonly eventIndex: Map<string, number>;
+  readonly stepMs: number;
+  private readonly profile: JudgeProfile;
+  private readonly reads: 'json' | 'bytes';
+
+  constructor(readonly scenario: Scenario, readonly target: ScenarioTarget, private readonly opts: ScenarioOptions) {
+    this.stepMs = opts.stepMs ?? 5000;
+    this.profile = opts.profile ?? 'reference';
+    this.reads = opts.replies ?? 'bytes';
+    this.eventIndex = new Map(scenario.events.flatMap((e, i) => (e.as ? [[e.as, i] as const] : [])));
+  }
+
+  record(p: ScenarioProblem): void {
+    if (this.profile === 'standard' && p.basis === 'reference') return;
+    this.problems.push(p);
+  }
+
+  private evidence(): string {
+    const e = this.target.evidence?.();
     return e ? `; ${e}` : '';
-  };
+  }
 
   /** The adapter's events, minus acks of commands that were meant to be refused (checked by their step). */
-  const relevant = (): Observed[] => target.observed().filter((o) => !(isAck(o.event) && refused.has(o.event.cause as string)));
-  /** The observed event an expected one stands for: the same type, the same occurrence of it (so one missing event does not shift the rest). */
-  const occurrence = (index: number): number => scenario.events.slice(0, index).filter((e) => e.type === scenario.events[index]!.type).length;
-  const matchOf = (index: number): Observed | undefined => relevant().filter((o) => o.event.type === scenario.events[index]!.type)[occurrence(index)];
+  relevant(): Observed[] {
+    return this.target.observed().filter((o) => !(isAck(o.event) && this.refused.has(o.event.cause as string)));
+  }
 
-  async function resolve(value: string | undefined, where: string): Promise<string | undefined> {
+  /** The observed event an expected one stands for: the same type, the same occurrence of it (so one missing event does not shift the rest). */
+  matchOf(index: number): Observed | undefined {
+    const events = this.scenario.events;
+    const occurrence = events.slice(0, index).filter((e) => e.type === events[index]!.type).length;
+    return this.relevant().filter((o) => o.event.type === events[index]!.type)[occurrence];
+  }
+
+  async resolve(value: string | undefined, where: string): Promise<string | undefined> {
     if (value === undefined || !value.startsWith('@')) return value;
     const [label, field] = value.slice(1).split('.') as [string, string | undefined];
-    const cmd = commands.get(label);
+    const cmd = this.commands.get(label);
     if (cmd) return cmd.id;
-    const index = eventIndex.get(label)!;
-    await target.settle(() => matchOf(index) !== undefined, stepMs);
-    const observed = matchOf(index);
-    const want = scenario.events[index]!.type;
+    const index = this.eventIndex.get(label)!;
+    await this.target.settle(() => this.matchOf(index) !== undefined, this.stepMs);
+    const observed = this.matchOf(index);
+    const want = this.scenario.events[index]!.type;
     if (!observed) {
       const rule = want === 'attention.requested' ? R.request : R.sequence;
-      throw new StepFailure({ basis: want === 'attention.requested' ? 'must' : 'reference', rule, message: `${where}: not judged: event "@${label}" (${want}) never arrived; saw ${types(relevant())}${evidence()}` });
+      throw new StepFailure({ basis: want === 'attention.requested' ? 'must' : 'reference', rule, message: `${where}: not judged: event "@${label}" (${want}) never arrived; saw ${types(this.relevant())}${this.evidence()}` });
     }
     const resolved = observed.event[field ?? 'id'];
     if (typeof resolved !== 'string') throw new StepFailure(reference(R.data, `${where}: event "@${label}" has no ${field ?? 'id'}`));
     return resolved;
   }
 
-  function buildCommand(step: CommandStep, subject: string | undefined, run: string | undefined, session: string): { id: string; raw: string } {
-    const id = opts.newId();
-    const cmd: Record<string, unknown> = { aep: '0.1', id, type: step.type, time: opts.now(), source: OPERATOR_SOURCE, agent: 'operator', session };
-    if (subject !== undefined) cmd.subject = subject;
-    if (run !== undefined) cmd.run = run;
-    cmd.data = step.data;
-    return { id, raw: JSON.stringify(cmd) };
+  private acksOf(id: string): Observed[] {
+    return this.target.observed().filter((o) => isAck(o.event) && o.event.cause === id);
   }
 
-  const acksOf = (id: string): Observed[] => target.observed().filter((o) => isAck(o.event) && o.event.cause === id);
-
-  async function deliver(id: string, raw: string, where: string, refusal?: string): Promise<void> {
-    const before = acksOf(id).length;
+  async deliver(id: string, raw: string, where: string, refusal?: string): Promise<void> {
+    const { target, stepMs } = this;
+    const before = this.acksOf(id).length;
     target.command(raw);
-    await target.settle(() => acksOf(id).length > before || target.refusal(id) !== undefined, stepMs);
+    await target.settle(() => this.acksOf(id).length > before || target.refusal(id) !== undefined, stepMs);
     const relayCode = target.refusal(id);
     if (refusal !== undefined) {
       const nack = target.observed().find((o) => o.event.type === 'control.rejected' && o.event.cause === id);
       const code = relayCode ?? (nack && isObject(nack.event.data) ? nack.event.data.reason : undefined);
-      if (code === undefined) throw new StepFailure(must(R.refusal, `${where}: expected the command to be refused "${refusal}" (relay error frame or adapter nack), got no refusal${acksOf(id).length ? ' (it was accepted)' : ''}`));
+      if (code === undefined) throw new StepFailure(must(R.refusal, `${where}: expected the command to be refused "${refusal}" (relay error frame or adapter nack), got no refusal${this.acksOf(id).length ? ' (it was accepted)' : ''}`));
       // The code of an undeclared type is the standard's (AEP-0004 §4.2); which reason a target gives otherwise is its choice.
       if (code !== refusal) throw new StepFailure({ basis: refusal === 'unsupported' ? 'must' : 'reference', rule: R.refusal, message: `${where}: expected the command to be refused "${refusal}" (relay error frame or adapter nack), got "${String(code)}"` });
       return;
     }
-    if (relayCode !== undefined) throw new StepFailure(must(R.refusal, `${where}: the relay refused the command: ${relayCode}${evidence()}`));
-    if (acksOf(id).length <= before) throw new StepFailure(must(R.ack, `${where}: no ack (control.accepted/control.rejected with cause ${id}) within ${stepMs} ms${evidence()}`));
+    if (relayCode !== undefined) throw new StepFailure(must(R.refusal, `${where}: the relay refused the command: ${relayCode}${this.evidence()}`));
+    if (this.acksOf(id).length <= before) throw new StepFailure(must(R.ack, `${where}: no ack (control.accepted/control.rejected with cause ${id}) within ${stepMs} ms${this.evidence()}`));
   }
 
-  function checkReply(step: HookStep, label: string, reply: string, where: string): void {
-    const fo = failOpen.has(label);
-    const meaning = replyDiff(step.reply, reply, reads);
-    const member = `${opts.agent ?? 'agent'}/${step.hook}#reply`;
+  checkReply(step: HookStep, label: string, reply: string, where: string): void {
+    const fo = this.failOpen.has(label);
+    const meaning = replyDiff(step.reply, reply, this.reads);
+    const member = `${this.opts.agent ?? 'agent'}/${step.hook}#reply`;
     const what = step.held ? `held hook "@${label}" (${step.hook}) was released with` : `reply`;
     if (meaning !== null) {
-      const how = reads === 'json' && !meaning.startsWith('"') ? `a reply of another meaning (compared as parsed JSON): ${meaning}` : meaning;
-      if (fo) record(must(R.failOpen, `${where}: ${what} ${how} (a timed-out hold fails open with the vendor's neutral reply)`));
-      else record({ basis: 'pin', rule: R.reply, member, message: `${where}: ${what} ${how}` });
+      const how = this.reads === 'json' && !meaning.startsWith('"') ? `a reply of another meaning (compared as parsed JSON): ${meaning}` : meaning;
+      if (fo) this.record(must(R.failOpen, `${where}: ${what} ${how} (a timed-out hold fails open with the vendor's neutral reply)`));
+      else this.record({ basis: 'pin', rule: R.reply, member, message: `${where}: ${what} ${how}` });
       return;
     }
-    if (reply !== step.reply) record(reference(R.replyBytes, `${where}: ${what} ${JSON.stringify(reply)}, the same meaning as our daemon's ${JSON.stringify(step.reply)} in other bytes`));
+    if (reply !== step.reply) this.record(reference(R.replyBytes, `${where}: ${what} ${JSON.stringify(reply)}, the same meaning as our daemon's ${JSON.stringify(step.reply)} in other bytes`));
   }
 
-  async function runStep(step: Step, where: string): Promise<void> {
+  private async runHook(step: HookStep, where: string): Promise<void> {
+    const { target, stepMs } = this;
+    const input = { session_id: this.scenario.session, ...step.input };
+    const entry: { step: HookStep; reply?: string } = { step };
+    const reply = target.hook(step.hook, input).then(
+      (r) => (entry.reply = r),
+      (err: unknown) => (entry.reply = `(the hook call failed: ${err instanceof Error ? err.message : String(err)})`),
+    );
+    if (step.held) {
+      this.held.set(step.label, entry);
+      // A held hook answers nothing yet: give its request a moment to reach the stream (a daemon
+      // serving hooks on several threads may otherwise take the next step's hook first).
+      const before = target.observed().length;
+      await target.settle(() => target.observed().length > before, Math.min(stepMs, 1000));
+      return;
+    }
+    await target.settle(() => entry.reply !== undefined, stepMs);
+    if (entry.reply === undefined) throw new StepFailure(must(R.hold, `${where}: no reply within ${stepMs} ms (a hook that is not "held" must be answered at once)${this.evidence()}`));
+    await reply;
+    this.checkReply(step, step.label, entry.reply, where);
+  }
+
+  async runStep(step: Step, where: string): Promise<void> {
     switch (step.kind) {
-      case 'hook': {
-        const input = { session_id: scenario.session, ...step.input };
-        const entry: { step: HookStep; reply?: string } = { step };
-        const reply = target.hook(step.hook, input).then(
-          (r) => (entry.reply = r),
-          (err: unknown) => (entry.reply = `(the hook call failed: ${err instanceof Error ? err.message : String(err)})`),
-        );
-        if (step.held) {
-          held.set(step.label, entry);
-          // A held hook answers nothing yet: give its request a moment to reach the stream (a daemon
-          // serving hooks on several threads may otherwise take the next step's hook first).
-          const before = target.observed().length;
-          await target.settle(() => target.observed().length > before, Math.min(stepMs, 1000));
-          return;
-        }
-        await target.settle(() => entry.reply !== undefined, stepMs);
-        if (entry.reply === undefined) throw new StepFailure(must(R.hold, `${where}: no reply within ${stepMs} ms (a hook that is not "held" must be answered at once)${evidence()}`));
-        await reply;
-        checkReply(step, step.label, entry.reply, where);
-        return;
-      }
+      case 'hook':
+        return this.runHook(step, where);
       case 'command': {
-        const session = (await resolve(step.session, where)) ?? scenario.session;
-        const cmd = buildCommand(step, await resolve(step.subject, where), await resolve(step.run, where), session);
-        commands.set(step.label, cmd);
-        if (step.refused !== undefined) refused.add(cmd.id);
-        return deliver(cmd.id, cmd.raw, where, step.refused);
+        const session = (await this.resolve(step.session, where)) ?? this.scenario.session;
+        const cmd = buildCommand(step, { id: this.opts.newId(), time: this.opts.now() }, await this.resolve(step.subject, where), await this.resolve(step.run, where), session);
+        this.commands.set(step.label, cmd);
+        if (step.refused !== undefined) this.refused.add(cmd.id);
+        return this.deliver(cmd.id, cmd.raw, where, step.refused);
       }
       case 'resend': {
-        const cmd = commands.get(step.of);
+        const cmd = this.commands.get(step.of);
         if (!cmd) throw new StepFailure(must(R.ack, `${where}: not judged: command "@${step.of}" was never sent`));
-        return deliver(cmd.id, cmd.raw, where);
+        return this.deliver(cmd.id, cmd.raw, where);
       }
       case 'wait':
-        for (const s of step.settles) failOpen.add(s);
-        target.elapse(scenario.attentionTimeoutMs);
+        for (const s of step.settles) this.failOpen.add(s);
+        this.target.elapse(this.scenario.attentionTimeoutMs);
         return;
     }
   }
 
-  const judgedHeld = new Set<string>();
-  function checkHeld(where: string): void {
-    for (const [label, { step, reply }] of held) {
-      if (judgedHeld.has(label)) continue;
-      if (reply !== undefined && !expectedSettled.has(label)) {
-        judgedHeld.add(label);
-        record(must(R.hold, `${where}: held hook "@${label}" (${step.hook}) was released early, with ${JSON.stringify(reply)}`));
-      } else if (reply === undefined && expectedSettled.has(label)) {
-        judgedHeld.add(label);
-        record(must(R.hold, `${where}: held hook "@${label}" (${step.hook}) was not released${evidence()}`));
+  /** After a step: the labels it settles are expected released, and every held hook released so far is judged once. */
+  async afterStep(step: Step, where: string): Promise<void> {
+    for (const s of step.settles) this.expectedSettled.add(s);
+    const waitMs = step.kind === 'wait' ? this.scenario.attentionTimeoutMs + this.stepMs : this.stepMs;
+    await this.target.settle(() => step.settles.every((s) => this.held.get(s)?.reply !== undefined), step.settles.length ? waitMs : 0);
+    this.checkHeld(where);
+  }
+
+  private checkHeld(where: string): void {
+    for (const [label, { step, reply }] of this.held) {
+      if (this.judgedHeld.has(label)) continue;
+      if (reply !== undefined && !this.expectedSettled.has(label)) {
+        this.judgedHeld.add(label);
+        this.record(must(R.hold, `${where}: held hook "@${label}" (${step.hook}) was released early, with ${JSON.stringify(reply)}`));
+      } else if (reply === undefined && this.expectedSettled.has(label)) {
+        this.judgedHeld.add(label);
+        this.record(must(R.hold, `${where}: held hook "@${label}" (${step.hook}) was not released${this.evidence()}`));
       } else if (reply !== undefined) {
-        judgedHeld.add(label);
-        checkReply(step, label, reply, where);
+        this.judgedHeld.add(label);
+        this.checkReply(step, label, reply, where);
       }
     }
   }
 
+  /** Held hooks no step ever released. */
+  unsettled(): string[] {
+    return [...this.held.keys()].filter((l) => !this.expectedSettled.has(l));
+  }
+}
+
+/** Every problem the scenario finds; [] when it passes: the steps run through a `ScenarioRun`, then the events judged (`compareEvents`, `judgeEmitted`). */
+export async function judgeScenario(scenario: Scenario, target: ScenarioTarget, opts: ScenarioOptions): Promise<ScenarioProblem[]> {
+  const run = new ScenarioRun(scenario, target, opts);
   for (const [i, step] of scenario.steps.entries()) {
     const where = `step ${i + 1} (${describe(step)})`;
     try {
-      await runStep(step, where);
+      await run.runStep(step, where);
     } catch (err) {
       if (!(err instanceof StepFailure)) throw err;
-      record(err.problem);
+      run.record(err.problem);
     }
-    for (const s of step.settles) expectedSettled.add(s);
-    const waitMs = step.kind === 'wait' ? scenario.attentionTimeoutMs + stepMs : stepMs;
-    await target.settle(() => step.settles.every((s) => held.get(s)?.reply !== undefined), step.settles.length ? waitMs : 0);
-    checkHeld(where);
+    await run.afterStep(step, where);
   }
-  const unsettled = [...held.keys()].filter((l) => !expectedSettled.has(l));
-  if (unsettled.length) record(must(R.hold, `the scenario ends with held hook(s) ${unsettled.map((l) => `"@${l}"`).join(', ')} never released by any step`));
-  await target.settle(() => relevant().length >= scenario.events.length, stepMs);
+  const unsettled = run.unsettled();
+  if (unsettled.length) run.record(must(R.hold, `the scenario ends with held hook(s) ${unsettled.map((l) => `"@${l}"`).join(', ')} never released by any step`));
+  await target.settle(() => run.relevant().length >= scenario.events.length, run.stepMs);
   await target.settle(() => false, opts.quietMs ?? 0);
-  for (const p of await compareEvents(scenario, relevant(), matchOf, resolve, commands)) record(p);
-  const emitted = target.observed().map((o) => o.event);
-  for (const [i, e] of emitted.entries()) {
-    const invalid = opts.validate?.(e);
-    if (invalid) record(must(R.valid, `events[${i}] ${String(e.type)} is not a valid event: ${invalid}`));
-    const level = (typeof e.capture === 'string' ? e.capture : 'metadata') as CaptureLevel;
-    const ceiling = ceilingFor(scenario, String(e.type));
-    if (captureRank(level) > captureRank(ceiling)) record(must(R.ceiling, `events[${i}] ${String(e.type)} declares capture "${level}" above the daemon's ceiling "${ceiling}"`));
-  }
-  const stream = opts.validateStream?.(emitted);
-  if (stream) record(must(R.stream, `the adapter's stream is not valid: ${stream}`));
-  const terminals = opts.judgeStream?.(emitted);
-  if (terminals) record(must(R.terminals, terminals));
-  for (const r of runProblems(emitted)) record(must(R.run, r));
-  return problems;
+  for (const p of await compareEvents(scenario, run.relevant(), (i) => run.matchOf(i), (v, w) => run.resolve(v, w), run.commands)) run.record(p);
+  for (const p of judgeEmitted(scenario, target.observed().map((o) => o.event), opts)) run.record(p);
+  return run.problems;
 }
 
 /** `[must control.ack.one, AEP-0004 §3] step 4 (...): no ack ...`: one problem on one line. */

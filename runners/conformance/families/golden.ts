@@ -2,11 +2,9 @@
  * golden: every event of the golden stream is valid on its own (AEP-0001 §5, AEP-0002
  * payload schemas) and the whole stream passes the cross-event rules.
  */
-import { readFileSync } from 'node:fs';
-import { join } from 'node:path';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { attempt } from '../check.js';
-import { filesExist, GOLDEN_FILE, readJsonlFixture } from '../fixtures.js';
+import { filesExist, GOLDEN_FILE, parseJsonlFixture, readText } from '../fixtures.js';
 import type { Check, Family } from '../types.js';
 
 /** `null` for an empty issue list, else the first few rendered issues. */
@@ -27,14 +25,16 @@ export const family: Family = {
   description: 'every golden event is valid, and the whole golden stream passes the cross-event rules',
   detect: (dir) => filesExist(dir, GOLDEN_FILE),
   run({ corpusDir, implementation: impl }) {
-    const lines = readJsonlFixture(corpusDir, GOLDEN_FILE);
+    // Read once: the per-line checks and parseJsonl's check see the same text.
+    const text = readText(corpusDir, GOLDEN_FILE);
+    const lines = parseJsonlFixture(text, GOLDEN_FILE);
     const checks: Check[] = lines.map(({ line, value }) =>
       attempt(`golden/line ${line}${typeOf(value)}`, () => noIssues(impl.validateEvent(value)), value),
     );
     checks.push(attempt('golden/stream', () => noIssues(impl.validateStream(lines.map((l) => l.value))), lines.map((l) => l.value)));
     checks.push(
       attempt('golden/parse', () => {
-        const parsed = impl.parseJsonl(readFileSync(join(corpusDir, GOLDEN_FILE), 'utf8'));
+        const parsed = impl.parseJsonl(text);
         const problem = noIssues(parsed.issues);
         if (problem) return `parseJsonl: ${problem}`;
         if (parsed.events.length !== lines.length) return `parseJsonl returned ${parsed.events.length} events, the file has ${lines.length}`;

@@ -17,10 +17,10 @@
  *   their own; they are held right after the session's high-water position at arrival, so
  *   a consumer resuming from that position does not receive them again.
  */
-import type { AepEvent } from '../core/event.js';
-import { comparePositions, type Position, type ResumePoint } from './positions.js';
-import { SortedDeque } from './sorted-deque.js';
-import { isSuccessor, type Held, type Received, type Replay } from './buffer.js';
+import type { AepEvent } from '../../core/event.js';
+import { comparePositions, type Position, type ResumePoint } from '../positions.js';
+import { SortedDeque } from '../sorted-deque.js';
+import { isSuccessor, type Held, type Received, type Replay } from '../buffer.js';
 
 interface SessionState {
   readonly events: SortedDeque<Held, Position>;

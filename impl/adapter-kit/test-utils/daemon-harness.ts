@@ -8,10 +8,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { WebSocketServer, type WebSocket } from 'ws';
-import { startAdapter, type AdapterOptions, type RunningAdapter } from './daemon.js';
-import type { AdapterDef } from './types.js';
-import { configureDef } from './configure.js';
-import { buildHello } from '../relay-client/hello.js';
+import { startAdapter, type AdapterOptions, type RunningAdapter } from '../daemon.js';
+import type { AdapterDef } from '../types.js';
+import { configureDef } from '../configure.js';
+import { buildHello } from '../../relay-client/hello.js';
 
 export interface StubRelay {
   url: string;

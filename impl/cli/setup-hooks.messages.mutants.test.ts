@@ -189,6 +189,7 @@ describe('the help and setup down\'s warning', () => {
   it('the help lists each vendor: name, format, default file and port variable', () => {
     const help = HOOKS_HELP();
     expect(help).toContain('\n  claude-code  JSON   ~/.claude/settings.json (AEP_CLAUDE_CODE_PORT)\n');
+    expect(help).toContain('\n  codex        JSON   ~/.codex/hooks.json (AEP_CODEX_PORT)\n');
     expect(help).toContain('\n  vscode       JSON   .github/hooks/aep.json (AEP_VSCODE_PORT)\n');
     expect(help).toContain('\n  cline        folder ~/.cline/hooks (AEP_CLINE_PORT)\n');
     expect(help).toContain('\n  hermes       YAML   ~/.hermes/config.yaml (AEP_HERMES_PORT)\n');

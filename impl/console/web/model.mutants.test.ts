@@ -377,3 +377,13 @@ describe('edges of the model (survivors of the first run)', () => {
     expect(m.inbox().map((r) => r.event.id).at(-1)).toBe('o2');
   });
 });
+
+it('the inbox remembers unsequenced ids per relay and session', () => {
+  const m = model();
+  m.addRelay('r1', 'http://b');
+  const ack = { ...ev(undefined, 'control.accepted'), id: 'same' };
+  expect(m.inboxEvent('r0', ack)).toBe(true);
+  expect(m.inboxEvent('r0', { ...ack, session: 's2' })).toBe(true);
+  expect(m.inboxEvent('r1', ack)).toBe(true);
+  expect(m.inboxEvent('r0', ack)).toBe(false);
+});

@@ -31,6 +31,9 @@ describe('the hook vendors', () => {
     const notes = new Map(hookVendors().map((v) => [v.name, v.note]));
     for (const d of hookDescriptors()) if (d.settings) expect(notes.get(d.name)).toBe(d.settings.note);
     expect(notes.get('hermes')).toBe('Hermes reads it at start');
+    expect(notes.get('kimi-code')).toBe('Kimi Code reads it at start');
+    expect(notes.get('antigravity')).toBe("Antigravity reads it at start (a workspace's .agents/hooks.json works too: pass --file)");
+    expect(notes.get('cline')).toBe("Cline runs the scripts of that folder (a workspace's .cline/hooks/ works too: pass --file)");
     expect(notes.get('vscode')).toBe("VS Code reads the workspace's .github/hooks/ (run this in the workspace, or pass --file)");
   });
   it('the example is the first mergeable configuration; plugins, bridges and port-less adapters are left out', () => {

@@ -22,6 +22,8 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import { hostname as osHostname } from 'node:os';
 import type { AddressInfo } from 'node:net';
 import { readBody } from '../http/body.js';
+import { EDGE_DEFAULTS, type EdgeLimits } from '../http/limits.js';
+import { edgeServerOptions } from '../http/server.js';
 import { CAPTURE_ORDER, captureRank, isPlainObject, type AepEvent } from '../core/event.js';
 import { DEFAULT_POSTURE } from './capture.js';
 import { createEngine } from './engine.js';
@@ -62,6 +64,12 @@ export interface AdapterOptions {
   log?: (line: string) => void;
   /** Observer for every emitted event line (tests, the live runner). */
   onEmit?: (event: AepEvent, line: string) => void;
+  /**
+   * How long a hook request's head (default 10 000 ms) and its whole request, head and body
+   * (default 30 000 ms), may take to arrive; past either Node answers 408 and closes the
+   * connection. A held reply is not bound by them: they end once the request is read.
+   */
+  edge?: Pick<EdgeLimits, 'headersTimeoutMs' | 'bodyTimeoutMs'>;
 }
 
 export interface RunningAdapter {
@@ -110,7 +118,8 @@ export async function startAdapter(def: AdapterDef, options: AdapterOptions = {}
     ...(options.onEmit ? { onEmit: options.onEmit } : {}),
   });
 
-  const server: Server = createServer(hookServer({ def, engine, cut, timeoutMs, log, relayUp: () => link?.connected ?? false }));
+  const edge = { ...EDGE_DEFAULTS, ...options.edge };
+  const server: Server = createServer(edgeServerOptions(edge), hookServer({ def, engine, cut, timeoutMs, log, relayUp: () => link?.connected ?? false }));
 
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);

@@ -258,13 +258,13 @@ for entry in $ENTRIES; do
     --checks control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe --json "$WORK/report-live-$name.json"
   stop_last
 done
-# Cline's hub control needs a hub WebSocket: impl/adapter-cline/check-live.test.ts runs these
+# Cline's hub control needs a hub WebSocket: impl/adapters/cline/check-live.test.ts runs these
 # checks against a stub hub.
 # The SSE bridges' opt-in gate (primary mode, AEP_<VENDOR>_SSE_CONTROL=1) against a stub vendor
-# server (impl/bridge-opencode-sse/stub-server.ts) that opens the session on its /event stream.
+# server (impl/bridges/opencode-sse/stub-server.ts) that opens the session on its /event stream.
 for vendor in opencode kilocode; do
   V=$(echo "$vendor" | tr a-z A-Z)
-  start_bg "stub-$vendor" 'listening on' node dist/impl/bridge-opencode-sse/stub-server.js "ci-$vendor-sse"
+  start_bg "stub-$vendor" 'listening on' node dist/impl/bridges/opencode-sse/stub-server.js "ci-$vendor-sse"
   SERVER=$(relay_url "stub-$vendor")
   AEP_HOME="$WORK/home-$vendor-sse" start_bg "bridge-$vendor-sse" 'attached to' env "AEP_${V}_SSE_CONTROL=1" $AEP bridge "$vendor-sse" --primary --port 0 --server "$SERVER" --relay "$URL" --token "$TOKEN"
   wait_session "$URL" "$TOKEN" "ci-$vendor-sse"
@@ -274,10 +274,10 @@ for vendor in opencode kilocode; do
   stop_last
 done
 # The WebSocket bridges' opt-in gates against their stubs: Kimi web (primary, AEP_KIMI_WEB_CONTROL=1;
-# impl/bridge-kimi-code-web/stub-server.ts opens the session on subscribe) and OpenHands
-# (AEP_OPENHANDS_CONTROL=1; impl/bridge-openhands/stub-server.ts lists the conversation).
+# impl/bridges/kimi-web/stub-server.ts opens the session on subscribe) and OpenHands
+# (AEP_OPENHANDS_CONTROL=1; impl/bridges/openhands/stub-server.ts lists the conversation).
 KAP_TOKEN="ci-kap-$RANDOM$RANDOM"
-start_bg stub-kimi-web 'listening on' node dist/impl/bridge-kimi-code-web/stub-server.js "$KAP_TOKEN" ci-kimi-web
+start_bg stub-kimi-web 'listening on' node dist/impl/bridges/kimi-web/stub-server.js "$KAP_TOKEN" ci-kimi-web
 SERVER=$(relay_url stub-kimi-web)
 AEP_HOME="$WORK/home-kimi-web" start_bg bridge-kimi-web 'observing' env AEP_KIMI_WEB_CONTROL=1 AEP_KIMI_WEB_TOKEN="$KAP_TOKEN" $AEP bridge kimi-web --primary --port 0 --server "$SERVER" --relay "$URL" --token "$TOKEN"
 wait_session "$URL" "$TOKEN" ci-kimi-web
@@ -285,7 +285,7 @@ $AEP check-live "$URL" --token "$TOKEN" --control-session ci-kimi-web \
   --checks control-behalf-refusal,control-ack,control-nack-unsupported,control-dedupe --json "$WORK/report-live-kimi-web.json"
 stop_last
 stop_last
-start_bg stub-openhands 'listening on' node dist/impl/bridge-openhands/stub-server.js ci-openhands
+start_bg stub-openhands 'listening on' node dist/impl/bridges/openhands/stub-server.js ci-openhands
 SERVER=$(relay_url stub-openhands)
 AEP_HOME="$WORK/home-openhands" start_bg bridge-openhands 'observing' env AEP_OPENHANDS_CONTROL=1 $AEP bridge openhands --port 0 --server "$SERVER" --relay "$URL" --token "$TOKEN"
 wait_session "$URL" "$TOKEN" ci-openhands

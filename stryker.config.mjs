@@ -25,7 +25,7 @@ export default {
     // tests open loopback ports and write temporary files, so run them one module at a time.
     'impl/relay/{ingest,sse,subscription}.ts',
     'impl/operator/sink-writer.ts',
-    'impl/bridge-ce/sink.ts',
+    'impl/bridges/ce/sink.ts',
     // The console's answer path (what a clicked button sends) and its model, the hook wiring
     // and `aep setup hooks` / `unhooks` (issue 37: the two escapes were there).
     'impl/console/web/{answers,commands,model}.ts',

@@ -4,15 +4,15 @@
  * impl/reference-api.ts's `modules` table.
  */
 import type { Mapped } from './adapter-kit/types.js';
-import { mapRecord as codexRecord } from './bridge-otlp-in/map-records.js';
-import { mapRecord as vscodeRecord } from './bridge-otlp-in/map-records-vscode.js';
-import type { MapOptions, OtelRecord } from './bridge-otlp-in/profile.js';
-import { mapEvent as aguiEvent, type AguiMapOptions } from './bridge-agui/map-events.js';
-import { mapMoment as acpMoment, type AcpMapOptions, type AcpMoment } from './bridge-acp/map-frames.js';
-import { mapEvent as openHandsEvent, statusMoments as openHandsStatus, type OpenHandsMapOptions } from './bridge-openhands/map-events.js';
-import { applyMode as openCodeMode, type SseMode } from './bridge-opencode-sse/mode-policy.js';
-import { applyMode as kiloMode } from './bridge-kilocode-sse/mode-policy.js';
-import { applyMode as kimiMode, type WsMode } from './bridge-kimi-code-web/mode-policy.js';
+import { mapRecord as codexRecord } from './bridges/otlp-in/map-records.js';
+import { mapRecord as vscodeRecord } from './bridges/otlp-in/map-records-vscode.js';
+import type { MapOptions, OtelRecord } from './bridges/otlp-in/profile.js';
+import { mapEvent as aguiEvent, type AguiMapOptions } from './bridges/agui/map-events.js';
+import { mapMoment as acpMoment, type AcpMapOptions, type AcpMoment } from './bridges/acp/map-frames.js';
+import { mapEvent as openHandsEvent, statusMoments as openHandsStatus, type OpenHandsMapOptions } from './bridges/openhands/map-events.js';
+import { applyMode as openCodeMode, type SseMode } from './bridges/opencode-sse/mode-policy.js';
+import { applyMode as kiloMode } from './bridges/kilocode-sse/mode-policy.js';
+import { applyMode as kimiMode, type WsMode } from './bridges/kimi-web/mode-policy.js';
 
 export const bridgeOtlpInCodex = {
   mapRecord: function mapRecord(record: OtelRecord, opts: MapOptions | undefined): Mapped | null {

@@ -65,17 +65,17 @@ describe('floors', () => {
   });
 
   it('no bridge, adapter or operator module imports impl/cli', () => {
-    const bad = edges().filter(([from, to]) => !isTestHelper(from) && /^impl\/(bridge-|adapter-|operator\/)/.test(from) && to.startsWith('impl/cli/'));
+    const bad = edges().filter(([from, to]) => !isTestHelper(from) && /^impl\/(bridges\/|adapters\/|operator\/)/.test(from) && to.startsWith('impl/cli/'));
     expect(bad).toEqual([]);
   });
 
   it('classifies by the most specific path', () => {
     expect(floorOf('impl/core/envelope.ts')?.level).toBe(0);
-    expect(floorOf('impl/adapter-codex/descriptor.ts')?.level).toBe(1);
-    expect(floorOf('impl/adapter-codex/deviations.ts')?.level).toBe(1);
+    expect(floorOf('impl/adapters/codex/descriptor.ts')?.level).toBe(1);
+    expect(floorOf('impl/adapters/codex/deviations.ts')?.level).toBe(1);
     expect(floorOf('impl/adapter-kit/engine.ts')?.level).toBe(2);
     expect(floorOf('impl/relay-client/transport.ts')?.level).toBe(2);
-    expect(floorOf('impl/adapter-codex/adapter.ts')?.level).toBe(3);
+    expect(floorOf('impl/adapters/codex/adapter.ts')?.level).toBe(3);
     expect(floorOf('runners/conformance/runner.ts')?.level).toBe(4);
     expect(floorOf('impl/cli/main.ts')?.level).toBe(5);
     expect(floorOf('README.md')).toBeUndefined();

@@ -14,7 +14,7 @@ export interface Floor {
   paths: readonly string[];
 }
 
-/** Most specific match wins, so `impl/adapter-codex/descriptor.ts` is data, not an adapter. */
+/** Most specific match wins, so `impl/adapters/codex/descriptor.ts` is data, not an adapter. */
 export const FLOORS: readonly Floor[] = [
   { level: 0, name: 'protocol', paths: ['spec/', 'impl/core/'] },
   {
@@ -26,7 +26,7 @@ export const FLOORS: readonly Floor[] = [
   {
     level: 3,
     name: 'components',
-    paths: ['impl/adapter-', 'impl/bridge-', 'impl/relay/', 'impl/check-live/', 'impl/demo-agent/', 'impl/mcp/', 'impl/operator/', 'impl/console/'],
+    paths: ['impl/adapters/', 'impl/bridges/', 'impl/relay/', 'impl/check-live/', 'impl/demo-agent/', 'impl/mcp/', 'impl/operator/', 'impl/console/'],
   },
   { level: 4, name: 'runners and assemblies', paths: ['runners/', 'impl/demo/', 'impl/reference-api.ts', 'impl/bridge-api.ts'] },
   { level: 5, name: 'entry points', paths: ['impl/cli/', 'bench/', 'reliability/', 'spec/generate.ts'] },
@@ -35,7 +35,7 @@ export const FLOORS: readonly Floor[] = [
 function matches(path: string, pattern: string): number {
   if (pattern.startsWith('*/')) {
     const tail = pattern.slice(1);
-    return path.endsWith(tail) && path.startsWith('impl/') && path.split('/').length === 3 ? 1000 : -1;
+    return path.endsWith(tail) && path.startsWith('impl/') && path.split('/').length === (/^impl\/(adapters|bridges)\//.test(path) ? 4 : 3) ? 1000 : -1;
   }
   return path.startsWith(pattern) ? pattern.length : -1;
 }

@@ -20,7 +20,7 @@ const ALLOWED: Readonly<Record<string, string>> = {
 /** The registry itself, the descriptors, the generated files and the example configurations (vendor-side files cannot import). */
 function isRegistrySource(file: string): boolean {
   if (file.startsWith('impl/integrations/') || file === 'impl/cli/shim-table.cts') return true;
-  if (/^impl\/(adapter|bridge)-[a-z0-9-]+\/descriptor\.ts$/.test(file)) return true;
+  if (/^impl\/(adapters|bridges)\/[a-z0-9-]+\/descriptor\.ts$/.test(file)) return true;
   return INTEGRATIONS.some((i) => i.configs.some((c) => (c.endsWith('/') ? file.startsWith(c) : file === c)));
 }
 
@@ -76,7 +76,7 @@ describe('registry literals are written once', () => {
     expect(hits(`neutral: '{"decision":""}'`)).toContain('neutral reply {"decision":""}');
     expect(hits('const timeout = 18377;')).toEqual([]);
     expect(sources()).toContain('impl/cli/adapter.ts');
-    expect(sources()).not.toContain('impl/adapter-codex/descriptor.ts');
+    expect(sources()).not.toContain('impl/adapters/codex/descriptor.ts');
     for (const file of Object.keys(ALLOWED)) expect(sources(), `${file} is allow-listed but no longer scanned: drop it`).toContain(file);
   });
 });
@@ -95,8 +95,8 @@ const NAME_ALLOWED: ReadonlyArray<{ where: string; names: readonly string[]; why
   { where: 'runners/conformance/check-meta.ts', names: ['gemini-cli', 'kimi-web'], why: 'EARLIER_NAMES: what earlier reports and captures called them' },
   { where: 'runners/live/', names: ['agui', 'kilocode', 'kilocode-sse', 'kimi-code', 'kimi-web', 'opencode', 'opencode-sse', 'openhands'], why: "the live bridge harnesses, one per bridge, and the buses' vendors" },
   { where: 'runners/judge/known-findings.ts', names: ['claude-code'], why: 'an excused finding of one integration' },
-  { where: 'impl/bridge-', names: ['codex', 'kilocode', 'kimi-code', 'opencode', 'vscode'], why: "an inbound bridge's vendor (the agent it observes) goes by that vendor's name" },
-  { where: 'impl/bridge-ce/', names: ['otlp'], why: "the projection named 'otlp', served by the same module" },
+  { where: 'impl/bridges/', names: ['codex', 'kilocode', 'kimi-code', 'opencode', 'vscode'], why: "an inbound bridge's vendor (the agent it observes) goes by that vendor's name" },
+  { where: 'impl/bridges/ce/', names: ['otlp'], why: "the projection named 'otlp', served by the same module" },
   { where: 'impl/cli/bridge.ts', names: ['ce', 'otlp'], why: 'the two outbound sidecars run here, by projection' },
   { where: 'impl/demo/run.ts', names: ['claude-code'], why: "the demo drives a synthetic Claude Code" },
   { where: 'impl/operator/hook-wiring/', names: ['claude-code', 'gemini-cli', 'kimi-code', 'qwen-code'], why: 'the hook-wiring TARGETS table, which moves into the descriptors (issue 35, separate work)' },
@@ -157,8 +157,8 @@ describe('an integration is named in its folder, the registry and the generated 
     expect(namesIn("const a = 'codex'; const b = \"kimi-web\"; const c = `pi`; const d = 'codex-otel';", names)).toEqual(['codex', 'kimi-web', 'pi']);
     expect(namesIn("/** `codex` in prose */\n// 'codex' in a comment\nconst x = 1;", names)).toEqual([]);
     expect(mayName('impl/cli/adapter.ts', 'codex')).toBe(false);
-    expect(mayName('impl/adapter-codex/adapter.ts', 'codex')).toBe(true);
-    expect(mayName('impl/bridge-kimi-code-web/cli.ts', 'kimi-web')).toBe(true);
+    expect(mayName('impl/adapters/codex/adapter.ts', 'codex')).toBe(true);
+    expect(mayName('impl/bridges/kimi-web/cli.ts', 'kimi-web')).toBe(true);
     expect(mayName('impl/integrations/registry.ts', 'codex')).toBe(true);
     expect(codeSources()).toContain('impl/cli/adapter.ts');
   });

@@ -17,19 +17,19 @@ import { redactText as redactString, redactValue as redactAny, type RedactOption
 import { fromCloudEvent as fromCe, toCloudEvent as toCe } from './core/project/cloudevents.js';
 import { toOtlp as otlpRecord, type OtlpOptions } from './core/project/otlp.js';
 import { toOcsf as ocsfRecord, type OcsfOptions } from './core/project/ocsf.js';
-import { mapAskUserQuestion } from './adapter-claude-code/map-ask-user-question.js';
-import { mapElicitation } from './adapter-claude-code/map-elicitation.js';
-import { mapHook as mapCodexHook } from './adapter-codex/map-hooks.js';
-import { mapHook as mapClineHook } from './adapter-cline/map-hooks.js';
-import { mapHook as mapHermesHook } from './adapter-hermes/map-hooks.js';
-import { mapHook as mapAntigravityHook, type JoinResult } from './adapter-antigravity/map-hooks.js';
-import { mapHook as mapGeminiCliHook } from './adapter-gemini-cli/map-hooks.js';
-import { mapHook as mapKimiCodeHook } from './adapter-kimi-code/map-hooks.js';
-import { mapHook as mapVscodeHook } from './adapter-vscode/map-hooks.js';
-import { mapHook as mapQwenCodeHook } from './adapter-qwen-code/map-hooks.js';
-import { diffTodos as diffOpenCodeTodos, mapMoment as mapOpenCodeMoment } from './adapter-opencode/map-hooks.js';
-import { diffTodos as diffKiloCodeTodos, mapMoment as mapKiloCodeMoment } from './adapter-kilocode/map-hooks.js';
-import { mapEvent as mapPiEvent, type PiInput } from './adapter-pi/map-events.js';
+import { mapAskUserQuestion } from './adapters/claude-code/map-ask-user-question.js';
+import { mapElicitation } from './adapters/claude-code/map-elicitation.js';
+import { mapHook as mapCodexHook } from './adapters/codex/map-hooks.js';
+import { mapHook as mapClineHook } from './adapters/cline/map-hooks.js';
+import { mapHook as mapHermesHook } from './adapters/hermes/map-hooks.js';
+import { mapHook as mapAntigravityHook, type JoinResult } from './adapters/antigravity/map-hooks.js';
+import { mapHook as mapGeminiCliHook } from './adapters/gemini-cli/map-hooks.js';
+import { mapHook as mapKimiCodeHook } from './adapters/kimi-code/map-hooks.js';
+import { mapHook as mapVscodeHook } from './adapters/vscode/map-hooks.js';
+import { mapHook as mapQwenCodeHook } from './adapters/qwen-code/map-hooks.js';
+import { diffTodos as diffOpenCodeTodos, mapMoment as mapOpenCodeMoment } from './adapters/opencode/map-hooks.js';
+import { diffTodos as diffKiloCodeTodos, mapMoment as mapKiloCodeMoment } from './adapters/kilocode/map-hooks.js';
+import { mapEvent as mapPiEvent, type PiInput } from './adapters/pi/map-events.js';
 import * as bridges from './bridge-api.js';
 
 /**

@@ -1,6 +1,6 @@
 /**
- * Outbound sidecar faults (issue 14): the CloudEvents and OTLP sidecars (impl/bridge-ce,
- * impl/bridge-otlp) against a sink that goes down, answers slowly, 500, 429, resets connections,
+ * Outbound sidecar faults (issue 14): the CloudEvents and OTLP sidecars (impl/bridges/ce,
+ * impl/bridges/otlp) against a sink that goes down, answers slowly, 500, 429, resets connections,
  * or stays down. Each with its loss count: nothing the relay still holds is lost, nothing is
  * acknowledged twice, a session's order is kept, a SIGKILLed sidecar resumes from its cursor file,
  * its memory stays bounded while the sink is down, and what the README says it does when the sink
@@ -15,10 +15,10 @@ import { afterEach, describe, expect, it } from 'vitest';
 import type { AepEvent } from '../impl/core/event.js';
 import { startRelay, type RunningRelay } from '../impl/relay/server.js';
 import { makeEvent, post, sleep } from '../impl/relay/testing.js';
-import { startSidecar, type RunningSidecar } from '../impl/bridge-ce/sidecar.js';
-import { httpSink } from '../impl/bridge-ce/sink.js';
-import { otlpExporter } from '../impl/bridge-otlp/exporter.js';
-import { readExport } from '../impl/bridge-otlp-in/otlp-json.js';
+import { startSidecar, type RunningSidecar } from '../impl/bridges/ce/sidecar.js';
+import { httpSink } from '../impl/bridges/ce/sink.js';
+import { otlpExporter } from '../impl/bridges/otlp/exporter.js';
+import { readExport } from '../impl/bridges/otlp-in/otlp-json.js';
 import { startFaultSink, tally, type FaultSink } from './test-utils/fault-sink.js';
 import { CI, figures } from './test-utils/scale.js';
 
@@ -345,7 +345,7 @@ describe('the sink stays down longer than the relay holds a session (README: "If
 
   // Was a defect: the sidecar resubscribed with `from=all`, which the relay answers without a
   // marker, so the gap went unsaid. It now judges each session's first replayed event against
-  // its cursor (impl/bridge-ce/cursor.ts `gapBefore`), keeping `from=all` so new sessions come too.
+  // its cursor (impl/bridges/ce/cursor.ts `gapBefore`), keeping `from=all` so new sessions come too.
   it('says the gap in its log, naming the session and the earliest position still held', async () => {
     const { log } = await outlast();
     expect(log.filter((l) => l.startsWith('relay: replay-exhausted outlast-0 0:210'))).toHaveLength(1);

@@ -32,8 +32,8 @@ export default defineConfig({
       'impl/operator/{sink-files,sink-writer.property}.test.ts',
       'impl/operator/*.mutants.test.ts',
       // The sidecars' retry (bridge-ce's sink and the sidecar loop around it).
-      'impl/bridge-ce/{retry-status,pure,sidecar}.test.ts',
-      'impl/bridge-ce/*.mutants.test.ts',
+      'impl/bridges/ce/{retry-status,pure,sidecar}.test.ts',
+      'impl/bridges/ce/*.mutants.test.ts',
       // The console's answers, commands and model (pure: no DOM, no socket).
       'impl/console/web/*.test.ts',
       // The hook wiring (pure) and `aep setup hooks` / `unhooks` (in-process, temporary files).

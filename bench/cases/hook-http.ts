@@ -11,7 +11,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { adapter } from '../../impl/adapter-claude-code/adapter.js';
+import { adapter } from '../../impl/adapters/claude-code/adapter.js';
 import { startAdapter, type RunningAdapter } from '../../impl/adapter-kit/daemon.js';
 import { startRelay, type RunningRelay } from '../../impl/relay/server.js';
 import { LoadProcess } from '../load-process.js';

@@ -6,7 +6,7 @@
 import { connect } from 'node:net';
 import { request } from 'node:http';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
+import { adapter as claudeCode } from '../adapters/claude-code/adapter.js';
 import { startAdapter, type RunningAdapter } from './daemon.js';
 import { tempHome } from './test-utils/daemon-harness.js';
 

@@ -5,7 +5,7 @@ import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AepEvent } from '../core/event.js';
 import { validateStream } from '../core/stream.js';
-import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
+import { adapter as claudeCode } from '../adapters/claude-code/adapter.js';
 import { startAdapter, type RunningAdapter } from './daemon.js';
 import { MAX_HOOK_DEPTH, TOO_DEEP } from './hook-input.js';
 import { ADAPTER_HEADER, HOLD_HEADER } from './shim.cjs';

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { descriptor as codex } from '../adapter-codex/descriptor.js';
+import { descriptor as codex } from '../adapters/codex/descriptor.js';
 import { defineAdapter, specFromDescriptor } from './define.js';
 
 describe('specFromDescriptor', () => {

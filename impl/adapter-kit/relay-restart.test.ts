@@ -11,7 +11,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import { request } from 'node:http';
 import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
-import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
+import { adapter as claudeCode } from '../adapters/claude-code/adapter.js';
 import { deadPort } from '../test-utils/dead-port.js';
 import { startAdapter, type RunningAdapter } from './daemon.js';
 import { tempHome } from './test-utils/daemon-harness.js';

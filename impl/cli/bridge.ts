@@ -93,7 +93,7 @@ function outbound(kind: 'ce' | 'otlp'): BridgeRunner {
     if (values.ocsf && kind !== 'ce') throw new UsageError('--ocsf is an option of "aep bridge ce"');
     const projection = values.ocsf ? 'ocsf' : kind;
     if (typeof values['from-file'] === 'string') {
-      const { projectJsonl } = await import('../bridge-ce/projection.js');
+      const { projectJsonl } = await import('../bridges/ce/projection.js');
       const input = await readInput(values['from-file'], io);
       if (typeof input === 'string') {
         io.stderr(`aep bridge ${kind}: ${input}\n`);
@@ -104,7 +104,7 @@ function outbound(kind: 'ce' | 'otlp'): BridgeRunner {
       for (const i of out.issues) io.stderr(`aep bridge ${kind}: ${renderIssue(i)}\n`);
       return out.issues.length === 0 ? EXIT.ok : EXIT.failed;
     }
-    const { runLive } = await import('../bridge-ce/live-cli.js');
+    const { runLive } = await import('../bridges/ce/live-cli.js');
     return runLive(kind, projection, values, io, maxCapture ?? undefined);
   };
 }

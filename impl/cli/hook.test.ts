@@ -9,8 +9,8 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { resolvePort, portEnvName } from '../adapter-kit/config.js';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
-import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
-import { adapter as codex } from '../adapter-codex/adapter.js';
+import { adapter as claudeCode } from '../adapters/claude-code/adapter.js';
+import { adapter as codex } from '../adapters/codex/adapter.js';
 import { startRelay, type RunningRelay } from '../relay/server.js';
 import { main } from './main.js';
 import { ADAPTERS } from './adapter.js';
@@ -227,7 +227,7 @@ describe.skipIf(!existsSync('dist/impl/cli/hook.cjs'))(`aep hook as a real proce
 // Guard: the examples the README points at use the `aep hook <adapter> <Event>` form this file tests.
 describe('the example configurations', () => {
   it('name only known adapters', () => {
-    const files = [...readdirSync('impl/adapter-claude-code').filter((f) => /^settings.*\.json$/.test(f)).map((f) => `impl/adapter-claude-code/${f}`), 'impl/adapter-codex/hooks.example.json'];
+    const files = [...readdirSync('impl/adapters/claude-code').filter((f) => /^settings.*\.json$/.test(f)).map((f) => `impl/adapters/claude-code/${f}`), 'impl/adapters/codex/hooks.example.json'];
     const commands = files.flatMap((f) => [...readFileSync(f, 'utf8').matchAll(/"command":\s*"([^"]+)"/g)].map((m) => m[1]!));
     expect(commands.length).toBeGreaterThan(0);
     for (const c of commands) expect(Object.hasOwn(SHIM_ADAPTERS, c.split(' ')[2]!), c).toBe(true);

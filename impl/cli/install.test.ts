@@ -1,7 +1,7 @@
 /**
  * The example configurations' exact commands work once the clone is installed: `npm install -g
  * --prefix <tmp> <clone>` (offline: a folder install is a symlink), then every `command` string in
- * impl/adapter-claude-code/settings*.json and impl/adapter-codex/hooks.example.json runs through
+ * impl/adapters/claude-code/settings*.json and impl/adapters/codex/hooks.example.json runs through
  * `sh -c` with PATH = <tmp>/bin and node's folder only, against live daemons: exit 0, no stderr
  * (no misconfiguration), the daemon's reply on stdout. The clone form `node <clone>/bin/aep.js hook`
  * works from any folder.
@@ -13,8 +13,8 @@ import { dirname, join, resolve } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startAdapter, type RunningAdapter } from '../adapter-kit/daemon.js';
 import { tempHome } from '../adapter-kit/test-utils/daemon-harness.js';
-import { adapter as claudeCode } from '../adapter-claude-code/adapter.js';
-import { adapter as codex } from '../adapter-codex/adapter.js';
+import { adapter as claudeCode } from '../adapters/claude-code/adapter.js';
+import { adapter as codex } from '../adapters/codex/adapter.js';
 import { skipped, WHY } from '../test-utils/skip.js';
 
 const root = resolve('.');
@@ -51,10 +51,10 @@ function run(cmd: string, args: string[], opts: { env: Record<string, string>; i
 }
 
 const files = [
-  ...readdirSync(join(root, 'impl/adapter-claude-code'))
+  ...readdirSync(join(root, 'impl/adapters/claude-code'))
     .filter((f) => /^settings.*\.json$/.test(f))
-    .map((f) => `impl/adapter-claude-code/${f}`),
-  'impl/adapter-codex/hooks.example.json',
+    .map((f) => `impl/adapters/claude-code/${f}`),
+  'impl/adapters/codex/hooks.example.json',
 ];
 
 describe.skipIf(!ready)(`the example configurations, installed from the clone${skipped(!ready, WHY.build)}`, () => {

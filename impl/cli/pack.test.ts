@@ -70,7 +70,7 @@ describe.skipIf(!ready)(`the packed tarball, installed globally into a temporary
     const manifest = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { scripts: Record<string, string>; files: string[] };
     expect(manifest.scripts.prepack).toMatch(/npm run build/);
     const list = spawnSync('tar', ['-tzf', join(work, tarball)], { encoding: 'utf8' }).stdout.split('\n');
-    for (const f of ['package/bin/aep.js', 'package/dist/impl/cli/main.js', 'package/dist/impl/cli/hook.cjs', 'package/dist/build-info.json', 'package/dist/console/app.js', 'package/conformance/fixtures/golden/golden.jsonl', 'package/spec/schemas/aep-event.schema.json', 'package/impl/adapter-codex/hooks.example.json']) {
+    for (const f of ['package/bin/aep.js', 'package/dist/impl/cli/main.js', 'package/dist/impl/cli/hook.cjs', 'package/dist/build-info.json', 'package/dist/console/app.js', 'package/conformance/fixtures/golden/golden.jsonl', 'package/spec/schemas/aep-event.schema.json', 'package/impl/adapters/codex/hooks.example.json']) {
       expect(list).toContain(f);
     }
     expect(list.some((f) => f.endsWith('.test.js') || f.endsWith('.ts') && !f.endsWith('.d.ts'))).toBe(false);

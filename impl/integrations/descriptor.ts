@@ -1,6 +1,6 @@
 /**
  * What an adapter or bridge declares about itself, in one data file per integration
- * (`impl/adapter-<name>/descriptor.ts`, `impl/bridge-<name>/descriptor.ts`, exporting
+ * (`impl/adapters/<name>/descriptor.ts`, `impl/bridges/<name>/descriptor.ts`, exporting
  * `descriptor`). The feature matrix, the control and interaction matrix, the README's adapter
  * table and the certification pages are generated from these (runners/conformance/matrices.ts),
  * and a test holds every claim that the code can answer (hello `control.accepts` per posture,
@@ -72,7 +72,7 @@ export interface SettingsLocation {
 
 /** How a bridge's runner is loaded: `(await import(<impl>/<module>))[export]`, called with `arg` when given. */
 export interface BridgeEntry {
-  /** Relative to impl/, with the `.js` suffix, e.g. `bridge-otlp-in/cli.js`. */
+  /** Relative to impl/, with the `.js` suffix, e.g. `bridges/otlp-in/cli.js`. */
   module: string;
   export: string;
   /** When the export is a factory of runners (one module serving two vendors). */

@@ -9,10 +9,17 @@ import { existsSync, readdirSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import type { Integration } from './registry.js';
 
-/** The folders that hold an integration, sorted: `adapter-*`, then `bridge-*` (kits excluded). */
+/** The folders that hold an integration (`adapters/<id>`, then `bridges/<id>`), each group sorted. */
 export function integrationDirs(implDir: string): string[] {
-  const names = readdirSync(implDir).filter((n) => /^(adapter|bridge)-/.test(n) && !n.endsWith('-kit') && statSync(join(implDir, n)).isDirectory());
-  return names.sort((a, b) => (a.startsWith('bridge-') === b.startsWith('bridge-') ? a.localeCompare(b) : a.startsWith('bridge-') ? 1 : -1));
+  const under = (parent: string): string[] => {
+    const base = join(implDir, parent);
+    if (!existsSync(base)) return [];
+    return readdirSync(base)
+      .filter((n) => statSync(join(base, n)).isDirectory())
+      .sort((a, b) => a.localeCompare(b))
+      .map((n) => `${parent}/${n}`);
+  };
+  return [...under('adapters'), ...under('bridges')];
 }
 
 /** The folders with no descriptor file (each one is an error: an integration without its data). */

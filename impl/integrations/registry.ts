@@ -1,6 +1,6 @@
 /**
  * The one registry of integrations: every adapter and bridge, built from the descriptors
- * (`impl/<adapter-*|bridge-*>/descriptor.ts`, listed in the generated `list.ts`).
+ * (`impl/<adapters|bridges>/<name>/descriptor.ts`, listed in the generated `list.ts`).
  * The CLI tables and help (`aep adapter`, `aep bridge`, `aep hook`), `aep setup`, `aep doctor`,
  * the conformance runners and ci.sh read it; nothing else names a port, a port variable or a
  * neutral reply (impl/integrations-literals.test.ts scans for copies).

@@ -9,12 +9,12 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { createEmitter } from '../../impl/bridge-kit/emitter.js';
 import type { EdgeLimits } from '../../impl/http/limits.js';
-import { startAguiProxy } from '../../impl/bridge-agui/proxy.js';
-import { startReceiver } from '../../impl/bridge-otlp-in/receiver.js';
-import { codexProfile } from '../../impl/bridge-otlp-in/map-records.js';
-import { startOpenHandsBridge } from '../../impl/bridge-openhands/receiver.js';
-import { startSseBridge } from '../../impl/bridge-opencode-sse/attach.js';
-import { startKimiWeb } from '../../impl/bridge-kimi-code-web/attach.js';
+import { startAguiProxy } from '../../impl/bridges/agui/proxy.js';
+import { startReceiver } from '../../impl/bridges/otlp-in/receiver.js';
+import { codexProfile } from '../../impl/bridges/otlp-in/map-records.js';
+import { startOpenHandsBridge } from '../../impl/bridges/openhands/receiver.js';
+import { startSseBridge } from '../../impl/bridges/opencode-sse/attach.js';
+import { startKimiWeb } from '../../impl/bridges/kimi-web/attach.js';
 import { deadPort } from '../../impl/test-utils/dead-port.js';
 
 export interface StartedSurface {

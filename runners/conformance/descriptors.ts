@@ -1,6 +1,6 @@
 /**
  * The descriptors, as the matrices and certification pages read them: the registry's
- * (impl/integrations/registry.ts, every `impl/adapter-<name>/` and `impl/bridge-<name>/` folder's
+ * (impl/integrations/registry.ts, every `impl/adapters/<name>/` and `impl/bridges/<name>/` folder's
  * `descriptor.ts`), so an adapter or bridge joins the matrices by adding its own folder.
  */
 import { dirname, join } from 'node:path';
@@ -11,7 +11,7 @@ import { INTEGRATIONS } from '../../impl/integrations/registry.js';
 
 const IMPL = join(dirname(fileURLToPath(import.meta.url)), '..', '..', 'impl');
 
-/** The directories that may hold a descriptor, sorted: `adapter-*`, then `bridge-*`. */
+/** The directories that may hold a descriptor, sorted: `adapters/*`, then `bridges/*`. */
 export function descriptorDirs(implDir: string = IMPL): string[] {
   return integrationDirs(implDir);
 }
@@ -28,7 +28,7 @@ export interface LoadedDescriptors {
  */
 export async function loadDescriptors(): Promise<LoadedDescriptors> {
   for (const i of INTEGRATIONS) {
-    const expected = i.dir.replace(/^(adapter|bridge)-/, '');
+    const expected = i.dir.replace(/^(adapters|bridges)\//, '');
     if (i.name !== expected && !i.aliases.includes(expected)) throw new Error(`impl/${i.dir}/descriptor.ts must export \`descriptor\` with name '${expected}' (got '${i.name}')`);
   }
   return { descriptors: INTEGRATIONS.map((i) => i.descriptor), missing: dirsWithoutDescriptor(IMPL) };

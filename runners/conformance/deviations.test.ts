@@ -68,18 +68,18 @@ describe('the generated block is held against the READMEs on disk', () => {
       writeFileSync(join(root, ADAPTER_TABLE_FILE), readFileSync(join(real, ADAPTER_TABLE_FILE), 'utf8'));
       writeFileSync(join(root, 'docs/environment.md'), readFileSync(join(real, 'docs/environment.md'), 'utf8'));
       const first = await staleFiles(root);
-      expect(first.stale).toContain('impl/adapter-pi/README.md');
+      expect(first.stale).toContain('impl/adapters/pi/README.md');
       for (const [rel, text] of Object.entries(first.files)) {
         mkdirSync(join(root, rel, '..'), { recursive: true });
         writeFileSync(join(root, rel), text);
       }
       expect((await staleFiles(root)).stale).toEqual([]);
-      const pi = join(root, 'impl/adapter-pi/README.md');
+      const pi = join(root, 'impl/adapters/pi/README.md');
       writeFileSync(pi, readFileSync(pi, 'utf8').replace('| deviation |', '| edited by hand |'));
-      expect((await staleFiles(root)).stale).toEqual(['impl/adapter-pi/README.md']);
+      expect((await staleFiles(root)).stale).toEqual(['impl/adapters/pi/README.md']);
       writeFileSync(pi, '# pi\n\nno block here\n');
       const missing = await staleFiles(root);
-      expect(missing.problems).toEqual([`impl/adapter-pi/README.md has no ${DEVIATIONS_BEGIN} ... ${DEVIATIONS_END} block; add the two markers where the table belongs`]);
+      expect(missing.problems).toEqual([`impl/adapters/pi/README.md has no ${DEVIATIONS_BEGIN} ... ${DEVIATIONS_END} block; add the two markers where the table belongs`]);
     } finally {
       rmSync(root, { recursive: true, force: true });
     }

@@ -15,7 +15,7 @@ const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ')
 
 /** The integration's directory under impl/. */
 /** The integration's folder under impl/: the registry's, else `<kind>-<name>` (a descriptor not in the registry, as tests make). */
-export const dirOf = (d: Pick<Descriptor, 'kind' | 'name'>): string => INTEGRATIONS.find((i) => i.name === d.name)?.dir ?? `${d.kind}-${d.name}`;
+export const dirOf = (d: Pick<Descriptor, 'kind' | 'name'>): string => INTEGRATIONS.find((i) => i.name === d.name)?.dir ?? `${d.kind}s/${d.name}`;
 
 /** The table itself, deviations first, then the names we chose; each group in descriptor order. */
 export function deviationRows(rows: readonly Deviation[]): string[] {

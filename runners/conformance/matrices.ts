@@ -9,7 +9,7 @@ import { dirOf } from './deviations.js';
 
 const CATEGORIES = ['session', 'run', 'tool', 'attention', 'delegation', 'progress', 'agent', 'control'] as const;
 const COMMANDS = ['control.attention.respond', 'control.cancel'] as const;
-const HEADER = '<!-- generated from impl/*/descriptor.ts by `npm run gen:matrices`; do not edit by hand -->';
+const HEADER = '<!-- generated from impl/{adapters,bridges}/*/descriptor.ts by `npm run gen:matrices`; do not edit by hand -->';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 const yes = (b: boolean) => (b ? 'yes' : '-');
@@ -42,7 +42,7 @@ export function featureMatrix(ds: readonly Descriptor[]): string {
   lines.push('', '## Example configuration and deviations', '', '| integration | example configuration | deviations from the design record | names chosen where the record gives none | table |', '|---|---|---:|---:|---|');
   for (const d of ds) {
     const n = (k: string) => d.deviations.filter((r) => r.kind === k).length;
-    lines.push(`| ${code(d.name)} | ${d.configs.map(code).join(', ') || '-'} | ${n('deviation')} | ${n('unnamed')} | \`impl/${d.kind}-${d.name}/README.md\` |`);
+    lines.push(`| ${code(d.name)} | ${d.configs.map(code).join(', ') || '-'} | ${n('deviation')} | ${n('unnamed')} | \`impl/${d.kind}s/${d.name}/README.md\` |`);
   }
   return `${lines.join('\n')}\n`;
 }

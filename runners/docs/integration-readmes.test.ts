@@ -32,7 +32,7 @@ describe('integration READMEs', () => {
       const file = new URL(`${d}/descriptor.ts`, impl);
       return existsSync(file) && readFileSync(file, 'utf8').includes('export const descriptor');
     };
-    const dirs = readdirSync(impl).filter(isIntegration);
+    const dirs = ['adapters', 'bridges'].flatMap((p) => (existsSync(new URL(`${p}/`, impl)) ? readdirSync(new URL(`${p}/`, impl)).map((n) => `${p}/${n}`) : [])).filter(isIntegration);
     expect(dirs.length).toBeGreaterThanOrEqual(21);
     const problems = dirs.flatMap((d) => {
       const file = new URL(`${d}/README.md`, impl);

@@ -15,10 +15,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { ulid } from '../../impl/core/ulid.js';
 import { createEmitter } from '../../impl/bridge-kit/emitter.js';
-import { startSseBridge, type RunningSseBridge } from '../../impl/bridge-opencode-sse/attach.js';
-import { CONTROL_ACCEPTS, ControlGate } from '../../impl/bridge-opencode-sse/control.js';
-import { startStubServer } from '../../impl/bridge-opencode-sse/stub-server.js';
-import type { BusVendor } from '../../impl/bridge-opencode-sse/map-bus.js';
+import { startSseBridge, type RunningSseBridge } from '../../impl/bridges/opencode-sse/attach.js';
+import { CONTROL_ACCEPTS, ControlGate } from '../../impl/bridges/opencode-sse/control.js';
+import { startStubServer } from '../../impl/bridges/opencode-sse/stub-server.js';
+import type { BusVendor } from '../../impl/bridges/opencode-sse/map-bus.js';
 import { kimiWebHarness, openHandsHarness } from './bridge-harnesses.js';
 import type { BridgeHarness } from './bridge-harness.js';
 

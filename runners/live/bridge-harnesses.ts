@@ -5,12 +5,12 @@
  * the scenario's session; a step's `input` is pushed onto the stub's socket as one frame.
  */
 import { createEmitter } from '../../impl/bridge-kit/emitter.js';
-import { startKimiWeb, type RunningKimiWeb } from '../../impl/bridge-kimi-code-web/attach.js';
-import { CONTROL_ACCEPTS as KIMI_ACCEPTS, KimiControlGate } from '../../impl/bridge-kimi-code-web/control.js';
-import { startStubKap } from '../../impl/bridge-kimi-code-web/stub-server.js';
-import { startOpenHandsBridge, type RunningOpenHands } from '../../impl/bridge-openhands/receiver.js';
-import { CONTROL_ACCEPTS as OH_ACCEPTS, OpenHandsControlGate } from '../../impl/bridge-openhands/control.js';
-import { startStubAgentServer } from '../../impl/bridge-openhands/stub-server.js';
+import { startKimiWeb, type RunningKimiWeb } from '../../impl/bridges/kimi-web/attach.js';
+import { CONTROL_ACCEPTS as KIMI_ACCEPTS, KimiControlGate } from '../../impl/bridges/kimi-web/control.js';
+import { startStubKap } from '../../impl/bridges/kimi-web/stub-server.js';
+import { startOpenHandsBridge, type RunningOpenHands } from '../../impl/bridges/openhands/receiver.js';
+import { CONTROL_ACCEPTS as OH_ACCEPTS, OpenHandsControlGate } from '../../impl/bridges/openhands/control.js';
+import { startStubAgentServer } from '../../impl/bridges/openhands/stub-server.js';
 import type { BridgeHarness } from './bridge-harness.js';
 import type { Scenario } from './scenario-format.js';
 import { LIVE_HOST, type Stack } from './stack.js';

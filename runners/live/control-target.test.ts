@@ -4,8 +4,8 @@
  * a session the daemon owns (it emitted that session's SessionStart over its relay link).
  */
 import { describe, expect, it } from 'vitest';
-import { adapter as claudeCode } from '../../impl/adapter-claude-code/adapter.js';
-import { adapter as codex } from '../../impl/adapter-codex/adapter.js';
+import { adapter as claudeCode } from '../../impl/adapters/claude-code/adapter.js';
+import { adapter as codex } from '../../impl/adapters/codex/adapter.js';
 import { selectChecks } from '../../impl/check-live/checks/index.js';
 import { DEFAULT_OPTIONS } from '../../impl/check-live/context.js';
 import { runChecks } from '../../impl/check-live/runner.js';

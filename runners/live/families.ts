@@ -24,7 +24,7 @@ import { judgeScenario } from './scenario-run.js';
 import { terminalsCheck } from '../judge/scenario-judge.js';
 import { withStack, type StackOptions } from './stack.js';
 import type { ExternalTarget } from './external.js';
-import { adapter as hermes } from '../../impl/adapter-hermes/adapter.js';
+import { adapter as hermes } from '../../impl/adapters/hermes/adapter.js';
 import { withBridgeScenarios } from './bridge-control-live.js';
 import { liveAguiMappings } from './bridge-mappings-live.js';
 

@@ -3,8 +3,8 @@
  */
 import { describe, expect, it } from 'vitest';
 import { ulid } from '../../impl/core/ulid.js';
-import { adapter as claudeCode } from '../../impl/adapter-claude-code/adapter.js';
-import { adapter as codex } from '../../impl/adapter-codex/adapter.js';
+import { adapter as claudeCode } from '../../impl/adapters/claude-code/adapter.js';
+import { adapter as codex } from '../../impl/adapters/codex/adapter.js';
 import type { AdapterDef } from '../../impl/adapter-kit/types.js';
 import { defaultCorpusDir } from '../conformance/corpus.js';
 import { FakeClock, offlineTarget } from './offline-target.js';

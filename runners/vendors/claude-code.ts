@@ -150,7 +150,7 @@ export const claudeCodeDriver: VendorDriver = {
   adapter: 'claude-code',
   mode: 'SDK mode (-p, stream-json, --permission-prompt-tool stdio)',
   tuiMode: 'TUI under tmux ($HOME/.claude.json pre-seeded)',
-  exampleFile: 'impl/adapter-claude-code/settings.example.json',
+  exampleFile: 'impl/adapters/claude-code/settings.example.json',
   toolCall(kind, proof) {
     if (kind === 'write-proof') return { name: 'Bash', input: { command: `echo hi > ${proof}`, description: 'Write the proof file' } };
     if (kind === 'failing-command') return { name: 'Bash', input: { command: `echo hi > ${proof}.missing-dir/proof.txt`, description: 'Write into a folder that does not exist' } };

@@ -11,11 +11,11 @@ afterEach(() => {
 
 describe('wireHooksDir', () => {
   it("takes the Cline adapter's example hooks directory as it is: every script forwards to `aep hook cline <its name>`", () => {
-    const wiring = wireHooksDir('impl/adapter-cline/hooks', 'cline');
+    const wiring = wireHooksDir('impl/adapters/cline/hooks', 'cline');
     expect(wiring.problems).toEqual([]);
     expect(wiring.hooks.map((h) => h.event)).toEqual(['PostToolUse', 'PreCompact', 'PreToolUse', 'SessionShutdown', 'TaskCancel', 'TaskComplete', 'TaskError', 'TaskResume', 'TaskStart', 'UserPromptSubmit']);
     expect(wiring.hooks[0]).toEqual({ event: 'PostToolUse', type: 'command', target: 'exec aep hook cline PostToolUse' });
-    expect(wiring.config).toEqual({ hooksDir: 'impl/adapter-cline/hooks', hooks: wiring.hooks.map((h) => h.event) });
+    expect(wiring.config).toEqual({ hooksDir: 'impl/adapters/cline/hooks', hooks: wiring.hooks.map((h) => h.event) });
   });
 
   it('names a script that runs another hook, one with no aep line, and a missing or empty directory', () => {

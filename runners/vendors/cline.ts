@@ -3,7 +3,7 @@
  * against the scripted OpenAI Chat Completions API. The provider is configured as a user does it,
  * `cline auth -p openai -k <key> -m <model> -b <model server>/v1` (stored as the
  * `openai-compatible` provider under the throwaway `$HOME/.cline/data`). The hooks are the
- * adapter's example directory (`impl/adapter-cline/hooks/`, one executable per hook, each
+ * adapter's example directory (`impl/adapters/cline/hooks/`, one executable per hook, each
  * `exec aep hook cline <Name>`), copied into `$HOME/.cline/hooks/` as the wiring steps say.
  * The adapter is read-only by default: no scenario answers anything.
  * The CLI leaves a detached hub daemon (`cline --cline-hub-daemon`) behind after the task; it
@@ -47,7 +47,7 @@ export const clineDriver: VendorDriver = {
   vendor: 'cline',
   adapter: 'cline',
   mode: 'CLI (--json, act mode, auto-approve)',
-  exampleFile: 'impl/adapter-cline/hooks',
+  exampleFile: 'impl/adapters/cline/hooks',
   wire: (path, adapter) => wireHooksDir(path, adapter),
   toolCall(kind, proof) {
     if (kind === 'write-proof') return { name: 'run_commands', input: { commands: [`echo hi > ${proof}`] } };

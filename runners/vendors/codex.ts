@@ -85,7 +85,7 @@ export const codexDriver: VendorDriver = {
   vendor: 'codex',
   adapter: 'codex',
   mode: 'TUI under tmux (--no-alt-screen -a on-request)',
-  exampleFile: 'impl/adapter-codex/hooks.example.json',
+  exampleFile: 'impl/adapters/codex/hooks.example.json',
   toolCall(kind, proof) {
     if (kind === 'write-proof') return { name: 'exec_command', input: { cmd: `echo hi > ${proof}`, sandbox_permissions: 'require_escalated', justification: 'Write the proof file' } };
     if (kind === 'failing-command') return { name: 'exec_command', input: { cmd: `echo hi > ${proof}.missing-dir/proof.txt`, sandbox_permissions: 'require_escalated', justification: 'Write into a folder that does not exist' } };

@@ -2,7 +2,7 @@
  * Gemini CLI, headless: `gemini -p <prompt> --approval-mode yolo` against the scripted Gemini
  * API (GOOGLE_GEMINI_BASE_URL, a dummy GEMINI_API_KEY, `security.auth.selectedType =
  * "gemini-api-key"`, the workdir in trustedFolders.json). The hooks come from the adapter's
- * example file (`impl/adapter-gemini-cli/settings.example.json`, `aep hook gemini-cli <HookEvent>`),
+ * example file (`impl/adapters/gemini-cli/settings.example.json`, `aep hook gemini-cli <HookEvent>`),
  * the file under test. The adapter is observe-only: every scenario runs with `--approval-mode yolo`
  * (no remote answer can decide a Gemini tool call). `geminiRecordingConfig` stays for a clone
  * without that adapter: it records every hook with no adapter behind it.
@@ -14,7 +14,7 @@ import type { LaunchContext, VendorDriver, VendorSession } from './driver.js';
 import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
 /** The Gemini CLI adapter's example settings (the file a user pastes into ~/.gemini/settings.json). */
-export const GEMINI_EXAMPLE = 'impl/adapter-gemini-cli/settings.example.json';
+export const GEMINI_EXAMPLE = 'impl/adapters/gemini-cli/settings.example.json';
 
 /** The hook events Gemini CLI 0.61 fires. */
 export const GEMINI_HOOKS = ['SessionStart', 'SessionEnd', 'BeforeAgent', 'AfterAgent', 'BeforeModel', 'AfterModel', 'BeforeToolSelection', 'BeforeTool', 'AfterTool', 'PreCompress', 'Notification'];

@@ -1,14 +1,14 @@
 /**
  * Kilo Code (`@kilocode/cli`), headless as `kilo serve` (serve-host.ts), with
- * `impl/adapter-kilocode/kilocode-plugin.js` copied into `.kilo/plugin/`, where a user copies it.
+ * `impl/adapters/kilocode/kilocode-plugin.js` copied into `.kilo/plugin/`, where a user copies it.
  * Same tools as OpenCode (its fork); the `question` tool is the form loop.
  */
-import { createAdapter } from '../../impl/adapter-kilocode/adapter.js';
+import { createAdapter } from '../../impl/adapters/kilocode/adapter.js';
 import type { VendorDriver } from './driver.js';
 import { serveToolCall } from './opencode.js';
 import { launchServeHost } from './serve-host.js';
 
-export const KILOCODE_PLUGIN = 'impl/adapter-kilocode/kilocode-plugin.js';
+export const KILOCODE_PLUGIN = 'impl/adapters/kilocode/kilocode-plugin.js';
 
 export const kilocodeDriver: VendorDriver = {
   vendor: 'kilocode',

@@ -1,14 +1,14 @@
 /**
  * OpenCode (`opencode-ai`), headless as `opencode serve` (serve-host.ts), with
- * `impl/adapter-opencode/opencode-plugin.js` copied into `.opencode/plugins/`, where a user
+ * `impl/adapters/opencode/opencode-plugin.js` copied into `.opencode/plugins/`, where a user
  * copies it. The scripted model speaks Chat Completions; its tool is OpenCode's `bash`.
  */
-import { createAdapter } from '../../impl/adapter-opencode/adapter.js';
+import { createAdapter } from '../../impl/adapters/opencode/adapter.js';
 import type { ToolCall } from './model/script.js';
 import type { ToolKind, VendorDriver } from './driver.js';
 import { launchServeHost } from './serve-host.js';
 
-export const OPENCODE_PLUGIN = 'impl/adapter-opencode/opencode-plugin.js';
+export const OPENCODE_PLUGIN = 'impl/adapters/opencode/opencode-plugin.js';
 
 /** The tool calls of OpenCode's and Kilo Code's models (same tool set). */
 export function serveToolCall(kind: ToolKind, proof: string): ToolCall | null {

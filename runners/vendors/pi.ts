@@ -1,6 +1,6 @@
 /**
  * pi (`@mariozechner/pi-coding-agent`), headless: `pi --offline --no-extensions -e
- * <impl/adapter-pi/pi-extension.js> --provider scripted --model scripted-1 --mode json -p <prompt>`,
+ * <impl/adapters/pi/pi-extension.js> --provider scripted --model scripted-1 --mode json -p <prompt>`,
  * the extension loaded by explicit path as a user loads it, the scripted model declared in
  * `$PI_CODING_AGENT_DIR/models.json` (API `openai-completions`). pi exits when the prompt's
  * agent loop is over. The gate scenarios set `AEP_PI_CONTROL=1` for pi and the daemon; the
@@ -8,13 +8,13 @@
  */
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { adapter as piAdapter } from '../../impl/adapter-pi/adapter.js';
+import { adapter as piAdapter } from '../../impl/adapters/pi/adapter.js';
 import { configured } from '../live/offline-target.js';
 import type { ChildProcess } from 'node:child_process';
 import type { LaunchContext, VendorDriver, VendorSession } from './driver.js';
 import { ensureDir } from '../../impl/adapter-kit/ensure-dir.js';
 
-export const PI_EXTENSION = 'impl/adapter-pi/pi-extension.js';
+export const PI_EXTENSION = 'impl/adapters/pi/pi-extension.js';
 
 export function piEnv(ctx: Pick<LaunchContext, 'dirs' | 'hookEnv'>, agentDir: string): Record<string, string> {
   return { PATH: process.env.PATH ?? '/usr/bin:/bin', HOME: ctx.dirs.home, LANG: 'C.UTF-8', PI_CODING_AGENT_DIR: agentDir, PI_OFFLINE: '1', ...ctx.hookEnv };

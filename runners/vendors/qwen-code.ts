@@ -3,7 +3,7 @@
  * Chat Completions API (Qwen Code is a Gemini CLI fork speaking OpenAI-compatible chat
  * completions: `OPENAI_BASE_URL` = `<model server>/v1`, a dummy `OPENAI_API_KEY`, `OPENAI_MODEL`,
  * and `security.auth.selectedType = "openai"` in `$HOME/.qwen/settings.json`). The hooks are the
- * adapter's example file (`impl/adapter-qwen-code/settings.example.json`, native http hooks to the
+ * adapter's example file (`impl/adapters/qwen-code/settings.example.json`, native http hooks to the
  * daemon), written into that same settings file. Print mode ends by itself after the turn; the
  * user "ends the session" with Ctrl-C (SIGINT to the process group).
  */
@@ -93,7 +93,7 @@ export const qwenCodeDriver: VendorDriver = {
   vendor: 'qwen-code',
   adapter: 'qwen-code',
   mode: 'SDK mode (stream-json in and out, --approval-mode default)',
-  exampleFile: 'impl/adapter-qwen-code/settings.example.json',
+  exampleFile: 'impl/adapters/qwen-code/settings.example.json',
   toolCall(kind, proof) {
     if (kind === 'write-proof') return { name: 'run_shell_command', input: { command: `echo hi > ${proof}`, description: 'Write the proof file', is_background: false } };
     if (kind === 'failing-command') return { name: 'run_shell_command', input: { command: `echo hi > ${proof}.missing-dir/proof.txt`, description: 'Write into a folder that does not exist', is_background: false } };

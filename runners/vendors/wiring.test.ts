@@ -42,8 +42,8 @@ describe('wireExample', () => {
 
   it("wires the adapters' own example files without a problem", () => {
     for (const [adapter, file] of [
-      ['claude-code', 'impl/adapter-claude-code/settings.example.json'],
-      ['codex', 'impl/adapter-codex/hooks.example.json'],
+      ['claude-code', 'impl/adapters/claude-code/settings.example.json'],
+      ['codex', 'impl/adapters/codex/hooks.example.json'],
     ] as const) {
       const w = wireExample(JSON.parse(readFileSync(file, 'utf8')), { adapter, httpPort: 9 });
       expect(w.problems).toEqual([]);

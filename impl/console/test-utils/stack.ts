@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { startAdapter, type RunningAdapter } from '../../adapter-kit/daemon.js';
 import { postHook, tempHome } from '../../adapter-kit/test-utils/daemon-harness.js';
-import { adapter } from '../../adapter-claude-code/adapter.js';
+import { adapter } from '../../adapters/claude-code/adapter.js';
 import { runDemoAgent } from '../../demo-agent/agent.js';
 import { startRelay, type RelayOptions, type RunningRelay } from '../../relay/server.js';
 import { loadAssets, type Assets } from '../assets.js';

@@ -1,10 +1,10 @@
 /**
  * Hook wiring in a TOML config (Kimi Code's `config.toml`), pure: the example's `[[hooks]]` tables
  * as a fenced block at the end of the file (fenced.ts), its commands in the absolute form. The
- * fence lines are the ones the Kimi adapter's own writer uses (impl/adapter-kimi-code/config-toml.ts),
+ * fence lines are the ones the Kimi adapter's own writer uses (impl/adapters/kimi-code/config-toml.ts),
  * so a block written by `installHooks()` is found, replaced and removed too.
  */
-import { FENCE_BEGIN, FENCE_END } from '../../adapter-kimi-code/config-toml.js';
+import { FENCE_BEGIN, FENCE_END } from '../../adapters/kimi-code/config-toml.js';
 import { rewriteQuotedCommands, type CommandTarget } from './command.js';
 import { wireText, withoutBlock, type Fence } from './fenced.js';
 

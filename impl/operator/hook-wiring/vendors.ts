@@ -9,18 +9,18 @@ import { homedir } from 'node:os';
 import { join, normalize } from 'node:path';
 import type { Descriptor } from '../../integrations/descriptor.js';
 import { settingsPath } from '../../integrations/registry.js';
-import { descriptor as antigravity } from '../../adapter-antigravity/descriptor.js';
-import { descriptor as claudeCode } from '../../adapter-claude-code/descriptor.js';
-import { descriptor as cline } from '../../adapter-cline/descriptor.js';
-import { descriptor as codex } from '../../adapter-codex/descriptor.js';
-import { descriptor as geminiCli } from '../../adapter-gemini-cli/descriptor.js';
-import { descriptor as hermes } from '../../adapter-hermes/descriptor.js';
-import { descriptor as kilocode } from '../../adapter-kilocode/descriptor.js';
-import { descriptor as kimiCode } from '../../adapter-kimi-code/descriptor.js';
-import { descriptor as opencode } from '../../adapter-opencode/descriptor.js';
-import { descriptor as pi } from '../../adapter-pi/descriptor.js';
-import { descriptor as qwenCode } from '../../adapter-qwen-code/descriptor.js';
-import { descriptor as vscode } from '../../adapter-vscode/descriptor.js';
+import { descriptor as antigravity } from '../../adapters/antigravity/descriptor.js';
+import { descriptor as claudeCode } from '../../adapters/claude-code/descriptor.js';
+import { descriptor as cline } from '../../adapters/cline/descriptor.js';
+import { descriptor as codex } from '../../adapters/codex/descriptor.js';
+import { descriptor as geminiCli } from '../../adapters/gemini-cli/descriptor.js';
+import { descriptor as hermes } from '../../adapters/hermes/descriptor.js';
+import { descriptor as kilocode } from '../../adapters/kilocode/descriptor.js';
+import { descriptor as kimiCode } from '../../adapters/kimi-code/descriptor.js';
+import { descriptor as opencode } from '../../adapters/opencode/descriptor.js';
+import { descriptor as pi } from '../../adapters/pi/descriptor.js';
+import { descriptor as qwenCode } from '../../adapters/qwen-code/descriptor.js';
+import { descriptor as vscode } from '../../adapters/vscode/descriptor.js';
 
 /** The adapters' descriptors (the one place this list comes from). */
 export function hookDescriptors(): readonly Descriptor[] {

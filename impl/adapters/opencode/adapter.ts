@@ -1,0 +1,18 @@
+/**
+ * The OpenCode adapter definition for the kit (daemon port: its descriptor's): the plugin family's runtime
+ * (adapter-kit/plugin-host.ts) under the `opencode` identity. The vendor-side half is
+ * `opencode-plugin.js`, dropped into `.opencode/plugins/`.
+ */
+import { definePluginAdapter } from '../../adapter-kit/plugin-host.js';
+import type { VendorReplies } from '../../adapter-kit/plugin-rest.js';
+import { AGENT } from './map-hooks.js';
+import { descriptor } from './descriptor.js';
+
+export const DEFAULT_PORT = descriptor.port;
+
+/** An OpenCode adapter; `replies` overrides where bus-surface answers are delivered (tests, the corpus runs). */
+export function createAdapter(replies?: VendorReplies) {
+  return definePluginAdapter({ agent: AGENT, defaultPort: DEFAULT_PORT, ...(replies ? { replies } : {}) });
+}
+
+export const adapter = createAdapter();

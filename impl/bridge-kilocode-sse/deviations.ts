@@ -1,7 +1,0 @@
-/** The kilocode-sse bridge's names against adapter-kilocode-design.md (the SSE channel) and Annex A.8 (rendered into README.md by `npm run gen:matrices`). */
-import type { Deviation } from '../integrations/descriptor.js';
-import { deviation, unnamed } from '../integrations/deviation.js';
-
-export const DEVIATIONS: readonly Deviation[] = [
-  deviation("the opt-in gate", "design record: sse_modes (primary, companion)", "the gate is honored in primary mode only", "in companion mode the plugin adapter owns the session's control"),
-];

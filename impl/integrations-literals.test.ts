@@ -92,7 +92,6 @@ const NAME_ALLOWED: ReadonlyArray<{ where: string; names: readonly string[]; why
   { where: 'runners/conformance/families/bridges.ts', names: ['acp'], why: 'ACP files (and `acp-*` variants) go through the ACP moment mapper, whose shape is its own' },
   { where: 'runners/conformance/families/control-loop.ts', names: ['claude-code', 'gemini-cli', 'kimi-code', 'qwen-code', 'kilocode-sse', 'kimi-web', 'opencode-sse', 'openhands'], why: 'the control-loop runner: per-adapter scenario drivers and the live-only bridges, still a hand table' },
   { where: 'runners/conformance/families/otlp.ts', names: ['otlp'], why: "the projection named 'otlp', not the bridge" },
-  { where: 'runners/conformance/check-meta.ts', names: ['gemini-cli', 'kimi-web'], why: 'EARLIER_NAMES: what earlier reports and captures called them' },
   { where: 'runners/live/', names: ['agui', 'kilocode', 'kilocode-sse', 'kimi-code', 'kimi-web', 'opencode', 'opencode-sse', 'openhands'], why: "the live bridge harnesses, one per bridge, and the buses' vendors" },
   { where: 'runners/judge/known-findings.ts', names: ['claude-code'], why: 'an excused finding of one integration' },
   { where: 'impl/bridges/', names: ['codex', 'kilocode', 'kimi-code', 'opencode', 'vscode'], why: "an inbound bridge's vendor (the agent it observes) goes by that vendor's name" },

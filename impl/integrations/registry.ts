@@ -177,7 +177,17 @@ export function bridgeNamed(command: string): Integration | undefined {
 export function aliasOf(typed: string | undefined): { name: string; notice: string } | undefined {
   if (typed === undefined) return undefined;
   const i = INTEGRATIONS.find((x) => x.aliases.includes(typed));
-  return i ? { name: i.name, notice: `'${typed}' is now '${i.name}' (one name per integration): read as ${i.name}` } : undefined;
+  return i ? { name: i.name, notice: renamedNotice(typed, i.name) } : undefined;
+}
+
+/** The one-line notice for an earlier name read as today's (`readAs`: what it was read as, default the name). */
+export function renamedNotice(typed: string, name: string, readAs: string = name): string {
+  return `'${typed}' is now '${name}' (one name per integration): read as ${readAs}`;
+}
+
+/** Every earlier name (a descriptor's `aliases`) mapped to the integration's one name today. */
+export function earlierNames(): Readonly<Record<string, string>> {
+  return Object.fromEntries(INTEGRATIONS.flatMap((i) => i.aliases.map((a) => [a, i.name] as const)));
 }
 
 /** The neutral stdout of one hook of one adapter ('' for an integration with none). */

@@ -6,6 +6,7 @@
  */
 
 import type { CheckBasis, CheckRule } from './types.js';
+import { earlierNames } from '../../impl/integrations/registry.js';
 
 /** The three bases, strictest first: what a `--target` run certifies (`must`, `pin`) and what it leaves to `--reference-parity`. */
 export const BASES: readonly CheckBasis[] = ['must', 'pin', 'reference'];
@@ -55,11 +56,12 @@ export function basisTag(check: { name: string; integration?: string; basis?: Ch
 export const CORE = 'core';
 
 /**
- * Names earlier reports and captures used for an integration, by its one name today: the
- * real-vendors lane said `gemini` for `gemini-cli`, and Kimi's web bridge was `kimi-code-web`.
- * Read so an earlier report still diffs (`aep conformance diff`) and an earlier capture still replays.
+ * Names earlier reports and captures used for an integration, mapped to its one name today (the
+ * descriptors' `aliases`: the real-vendors lane said `gemini` for `gemini-cli`, Kimi's web bridge
+ * was `kimi-code-web`). Read so an earlier report still diffs (`aep conformance diff`) and an
+ * earlier capture still replays.
  */
-export const EARLIER_NAMES: Readonly<Record<string, string>> = { gemini: 'gemini-cli', 'kimi-code-web': 'kimi-web' };
+export const EARLIER_NAMES: Readonly<Record<string, string>> = earlierNames();
 
 export interface CheckMeta {
   /** Family as run: `mappings`, or `live/mappings` for the live counterpart. */

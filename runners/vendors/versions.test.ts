@@ -25,8 +25,9 @@ describe('versions.json', () => {
   });
 
   it("reads the lane's earlier `gemini` as `gemini-cli`, with a notice", () => {
-    expect(canonicalSelection('gemini')).toEqual({ selection: 'gemini-cli', notice: "'gemini' is now 'gemini-cli' (the integration's one name): read as gemini-cli" });
+    expect(canonicalSelection('gemini')).toEqual({ selection: 'gemini-cli', notice: "'gemini' is now 'gemini-cli' (one name per integration): read as gemini-cli" });
     expect(canonicalSelection('gemini/observe-tool').selection).toBe('gemini-cli/observe-tool');
     expect(canonicalSelection('codex/remote-deny')).toEqual({ selection: 'codex/remote-deny' });
+    expect(canonicalSelection('kimi-code-web')).toEqual({ selection: 'kimi-code-web' }); // an earlier name, but of no vendor in the lane
   });
 });

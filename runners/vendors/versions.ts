@@ -5,19 +5,21 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { aliasOf, renamedNotice } from '../../impl/integrations/registry.js';
 
 export const VENDORS = ['claude-code', 'codex', 'gemini-cli', 'qwen-code', 'cline', 'opencode', 'kilocode', 'pi'] as const;
 export type Vendor = (typeof VENDORS)[number];
 
-/** Earlier lane names, still accepted by `--vendor` and `--only` with a one-line notice. */
-export const VENDOR_ALIASES: Readonly<Record<string, Vendor>> = { gemini: 'gemini-cli' };
-
-/** A lane selection (`vendor` or `vendor/scenario`) with an alias replaced by the vendor's one name, and the notice to print. */
+/**
+ * A lane selection (`vendor` or `vendor/scenario`) with an earlier name (a descriptor's
+ * `aliases`, e.g. `gemini`) replaced by the vendor's one name, and the notice to print.
+ */
 export function canonicalSelection(selection: string): { selection: string; notice?: string } {
   const [vendor, ...rest] = selection.split('/');
-  const canonical = Object.hasOwn(VENDOR_ALIASES, vendor!) ? VENDOR_ALIASES[vendor!]! : undefined;
-  if (canonical === undefined) return { selection };
-  return { selection: [canonical, ...rest].join('/'), notice: `'${vendor}' is now '${canonical}' (the integration's one name): read as ${[canonical, ...rest].join('/')}` };
+  const alias = aliasOf(vendor);
+  if (alias === undefined || !(VENDORS as readonly string[]).includes(alias.name)) return { selection };
+  const read = [alias.name, ...rest].join('/');
+  return { selection: read, notice: renamedNotice(vendor!, alias.name, read) };
 }
 
 export interface Pin {

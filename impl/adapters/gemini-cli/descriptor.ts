@@ -6,6 +6,7 @@ export const descriptor: Descriptor = {
   kind: 'adapter',
   role: 'hook-adapter',
   name: 'gemini-cli',
+  aliases: ['gemini'],
   vendor: 'Gemini CLI',
   surface: '`.gemini/settings.json` command hooks through `aep hook` (0.61.0)',
   identity: { session: '`session_id`', run: 'one run minted per BeforeAgent, closed by AfterAgent' },

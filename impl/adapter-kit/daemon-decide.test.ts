@@ -19,10 +19,13 @@ describe('decideHook', () => {
 });
 
 describe('adapterHello', () => {
-  it('declares control unless observe-only, and capture levels up to the posture top', () => {
+  it('declares control unless observe-only, and capture levels up to the posture top: the frame\'s bytes', () => {
     const def = { agent: 'x', emits: ['session.*'] } as unknown as AdapterDef;
-    const hello = adapterHello(def, DEFAULT_POSTURE, 'h/1', ['control.cancel'], 10_000);
-    expect(hello).toMatchObject({ type: 'hello', role: 'emitter', identity: { agent: 'x', instance: 'h/1' }, capabilities: { emits: ['session.*'], control: { accepts: ['control.cancel'], ack_window_ms: 10_000 } } });
-    expect((adapterHello({ ...def, observeOnly: true } as AdapterDef, DEFAULT_POSTURE, 'h/1', [], 1) as { capabilities: object }).capabilities).not.toHaveProperty('control');
+    expect(JSON.stringify(adapterHello(def, DEFAULT_POSTURE, 'h/1', ['control.cancel'], 10_000))).toBe(
+      '{"type":"hello","versions":["0.1"],"role":"emitter","identity":{"agent":"x","instance":"h/1"},"capabilities":{"emits":["session.*"],"capture":["none","metadata","redacted"],"control":{"accepts":["control.cancel"],"ack_window_ms":10000}}}',
+    );
+    expect(JSON.stringify(adapterHello({ ...def, observeOnly: true } as AdapterDef, DEFAULT_POSTURE, 'h/1', [], 1))).toBe(
+      '{"type":"hello","versions":["0.1"],"role":"emitter","identity":{"agent":"x","instance":"h/1"},"capabilities":{"emits":["session.*"],"capture":["none","metadata","redacted"]}}',
+    );
   });
 });

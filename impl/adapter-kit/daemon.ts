@@ -33,7 +33,7 @@ import { MAX_HOOK_DEPTH, guardHookInput, type GuardedInput } from './hook-input.
 import { ADAPTER_HEADER, HOLD_HEADER } from './shim.cjs';
 import { aepHome, nextEpoch } from './store.js';
 import type { AdapterDef, HookContext, HookInput, Posture } from './types.js';
-import { buildHello } from '../relay-client/hello.js';
+import { buildHello, type HelloFrame } from '../relay-client/hello.js';
 
 export interface AdapterOptions {
   /** Listen port; default `def.defaultPort`; 0 picks a free port. Always bound to 127.0.0.1. */
@@ -242,7 +242,7 @@ export function decideHook(text: string, pathEvent: string | undefined): HookDec
 }
 
 /** The adapter's hello (pure): what it emits, the capture levels up to its posture's top, and its control block unless observe-only. */
-export function adapterHello(def: AdapterDef, posture: Posture, instance: string, accepts: string[], ackWindowMs: number): Record<string, unknown> {
+export function adapterHello(def: AdapterDef, posture: Posture, instance: string, accepts: string[], ackWindowMs: number): HelloFrame {
   const top = captureRank(posture.ceiling) >= captureRank(posture.attention) ? posture.ceiling : posture.attention;
   return buildHello({
     role: 'emitter',
@@ -252,7 +252,7 @@ export function adapterHello(def: AdapterDef, posture: Posture, instance: string
       capture: CAPTURE_ORDER.slice(0, captureRank(top) + 1),
       ...(def.observeOnly ? {} : { control: { accepts, ack_window_ms: ackWindowMs } }),
     },
-  }) as unknown as Record<string, unknown>;
+  });
 }
 
 /** A hook context whose holds are dismissed as soon as they open: the request is emitted and closed, the hook answered neutrally. */

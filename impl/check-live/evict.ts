@@ -74,11 +74,19 @@ export function evictProbe(ctx: CheckContext): Promise<EvictProbe> {
     const count = buffer + Math.max(4, Math.ceil(buffer / 2));
     const events = Array.from({ length: count }, (_, seq) => statusEvent(session, seq));
     const posted = new Map<string, string>();
-    for (let i = 0; i < count; i += 200) {
-      const lines = await ctx.postEvents(events.slice(i, i + 200));
-      lines.forEach((line, j) => posted.set(events[i + j]!.id as string, line));
-    }
     const last = events[count - 1]!;
+    // A live watch first: the resume below starts only once the relay fanned out the whole flood,
+    // so a relay that answers 202 before its replay buffer holds the events is not misjudged.
+    const watch = await ctx.sse({ filter: { session } });
+    try {
+      for (let i = 0; i < count; i += 200) {
+        const lines = await ctx.postEvents(events.slice(i, i + 200));
+        lines.forEach((line, j) => posted.set(events[i + j]!.id as string, line));
+      }
+      await watch.log.waitFor((i) => isMessage(i) && parseObject(i.data)?.id === last.id, 10_000, 'the last flooded event, live');
+    } finally {
+      watch.close();
+    }
     const from = [{ session, epoch: 0, seq: 0 }];
     const bindings: BindingReplay[] = [];
 

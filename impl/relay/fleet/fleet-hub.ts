@@ -3,7 +3,8 @@
  *
  * - Ingest publishes each session event to `aep.{stream}.ev.{session token}` with
  *   `Nats-Msg-Id` = hash of `(source, id)` and resolves once JetStream acknowledged every one
- *   (and this node applied them, so a replay right after the 202 holds them). The stream keeps
+ *   (and this node applied them, so a replay right after the 202 holds them, unless its stream
+ *   reader is not serving: then the events reach this node when it is back). The stream keeps
  *   one copy: a pair this node already holds, or repeated in the batch, is not published; a
  *   pair JetStream drops as a duplicate within its window is counted a duplicate.
  * - Failover (failover.ts): a publish the stream does not acknowledge because it has no leader
@@ -51,13 +52,15 @@ export interface FleetHubOptions {
 
 /** How long a routed command waits for its reply. */
 const ROUTE_TIMEOUT_MS = 3_000;
-/** An acknowledged batch is answered after at most this long even if this node has not applied it yet. */
-const APPLY_WAIT_MS = 1_000;
 /**
- * The same for a request held through a failover: this node's stream reader may itself be on the
- * dead server (re-created after 3 s of silence), and the events are stored; the 202 does not wait for it.
+ * A request held through a failover is answered after at most this long even if this node has not
+ * applied it yet: this node's stream reader may itself be on the dead server (re-created after 3 s
+ * of silence), and the events are stored; the 202 does not wait for it. Otherwise the 202 waits
+ * until this node applied the events, or its reader stops serving, within the failover window.
  */
 const APPLY_AFTER_FAILOVER_MS = 250;
+/** How often a waiting ingest looks at whether the stream reader still serves. */
+const SERVING_POLL_MS = 100;
 /** After a reconnect, ingest waits at most this long for the lease check (a bucket without a leader answers late). */
 const LEASE_CHECK_MS = 2_000;
 
@@ -249,12 +252,26 @@ export class FleetHub implements HubLike {
     this.#queueLive(rec, after);
   }
 
-  #caughtUp(seq: number, ms = APPLY_WAIT_MS): Promise<void> {
+  /**
+   * Resolves once this node applied stream sequence `seq`, after at most `ms`, or (with
+   * `whileServing`) as soon as the stream reader stops serving: then the events are stored but
+   * reach this node only when its reader is back, and waiting longer would only delay the answer.
+   */
+  #caughtUp(seq: number, ms: number, whileServing = false): Promise<void> {
     if (seq <= this.#applied) return Promise.resolve();
     return new Promise((resolve) => {
-      const timer = setTimeout(resolve, ms);
+      const timer = setTimeout(() => done(), ms);
+      const poll = whileServing ? setInterval(() => this.#reader?.serving === false && done(), SERVING_POLL_MS) : undefined;
       timer.unref();
-      this.#waiters.push({ seq, resolve: () => (clearTimeout(timer), resolve()) });
+      poll?.unref();
+      const waiter = { seq, resolve: () => done() };
+      const done = (): void => {
+        clearTimeout(timer);
+        clearInterval(poll);
+        this.#waiters = this.#waiters.filter((w) => w !== waiter);
+        resolve();
+      };
+      this.#waiters.push(waiter);
     });
   }
 
@@ -417,7 +434,8 @@ export class FleetHub implements HubLike {
       pending.push({ rec, ack });
     }
     await settle();
-    await this.#caughtUp(stored, Math.max(0, Math.min(heldThrough ? APPLY_AFTER_FAILOVER_MS : APPLY_WAIT_MS, deadline - Date.now())));
+    const left = Math.max(0, deadline - Date.now());
+    await (heldThrough ? this.#caughtUp(stored, Math.min(APPLY_AFTER_FAILOVER_MS, left)) : this.#caughtUp(stored, left, true));
     return fresh;
   }
 

@@ -57,4 +57,28 @@ suite(`the stream reader${present ? '' : ` (skipped: ${NATS_MISSING})`}`, () => 
       await reader.close();
     }
   });
+
+  it('serves while its consumer answers; not while the connection is down or the consumer is gone (an ingest stops waiting on it)', async () => {
+    await jsm.streams.add({ name: 'SERVING', subjects: ['serving.>'] });
+    let up = true;
+    const reader = new StreamReader({ js, stream: 'SERVING', deliver: () => {}, connected: () => up, log: () => {}, heartbeatMs: 500 });
+    await reader.start();
+    try {
+      // Idle, the server's heartbeats keep it serving well past two heartbeats.
+      await new Promise((r) => setTimeout(r, 1_800));
+      expect(reader.serving).toBe(true);
+      up = false;
+      expect(reader.serving).toBe(false);
+      up = true;
+      expect(reader.serving).toBe(true);
+      // The stream deleted: the consumer is gone and cannot be re-created; the reader stops serving.
+      await jsm.streams.delete('SERVING');
+      expect(await until(() => !reader.serving, 3_000)).toBe(true);
+      await new Promise((r) => setTimeout(r, 700));
+      expect(reader.serving).toBe(false);
+    } finally {
+      await reader.close();
+    }
+    expect(reader.serving).toBe(false);
+  });
 });

@@ -57,6 +57,17 @@ export class StreamReader {
     return this.#last;
   }
 
+  /**
+   * Is the consumer serving right now? False while the connection is down, while the consumer is
+   * being re-created, and while it has been silent for more than two heartbeats (a live consumer
+   * gives a sign at least every heartbeat). An ingest waiting for this node to apply its own events stops waiting
+   * once this is false: the events are stored, and reach this node when its consumer is back.
+   */
+  get serving(): boolean {
+    if (this.#closed || this.#restarting || !this.#opts.connected()) return false;
+    return Date.now() - this.#lastSign <= 2 * this.#heartbeatMs;
+  }
+
   /** Create the first consumer (from the stream's start) and start watching it. Throws when it cannot be created. */
   async start(): Promise<void> {
     await this.#open();

@@ -21,16 +21,29 @@ export interface PostLog {
   slowestMs: number;
   /** When each 202 arrived (epoch ms), in order. */
   readonly ackedAt: number[];
+  /** When the POST answered by each 202 was sent (epoch ms), parallel to `ackedAt`. */
+  readonly sentAt: number[];
   /** The distinct `detail`s of the 503 answers, and how long each such POST took (the first 20). */
   readonly refusals: string[];
 }
 
-export const newPostLog = (): PostLog => ({ acknowledged: [], posts: new Map(), unavailable: 0, retryAfter: 0, other: [], slowestMs: 0, ackedAt: [], refusals: [] });
+export const newPostLog = (): PostLog => ({ acknowledged: [], posts: new Map(), unavailable: 0, retryAfter: 0, other: [], slowestMs: 0, ackedAt: [], sentAt: [], refusals: [] });
 
 /** The time from `at` to the first 202 that arrived after it, in ms (-1 when none did). */
 export function firstAckAfter(log: PostLog, at: number): number {
   const t = log.ackedAt.find((a) => a >= at);
   return t === undefined ? -1 : t - at;
+}
+
+/**
+ * The node's own part of the wait once the broker could acknowledge again at `brokerAt`: for the
+ * first 202 that arrived after it, the time from `brokerAt` or from the POST's sending, whichever
+ * is later (-1 when none did). A client pausing for `Retry-After` before its next try is not the
+ * node's delay.
+ */
+export function nodeLagAfter(log: PostLog, brokerAt: number): number {
+  const i = log.ackedAt.findIndex((a) => a >= brokerAt);
+  return i < 0 ? -1 : log.ackedAt[i]! - Math.max(log.sentAt[i]!, brokerAt);
 }
 
 /** Median and worst of a list of durations (ms). */
@@ -77,6 +90,7 @@ export async function postAll(
       log.slowestMs = Math.max(log.slowestMs, Date.now() - t0);
       if (res.status === 202) {
         log.ackedAt.push(Date.now());
+        log.sentAt.push(t0);
         log.acknowledged.push(...batch.map((e) => e.id));
         break;
       }

@@ -17,7 +17,7 @@ const h = new ClusterHarness();
 afterEach((ctx) => h.cleanup(ctx.task.result?.state === 'fail'));
 
 suite(`the fleet on a three-server NATS cluster${why ? ` (skipped: ${why})` : ''}`, () => {
-  it('started with the cluster, NATS servers killed 10 times under steady load (the one every node first reached, then the stream leader and the busiest in turn): ingest answers 202 again within 5 s, or, when the broker's own leader election takes longer, within 2.5 s of its recovery (or of the POST, when sent later), no POST past its bound, nothing acknowledged lost or doubled at any node', async () => {
+  it('started with the cluster, NATS servers killed 10 times under steady load (the one every node first reached, then the stream leader and the busiest in turn): ingest answers 202 again within 5 s, or, when the leader election in the broker takes longer, within 2.5 s of its recovery (or of the POST, when sent later), no POST past its bound, nothing acknowledged lost or doubled at any node', async () => {
     const f = await killServersUnderLoad(h, { events: 440, kills: 10 });
     console.log(`[cluster] servers killed under load: ${JSON.stringify(f)}`);
     expect(f.kills).toHaveLength(10);

@@ -23,7 +23,7 @@
  */
 import type { AepEvent } from '../core/event.js';
 import { createCommandTarget } from './commands.js';
-import { createEmitter } from './emission.js';
+import { createEmitter, type Emitter } from './emission.js';
 import { HeldRequests, REAL_TIMERS, type Audience, type EngineTimers } from './held-requests.js';
 import { guardHookInput, guardProblems } from './hook-input.js';
 import { SessionBook } from './sessions.js';
@@ -81,12 +81,21 @@ export interface Engine {
   readonly context: HookContext;
 }
 
-export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
+/** The parts the engine wires: emission, the held requests, the steering desk, the per-session book. */
+interface EngineParts {
+  emitter: Emitter;
+  held: HeldRequests;
+  steering: SteeringDesk;
+  sessions: SessionBook;
+}
+
+/**
+ * The emitter and the parts that emit through it, with the kit's session-end guarantee: emitting
+ * `session.ended` first dismisses the session's open requests and drops its queued steering, then
+ * forgets its run and scratch state.
+ */
+function wireParts(def: AdapterDef, cfg: EngineConfig, clock: () => number): EngineParts {
   const { posture } = cfg;
-  const clock = cfg.clock ?? (() => Date.now());
-  const instructType = `x.${def.agent}.control.instruct`;
-  const instruct = cfg.instruct && def.instruct !== false;
-  const accepts = [...def.accepts, ...(instruct ? [instructType] : [])];
   const sessions = new SessionBook(clock);
   // Late-bound: the session-end guarantee needs the parts that emit through this emitter.
   let closeSession: (session: string) => void = () => {};
@@ -113,24 +122,15 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     held.closeSession(session);
     steering.drop(session);
   };
-  const onCommand = createCommandTarget({
-    accepts,
-    instructType,
-    ...(def.steeringCap !== undefined ? { steeringCap: def.steeringCap } : {}),
-    posture,
-    clock,
-    emitter,
-    held,
-    steering,
-    send: cfg.send,
-    log: cfg.log,
-    ...(def.command ? { actuate: (cmd: Record<string, unknown>) => def.command!(cmd, ctx) } : {}),
-  });
+  return { emitter, held, steering, sessions };
+}
 
+/** The adapter-facing services over the engine's parts. */
+function hookContext(cfg: EngineConfig, clock: () => number, { emitter, held, steering, sessions }: EngineParts): HookContext {
   const causes = new CallCauses();
   const runOf = (spec: HoldSpec): string | undefined => spec.run ?? sessions.run(spec.session);
-  const ctx: HookContext = {
-    posture,
+  return {
+    posture: cfg.posture,
     attentionTimeoutMs: cfg.timeoutMs,
     now: clock,
     run: (session) => sessions.run(session),
@@ -151,6 +151,30 @@ export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
     state: (session, init) => sessions.state(session, init),
     ended: (session) => sessions.ended(session),
   };
+}
+
+export function createEngine(def: AdapterDef, cfg: EngineConfig): Engine {
+  const { posture } = cfg;
+  const clock = cfg.clock ?? (() => Date.now());
+  const instructType = `x.${def.agent}.control.instruct`;
+  const instruct = cfg.instruct && def.instruct !== false;
+  const accepts = [...def.accepts, ...(instruct ? [instructType] : [])];
+  const parts = wireParts(def, cfg, clock);
+  const { emitter, held, steering } = parts;
+  const ctx = hookContext(cfg, clock, parts);
+  const onCommand = createCommandTarget({
+    accepts,
+    instructType,
+    ...(def.steeringCap !== undefined ? { steeringCap: def.steeringCap } : {}),
+    posture,
+    clock,
+    emitter,
+    held,
+    steering,
+    send: cfg.send,
+    log: cfg.log,
+    ...(def.command ? { actuate: (cmd: Record<string, unknown>) => def.command!(cmd, ctx) } : {}),
+  });
 
   async function handleHook(hookEvent: string, raw: Record<string, unknown>): Promise<string> {
     // Emit what can be emitted: an input no event could carry is made safe first, and said so.

@@ -205,91 +205,118 @@ function mapMessageUpdated(agent: string, p: Obj): Mapped {
   return { type: vendorType(agent, 'message.updated'), data };
 }
 
-function mapBus(agent: string, event: Obj, posture: Posture): Mapped | null {
-  const type = str(event.type) ?? 'unknown';
-  const p = obj(event.properties);
-  const at = (t: string): CaptureLevel => levelFor(t, posture);
-  const resolved = (subject: string | undefined, resolution: 'answered' | 'dismissed'): Mapped => {
-    const m: Mapped = { type: 'attention.resolved', data: { resolution } };
+/** What a per-bus-type mapper reads: the agent, the bus type, its `properties`, the posture and the capture level of a type. */
+interface BusContext {
+  agent: string;
+  type: string;
+  p: Obj;
+  posture: Posture;
+  at: (t: string) => CaptureLevel;
+}
+
+/** One bus type's mapping; null where the adapter deliberately emits nothing. */
+type BusMapper = (c: BusContext) => Mapped | null;
+
+/** `attention.resolved` with its resolution, the request id as the subject when there is one. */
+function resolved(subject: string | undefined, resolution: 'answered' | 'dismissed'): Mapped {
+  const m: Mapped = { type: 'attention.resolved', data: { resolution } };
+  if (subject) m.subject = subject;
+  return m;
+}
+
+/**
+ * `message.part.updated`: a tool part in the `error` state is the call's `tool.failed` (a tool that
+ * errors, a failed read or a rejected permission, gets no `tool.execute.after`: OpenCode 1.18.33,
+ * seen by the vendor lane); any other part is the vendor type.
+ */
+function mapPartUpdated({ agent, type, p, at }: BusContext): Mapped {
+  const part = obj(p.part);
+  const state = obj(part.state);
+  if (part.type !== 'tool' || state.status !== 'error') return { type: vendorType(agent, type), data: {} };
+  const tool: { name: string; call_id?: string } = { name: str(part.tool) ?? 'unknown' };
+  put(tool, 'call_id', str(part.callID));
+  const error: Obj = {};
+  put(error, 'message', str(state.error) && red(state.error as string, at('tool.failed')));
+  const data: Obj = { tool, error };
+  const time = obj(state.time);
+  const start = num(time.start);
+  const end = num(time.end);
+  if (start !== undefined && end !== undefined && end >= start) data.duration_ms = Math.round(end - start);
+  return { type: 'tool.failed', data, subject: tool.name };
+}
+
+/** The bus types with a mapping of their own; every other type is `vendorType(agent, type)` with no data. */
+const BUS: Readonly<Record<string, BusMapper>> = {
+  /** `session.started`: the client (version), the parent session, the title and directory by capture level. */
+  'session.created': ({ agent, p, at }) => mapSessionCreated(agent, p, at('session.started')),
+  /** `session.ended{reason:"normal"}`. */
+  'session.deleted': () => ({ type: 'session.ended', data: { reason: 'normal' } }),
+  /** `run.finished`. */
+  'session.idle': () => ({ type: 'run.finished', data: {} }),
+  /** `session.compacted`. */
+  'session.compacted': () => ({ type: 'session.compacted', data: {} }),
+  /** `progress.status`: the status message by capture level, its type as the subject. */
+  'session.status': ({ p, at }) => {
+    const status = obj(p.status);
+    const data: Obj = {};
+    put(data, 'message', str(status.message) && red(status.message as string, at('progress.status')));
+    const m: Mapped = { type: 'progress.status', data };
+    const subject = str(status.type);
     if (subject) m.subject = subject;
     return m;
-  };
-  switch (type) {
-    case 'session.created':
-      return mapSessionCreated(agent, p, at('session.started'));
-    case 'session.deleted':
-      return { type: 'session.ended', data: { reason: 'normal' } };
-    case 'session.idle':
-      return { type: 'run.finished', data: {} };
-    case 'session.compacted':
-      return { type: 'session.compacted', data: {} };
-    case 'session.status': {
-      const status = obj(p.status);
-      const data: Obj = {};
-      put(data, 'message', str(status.message) && red(status.message as string, at('progress.status')));
-      const m: Mapped = { type: 'progress.status', data };
-      const subject = str(status.type);
-      if (subject) m.subject = subject;
-      return m;
-    }
-    case 'session.error': {
-      const error = obj(p.error);
-      const data: Obj = {};
-      put(data, 'type', str(error.name));
-      put(data, 'message', str(obj(error.data).message) && red(obj(error.data).message as string, posture.ceiling));
-      return { type: vendorType(agent, 'session.error'), data };
-    }
-    case 'message.updated':
-      return mapMessageUpdated(agent, p);
-    case 'permission.updated':
-    case 'todo.updated':
-      return null;
-    case 'permission.asked':
-      return mapAsk(agent, p, REPLY_OPTIONS, posture);
-    case 'permission.replied':
-      return resolved(str(p.permissionID) ?? str(p.requestID), 'answered');
-    case 'question.asked': {
-      const { prompt, fields } = mapQuestions(agent, questionsOf(p), at('attention.requested') !== 'metadata' && at('attention.requested') !== 'none');
-      const m: Mapped = { type: 'attention.requested', data: { kind: 'form', prompt, fields, respond_via: ['control'] } };
-      const id = str(p.id);
-      if (id) m.subject = id;
-      return m;
-    }
-    case 'question.replied':
-      return resolved(str(p.requestID), 'answered');
-    case 'question.rejected':
-      return resolved(str(p.requestID), 'dismissed');
-    case 'message.part.updated': {
-      // A tool that errors (a failed read, a rejected permission) gets no `tool.execute.after`
-      // (OpenCode 1.18.33, seen by the vendor lane): its part's `error` state is the call's end.
-      const part = obj(p.part);
-      const state = obj(part.state);
-      if (part.type !== 'tool' || state.status !== 'error') return { type: vendorType(agent, type), data: {} };
-      const tool: { name: string; call_id?: string } = { name: str(part.tool) ?? 'unknown' };
-      put(tool, 'call_id', str(part.callID));
-      const error: Obj = {};
-      put(error, 'message', str(state.error) && red(state.error as string, at('tool.failed')));
-      const data: Obj = { tool, error };
-      const time = obj(state.time);
-      const start = num(time.start);
-      const end = num(time.end);
-      if (start !== undefined && end !== undefined && end >= start) data.duration_ms = Math.round(end - start);
-      return { type: 'tool.failed', data, subject: tool.name };
-    }
-    case 'file.edited': {
-      const data: Obj = {};
-      put(data, 'file', str(p.file) && red(p.file as string, posture.ceiling));
-      return { type: vendorType(agent, type), data };
-    }
-    case 'command.executed': {
-      const data: Obj = {};
-      put(data, 'name', str(p.name));
-      put(data, 'arguments', str(p.arguments) && red(p.arguments as string, posture.ceiling));
-      return { type: vendorType(agent, type), data };
-    }
-    default:
-      return { type: vendorType(agent, type), data: {} };
-  }
+  },
+  /** The vendor error plane: the error's name and its message (at the ceiling). */
+  'session.error': ({ agent, p, posture }) => {
+    const error = obj(p.error);
+    const data: Obj = {};
+    put(data, 'type', str(error.name));
+    put(data, 'message', str(obj(error.data).message) && red(obj(error.data).message as string, posture.ceiling));
+    return { type: vendorType(agent, 'session.error'), data };
+  },
+  /** A user message starts a run; any other is the vendor type with its role and usage. */
+  'message.updated': ({ agent, p }) => mapMessageUpdated(agent, p),
+  /** Nothing: the held `permission.ask` hook carries the ask. */
+  'permission.updated': () => null,
+  /** Nothing: the daemon diffs the snapshots (diffTodos) at runtime. */
+  'todo.updated': () => null,
+  /** `attention.requested` (kind permission) with the vendor's reply options. */
+  'permission.asked': ({ agent, p, posture }) => mapAsk(agent, p, REPLY_OPTIONS, posture),
+  /** `attention.resolved{answered}` (v1 `permissionID`, v2 `requestID`). */
+  'permission.replied': ({ p }) => resolved(str(p.permissionID) ?? str(p.requestID), 'answered'),
+  /** `attention.requested` (kind form), the request id as the subject. */
+  'question.asked': ({ agent, p, at }) => {
+    const { prompt, fields } = mapQuestions(agent, questionsOf(p), at('attention.requested') !== 'metadata' && at('attention.requested') !== 'none');
+    const m: Mapped = { type: 'attention.requested', data: { kind: 'form', prompt, fields, respond_via: ['control'] } };
+    const id = str(p.id);
+    if (id) m.subject = id;
+    return m;
+  },
+  /** `attention.resolved{answered}`. */
+  'question.replied': ({ p }) => resolved(str(p.requestID), 'answered'),
+  /** `attention.resolved{dismissed}`. */
+  'question.rejected': ({ p }) => resolved(str(p.requestID), 'dismissed'),
+  /** `tool.failed` for a tool part in the error state, else the vendor type. */
+  'message.part.updated': mapPartUpdated,
+  /** The vendor type with the file (at the ceiling). */
+  'file.edited': ({ agent, type, p, posture }) => {
+    const data: Obj = {};
+    put(data, 'file', str(p.file) && red(p.file as string, posture.ceiling));
+    return { type: vendorType(agent, type), data };
+  },
+  /** The vendor type with the command's name and its arguments (at the ceiling). */
+  'command.executed': ({ agent, type, p, posture }) => {
+    const data: Obj = {};
+    put(data, 'name', str(p.name));
+    put(data, 'arguments', str(p.arguments) && red(p.arguments as string, posture.ceiling));
+    return { type: vendorType(agent, type), data };
+  },
+};
+
+/** One bus event: its type's own mapping, else the vendor type. */
+function mapBus(agent: string, event: Obj, posture: Posture): Mapped | null {
+  const type = str(event.type) ?? 'unknown';
+  if (!Object.hasOwn(BUS, type)) return { type: vendorType(agent, type), data: {} };
+  return BUS[type]!({ agent, type, p: obj(event.properties), posture, at: (t) => levelFor(t, posture) });
 }
 
 /** The pure mapping of one moment for `agent` (`opencode`, `kilocode`); null = deliberately nothing. */

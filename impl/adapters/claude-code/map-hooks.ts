@@ -97,90 +97,123 @@ export function mapElicitationHook(input: HookInput, posture: Posture): Mapped {
 
 const SESSION_END_REASONS: Record<string, string> = { clear: 'normal', logout: 'normal', prompt_input_exit: 'normal', other: 'normal' };
 
-/** The pure mapping of one Claude Code hook payload; null where the adapter deliberately emits nothing. */
+/** What a per-hook mapper reads: the payload, its hook name, the posture and the capture level of a type. */
+interface HookMapContext {
+  input: HookInput;
+  hook: string;
+  posture: Posture;
+  at: (type: string) => CaptureLevel;
+}
+
+/** One hook's mapping: an event, null (a deliberate silence), or undefined (no own rule: fall through). */
+type HookMapper = (c: HookMapContext) => Mapped | null | undefined;
+
+type Data = Record<string, unknown>;
+
+/** The hooks whose own mapping comes before the kit's common one (they refine or veto it). */
+const BEFORE_COMMON: Readonly<Record<string, HookMapper>> = {
+  /** `run.started`: the `source` as `trigger` (absent → `user`), the prompt by capture level. */
+  UserPromptSubmit: ({ input, at }) => {
+    const data: Data = {};
+    const source = str(input.source);
+    put(data, 'trigger', source === undefined ? 'user' : PROMPT_TRIGGERS[source]);
+    put(data, 'prompt', str(input.prompt) && red(input.prompt as string, at('run.started')));
+    return { type: 'run.started', data };
+  },
+  /** `run.finished`: the last assistant message as the summary, by capture level. */
+  Stop: ({ input, at }) => {
+    const data: Data = {};
+    put(data, 'summary', str(input.last_assistant_message) && red(input.last_assistant_message as string, at('run.finished')));
+    return { type: 'run.finished', data };
+  },
+  /** An internal agent's stop (`agent_type: ""`) emits nothing; any other takes the common mapping. */
+  SubagentStop: ({ input }) => (input.agent_type === '' ? null : undefined),
+  /** The common `tool.completed` with the `duration_ms` Claude Code reports. */
+  PostToolUse: ({ hook, input, posture }) => {
+    const mapped = mapCommonHook(hook, input, AGENT, posture)!;
+    put(mapped.data, 'duration_ms', int(input.duration_ms));
+    return mapped;
+  },
+};
+
+/** The hooks neither the common nor the newer-hook mapping covers, each with its own rule. */
+const OWN: Readonly<Record<string, HookMapper>> = {
+  /** `session.ended`: every known reason is `normal`. */
+  SessionEnd: ({ input }) => ({ type: 'session.ended', data: { reason: SESSION_END_REASONS[str(input.reason) ?? 'other'] ?? 'normal' } }),
+  /** `run.failed{reason:"error"}` with the error type and its detail by capture level. */
+  StopFailure: ({ input, at }) => {
+    const error: Data = {};
+    put(error, 'type', str(input.error));
+    const detail = str(input.error_details) ?? str(input.error_message);
+    put(error, 'message', detail && red(detail, at('run.failed')));
+    const data: Data = { reason: 'error' };
+    if (Object.keys(error).length > 0) data.error = error;
+    return { type: 'run.failed', data };
+  },
+  /** `tool.failed`: an interrupt as the error type, the error text by capture level, the duration. */
+  PostToolUseFailure: ({ input, at }) => {
+    const tool = toolRef(input);
+    const error: Data = {};
+    if (input.is_interrupt === true) error.type = 'interrupted';
+    put(error, 'message', str(input.error) && red(input.error as string, at('tool.failed')));
+    const data: Data = { tool, error };
+    put(data, 'duration_ms', int(input.duration_ms));
+    return { type: 'tool.failed', data, subject: tool.name };
+  },
+  /** `tool.denied{by:"policy"}`. */
+  PermissionDenied: ({ input }) => {
+    const tool = toolRef(input);
+    return { type: 'tool.denied', data: { tool, by: 'policy' }, subject: tool.name };
+  },
+  /** `attention.requested`: a permission, or the AskUserQuestion form. */
+  PermissionRequest: ({ input, posture }) => mapPermissionRequest(input, posture),
+  /** `attention.requested`: a held form, or (URL mode) an out-of-band request. */
+  Elicitation: ({ input, posture }) => mapElicitationHook(input, posture),
+  /** Nothing: it settles a pending Elicitation at runtime. */
+  ElicitationResult: () => null,
+  /** `progress.status`; the permission/elicitation prompts emit nothing (their own hooks raise the request). */
+  Notification: ({ input, at }) => {
+    const kind = str(input.notification_type);
+    if (kind === 'permission_prompt' || kind === 'elicitation_dialog') return null;
+    const data: Data = {};
+    put(data, 'phase', kind);
+    put(data, 'message', str(input.message) && red(input.message as string, at('progress.status')));
+    return { type: 'progress.status', data };
+  },
+  /** `progress.task.planned`. */
+  TaskCreated: (c) => task('progress.task.planned', c),
+  /** `progress.task.completed{status:"completed"}`. */
+  TaskCompleted: (c) => task('progress.task.completed', c),
+  /** `agent.idle{reason:"teammate_idle"}`. */
+  TeammateIdle: () => ({ type: 'agent.idle', data: { reason: 'teammate_idle' } }),
+};
+
+/** A task moment: the task's id and its subject as the title, by capture level. */
+function task(type: string, { input, hook, at }: HookMapContext): Mapped {
+  const t: Data = {};
+  put(t, 'id', str(input.task_id));
+  put(t, 'title', str(input.task_subject) && red(input.task_subject as string, at(type)));
+  const data: Data = { task: t };
+  if (hook === 'TaskCompleted') data.status = 'completed';
+  return { type, data };
+}
+
+/**
+ * The pure mapping of one Claude Code hook payload; null where the adapter deliberately emits nothing.
+ * Precedence: a hook's own rule before the common mapping, the kit's common mapping, the newer
+ * hooks, the hooks with their own rule, the fallback.
+ */
 export function mapHook(input: HookInput, posture: Posture = DEFAULT_POSTURE): Mapped | null {
   const hook = str(input.hook_event_name) ?? 'Unknown';
-  const at = (type: string): CaptureLevel => levelFor(type, posture);
-  const data: Record<string, unknown> = {};
-  switch (hook) {
-    case 'UserPromptSubmit': {
-      const source = str(input.source);
-      put(data, 'trigger', source === undefined ? 'user' : PROMPT_TRIGGERS[source]);
-      put(data, 'prompt', str(input.prompt) && red(input.prompt as string, at('run.started')));
-      return { type: 'run.started', data };
-    }
-    case 'Stop':
-      put(data, 'summary', str(input.last_assistant_message) && red(input.last_assistant_message as string, at('run.finished')));
-      return { type: 'run.finished', data };
-    case 'SubagentStop':
-      if (input.agent_type === '') return null;
-      break;
-    case 'PostToolUse': {
-      const mapped = mapCommonHook(hook, input, AGENT, posture)!;
-      put(mapped.data, 'duration_ms', int(input.duration_ms));
-      return mapped;
-    }
+  const c: HookMapContext = { input, hook, posture, at: (type) => levelFor(type, posture) };
+  if (Object.hasOwn(BEFORE_COMMON, hook)) {
+    const own = BEFORE_COMMON[hook]!(c);
+    if (own !== undefined) return own;
   }
   const common = mapCommonHook(hook, input, AGENT, posture);
   if (common !== undefined) return common;
   const newer = mapNewerHook(hook, input, posture);
   if (newer !== undefined) return newer;
-  switch (hook) {
-    case 'SessionEnd':
-      data.reason = SESSION_END_REASONS[str(input.reason) ?? 'other'] ?? 'normal';
-      return { type: 'session.ended', data };
-    case 'StopFailure': {
-      const error: Record<string, unknown> = {};
-      put(error, 'type', str(input.error));
-      const detail = str(input.error_details) ?? str(input.error_message);
-      put(error, 'message', detail && red(detail, at('run.failed')));
-      data.reason = 'error';
-      if (Object.keys(error).length > 0) data.error = error;
-      return { type: 'run.failed', data };
-    }
-    case 'PostToolUseFailure': {
-      const tool = toolRef(input);
-      data.tool = tool;
-      const error: Record<string, unknown> = {};
-      if (input.is_interrupt === true) error.type = 'interrupted';
-      put(error, 'message', str(input.error) && red(input.error as string, at('tool.failed')));
-      data.error = error;
-      put(data, 'duration_ms', int(input.duration_ms));
-      return { type: 'tool.failed', data, subject: tool.name };
-    }
-    case 'PermissionDenied': {
-      const tool = toolRef(input);
-      data.tool = tool;
-      data.by = 'policy';
-      return { type: 'tool.denied', data, subject: tool.name };
-    }
-    case 'PermissionRequest':
-      return mapPermissionRequest(input, posture);
-    case 'Elicitation':
-      return mapElicitationHook(input, posture);
-    case 'ElicitationResult':
-      return null;
-    case 'Notification': {
-      const kind = str(input.notification_type);
-      if (kind === 'permission_prompt' || kind === 'elicitation_dialog') return null;
-      put(data, 'phase', kind);
-      put(data, 'message', str(input.message) && red(input.message as string, at('progress.status')));
-      return { type: 'progress.status', data };
-    }
-    case 'TaskCreated':
-    case 'TaskCompleted': {
-      const task: Record<string, unknown> = {};
-      put(task, 'id', str(input.task_id));
-      const type = hook === 'TaskCreated' ? 'progress.task.planned' : 'progress.task.completed';
-      put(task, 'title', str(input.task_subject) && red(input.task_subject as string, at(type)));
-      data.task = task;
-      if (hook === 'TaskCompleted') data.status = 'completed';
-      return { type, data };
-    }
-    case 'TeammateIdle':
-      data.reason = 'teammate_idle';
-      return { type: 'agent.idle', data };
-    default:
-      return mapUnknownHook(hook, AGENT);
-  }
+  if (Object.hasOwn(OWN, hook)) return OWN[hook]!(c) ?? null;
+  return mapUnknownHook(hook, AGENT);
 }

@@ -29,6 +29,7 @@
  * now + the hold. Deviation from the design record, stated: the daemon cannot see the shim's
  * socket close, so a gate is released (dismissed) only at the timeout or the session's end.
  */
+import type { AepEvent } from '../../core/event.js';
 import type { AdapterDef, CommandOutcome, HookContext, HookInput, Mapped } from '../../adapter-kit/types.js';
 import { parseAnswer } from '../../adapter-kit/held-loop.js';
 import { ALLOW_DENY_OPTIONS, str } from '../../adapter-kit/mapping.js';
@@ -95,6 +96,120 @@ function gateRequest(input: HookInput, ctx: HookContext): Mapped {
 
 const severityOf = (type: string) => (type === `x.${AGENT}.api.error` ? ({ severity: 'error' } as const) : {});
 
+/** One hook delivery, resolved: its payload, session, turn and run, the pure mapping and an emitter on the run. */
+interface Delivery {
+  ctx: HookContext;
+  state: State;
+  /** The hook's name (the payload's, else the path's). */
+  hook: string;
+  input: HookInput;
+  extra: Record<string, unknown>;
+  session: string;
+  /** The vendor's `extra.turn_id` (a subagent's parent turn), if any. */
+  turn: string | undefined;
+  /** The run the events ride: the turn, else the session's open run. */
+  run: string | undefined;
+  mapped: Mapped[];
+  emit: (m: Mapped) => AepEvent;
+}
+
+/**
+ * Resolve one hook: log the first schema drift, attribute the session (none: nothing to emit),
+ * open the turn's run at `pre_llm_call`, map the payload.
+ */
+function deliver(hookEvent: string, raw: HookInput, ctx: HookContext): Delivery | undefined {
+  const hook = hookOf(raw, hookEvent);
+  const input: HookInput = { ...raw, hook_event_name: hook };
+  const state = stateOf(ctx);
+  const drift = state.drifted ? null : schemaDrift(input);
+  if (drift) {
+    state.drifted = true;
+    state.log(drift);
+  }
+  const session = sessionOf(hook, input, state);
+  if (!session) return undefined;
+  if (session !== 'unknown') state.seen.add(session);
+  const extra = extraOf(input);
+  const turn = str(extra.turn_id) ?? (SUBAGENT_HOOKS.has(hook) ? str(extra.parent_turn_id) : undefined);
+  if (hook === 'pre_llm_call') ctx.setRun(session, turn);
+  const run = turn ?? ctx.run(session);
+  const runOf = (type: string) => (run !== undefined && !type.startsWith('session.') && type !== `x.${AGENT}.session.reset` ? { run } : {});
+  const mapped = mapHook(input, ctx.posture);
+  const emit = (m: Mapped) => ctx.emit(session, m, { ...runOf(m.type), ...severityOf(m.type) });
+  return { ctx, state, hook, input, extra, session, turn, run, mapped, emit };
+}
+
+/** A hook's runtime rule: its reply, after emitting (and pairing) what it maps to. */
+type HookRule = (d: Delivery, gate: RegExp | null) => string | Promise<string>;
+
+/** The hooks with a runtime rule beyond "emit what the pure mapping says". */
+const RULES: Readonly<Record<string, HookRule>> = {
+  /** `tool.requested`; a gated tool is held as allow/deny; a `clarify` card is opened, paired on the call. */
+  pre_tool_call: async ({ ctx, state, input, extra, session, run, mapped, emit }, gate) => {
+    const [requested, card] = mapped;
+    const toolEvent = emit(requested!);
+    const tool = str(input.tool_name) ?? 'unknown';
+    const held = gate && gate.test(tool)
+      ? ctx.hold({ session, ...(run ? { run } : {}), mapped: gateRequest(input, ctx), options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })), refusing: 'deny', key: toolCallKey(session, tool, input.tool_input) })
+      : undefined;
+    // Without a tool_call_id the card cannot be paired; it is still filed, so the session-end sweep closes it.
+    const call = str(extra.tool_call_id) ?? toolEvent.id;
+    if (card) state.cards.open(ctx, session, card, { key: clarifyKey(session, call), ...(run ? { run } : {}), cause: toolEvent.id });
+    if (!held) return NEUTRAL;
+    const { request, settlement } = await held;
+    state.released.set(request.id, session);
+    return gateReply(settlement);
+  },
+  /** The tool's terminal; the `clarify` outcome settles its open card, or is emitted unpaired. */
+  post_tool_call: ({ ctx, state, extra, session, mapped, emit }) => {
+    const [terminal, outcome] = mapped;
+    emit(terminal!);
+    const call = str(extra.tool_call_id);
+    const card = call ? state.cards.take(session, clarifyKey(session, call)) : undefined;
+    if (outcome && card) settleCard(ctx, state.cards, card, outcome);
+    else if (outcome) emit(outcome);
+    return NEUTRAL;
+  },
+  /** The vendor's approval gate opens an observed card under (session, pattern_key). */
+  pre_approval_request: ({ ctx, state, input, session, run, mapped }) => {
+    state.cards.open(ctx, session, mapped[0]!, { key: approvalKey(session, input), ...(run ? { run } : {}) });
+    return NEUTRAL;
+  },
+  /** The approval's answer (or timeout) settles its card, or is emitted unpaired. */
+  post_approval_response: ({ ctx, state, input, session, mapped, emit }) => {
+    const card = state.cards.take(session, approvalKey(session, input));
+    if (card) settleCard(ctx, state.cards, card, mapped[0]!);
+    else emit(mapped[0]!);
+    return NEUTRAL;
+  },
+  /** Fired per turn: emits, and closes the turn's run (or the open one, without a turn id). */
+  on_session_end: ({ ctx, session, turn, mapped, emit }) => {
+    for (const m of mapped) emit(m);
+    if (turn === undefined || ctx.run(session) === turn) ctx.setRun(session, null);
+    return NEUTRAL;
+  },
+  /** The session's end: held gates and cards dismissed, steering dropped, then the events; the session forgotten. */
+  on_session_finalize: ({ ctx, state, session, mapped, emit }) => {
+    for (const p of ctx.pending(session)) ctx.settle(p.id, { kind: 'dismissed' });
+    state.cards.sweep(ctx, session);
+    ctx.dropSteering(session);
+    for (const m of mapped) emit(m);
+    ctx.setRun(session, null);
+    state.seen.delete(session);
+    for (const [id, owner] of state.released) if (owner === session) state.released.delete(id);
+    return NEUTRAL;
+  },
+};
+
+/** One hook POST: resolved, then its runtime rule, or every mapped event emitted. */
+async function handleHook(gate: RegExp | null, hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
+  const d = deliver(hookEvent, raw, ctx);
+  if (!d) return NEUTRAL;
+  if (Object.hasOwn(RULES, d.hook)) return RULES[d.hook]!(d, gate);
+  for (const m of d.mapped) d.emit(m);
+  return NEUTRAL;
+}
+
 export function hermesAdapter(opts: HermesOptions): AdapterDef {
   const gate = opts.control ? (opts.gateTools ?? /.*/) : null;
   const def: AdapterDef = {
@@ -106,7 +221,7 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
     steerable: (hookEvent) => STEERABLE.has(hookEvent),
     steeringReply: (_hook, text) => contextReply(text),
     steeringCap: 4000,
-    handle,
+    handle: (hookEvent, raw, ctx) => handleHook(gate, hookEvent, raw, ctx),
     attach(ctx, log) {
       stateOf(ctx).log = log;
       return undefined;
@@ -114,80 +229,6 @@ export function hermesAdapter(opts: HermesOptions): AdapterDef {
   };
   if (gate) def.command = respondGuard;
   def.configure = configureFrom(optionsFromEnv, hermesAdapter);
-
-  async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
-    const hook = hookOf(raw, hookEvent);
-    const input: HookInput = { ...raw, hook_event_name: hook };
-    const state = stateOf(ctx);
-    const drift = state.drifted ? null : schemaDrift(input);
-    if (drift) {
-      state.drifted = true;
-      state.log(drift);
-    }
-    const session = sessionOf(hook, input, state);
-    if (!session) return NEUTRAL;
-    if (session !== 'unknown') state.seen.add(session);
-    const extra = extraOf(input);
-    const turn = str(extra.turn_id) ?? (SUBAGENT_HOOKS.has(hook) ? str(extra.parent_turn_id) : undefined);
-    if (hook === 'pre_llm_call') ctx.setRun(session, turn);
-    const run = turn ?? ctx.run(session);
-    const runOf = (type: string) => (run !== undefined && !type.startsWith('session.') && type !== `x.${AGENT}.session.reset` ? { run } : {});
-    const mapped = mapHook(input, ctx.posture);
-    const emit = (m: Mapped) => ctx.emit(session, m, { ...runOf(m.type), ...severityOf(m.type) });
-
-    switch (hook) {
-      case 'pre_tool_call': {
-        const [requested, card] = mapped;
-        const toolEvent = emit(requested!);
-        const tool = str(input.tool_name) ?? 'unknown';
-        const held = gate && gate.test(tool)
-          ? ctx.hold({ session, ...(run ? { run } : {}), mapped: gateRequest(input, ctx), options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })), refusing: 'deny', key: toolCallKey(session, tool, input.tool_input) })
-          : undefined;
-        // Without a tool_call_id the card cannot be paired; it is still filed, so the session-end sweep closes it.
-        const call = str(extra.tool_call_id) ?? toolEvent.id;
-        if (card) state.cards.open(ctx, session, card, { key: clarifyKey(session, call), ...(run ? { run } : {}), cause: toolEvent.id });
-        if (!held) return NEUTRAL;
-        const { request, settlement } = await held;
-        state.released.set(request.id, session);
-        return gateReply(settlement);
-      }
-      case 'post_tool_call': {
-        const [terminal, outcome] = mapped;
-        emit(terminal!);
-        const call = str(extra.tool_call_id);
-        const card = call ? state.cards.take(session, clarifyKey(session, call)) : undefined;
-        if (outcome && card) settleCard(ctx, state.cards, card, outcome);
-        else if (outcome) emit(outcome);
-        return NEUTRAL;
-      }
-      case 'pre_approval_request':
-        state.cards.open(ctx, session, mapped[0]!, { key: approvalKey(session, input), ...(run ? { run } : {}) });
-        return NEUTRAL;
-      case 'post_approval_response': {
-        const card = state.cards.take(session, approvalKey(session, input));
-        if (card) settleCard(ctx, state.cards, card, mapped[0]!);
-        else emit(mapped[0]!);
-        return NEUTRAL;
-      }
-      case 'on_session_end':
-        for (const m of mapped) emit(m);
-        if (turn === undefined || ctx.run(session) === turn) ctx.setRun(session, null);
-        return NEUTRAL;
-      case 'on_session_finalize':
-        for (const p of ctx.pending(session)) ctx.settle(p.id, { kind: 'dismissed' });
-        state.cards.sweep(ctx, session);
-        ctx.dropSteering(session);
-        for (const m of mapped) emit(m);
-        ctx.setRun(session, null);
-        state.seen.delete(session);
-        for (const [id, owner] of state.released) if (owner === session) state.released.delete(id);
-        return NEUTRAL;
-      default:
-        for (const m of mapped) emit(m);
-        return NEUTRAL;
-    }
-  }
-
   return def;
 }
 

@@ -53,114 +53,140 @@ export const STEERING_CAP = 4000;
 
 const OFF: GateConfig = { enabled: false, tools: null, holdMs: GATE_VARS.defaultHoldMs };
 
-/** A fresh adapter instance: its own run table, open oob cards and gate configuration. */
-export function createAdapter(gate: GateConfig = OFF): AdapterDef {
-  const runs = new SynthesizedRuns();
-  const cards = new ObservedCards({ reopen: 'supersede' });
+type MappedEvent = { type: string; data: Record<string, unknown>; subject?: string };
+
+/** Emit a mapped event on the open run (a `session.*` event rides the session), with its cause. */
+function emitOnRun(ctx: HookContext, session: string, mapped: MappedEvent, cause?: string): AepEvent {
+  const run = mapped.type.startsWith('session.') ? undefined : ctx.run(session);
+  return ctx.emit(session, mapped, { ...(run ? { run } : {}), ...(cause ? { cause } : {}) });
+}
+
+/** The card key of a tool or permission moment: its call id, else its tool name. */
+const cardKey = (input: HookInput): string => str(input.tool_call_id) ?? str(input.tool_name) ?? 'unknown';
+
+/** The per-session key of a call. */
+const callKey = (session: string, input: HookInput): string => `${session}\u0000${cardKey(input)}`;
+
+/** The runtime half of one adapter instance: its run table, open oob cards, call links and gate. */
+class KimiHooks {
+  private readonly runs = new SynthesizedRuns();
+  private readonly cards = new ObservedCards({ reopen: 'supersede' });
   /** The `tool.requested` id of each call, so its permission card can be cause-linked to it. */
-  const requested = new Map<string, string>();
+  private readonly requested = new Map<string, string>();
   /** Calls that already reached their terminal as `tool.denied` (a tool call has exactly one terminal). */
-  const denied = new Set<string>();
-  const callKey = (session: string, input: HookInput): string => `${session}\u0000${str(input.tool_call_id) ?? str(input.tool_name) ?? 'unknown'}`;
+  private readonly denied = new Set<string>();
 
-  function emitOnRun(ctx: HookContext, session: string, mapped: { type: string; data: Record<string, unknown>; subject?: string }, cause?: string): AepEvent {
-    const run = mapped.type.startsWith('session.') ? undefined : ctx.run(session);
-    return ctx.emit(session, mapped, { ...(run ? { run } : {}), ...(cause ? { cause } : {}) });
-  }
+  constructor(private readonly gate: GateConfig) {}
 
-  /** Open (and take back) the card of a PermissionRequest the daemon never saw. */
-  function reconstruct(ctx: HookContext, session: string, input: HookInput, key: string) {
-    const run = ctx.run(session);
-    const tool = str(input.tool_name) ?? 'unknown';
-    const mapped = { type: 'attention.requested', data: oobPermissionData(`${AGENT} requests permission: ${tool}`), subject: tool };
-    cards.open(ctx, session, mapped, { key, ...(run ? { run } : {}) });
-    return cards.take(session, key)!;
-  }
-
-  async function handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
+  /** One hook: the runtime moments by their own rules, every other mapped event on the open run. */
+  async handle(hookEvent: string, raw: HookInput, ctx: HookContext): Promise<string> {
     const input: HookInput = { ...raw, hook_event_name: hookEvent };
     const session = str(input.session_id) ?? 'unknown';
     const mapped = mapHook(input, ctx.posture);
     if (!mapped) return NEUTRAL;
     switch (hookEvent) {
       case 'UserPromptSubmit':
-        if (mapped.type === 'run.started') runs.open(ctx, session, mapped);
+        if (mapped.type === 'run.started') this.runs.open(ctx, session, mapped);
         else emitOnRun(ctx, session, mapped);
         return NEUTRAL;
       case 'Stop':
       case 'StopFailure':
       case 'Interrupt':
-        runs.close(ctx, session, mapped);
+        this.runs.close(ctx, session, mapped);
         return NEUTRAL;
       case 'SessionEnd':
-        cards.sweep(ctx, session);
+        this.cards.sweep(ctx, session);
         for (const p of ctx.pending(session)) ctx.settle(p.id, { kind: 'dismissed' });
-        runs.drain(ctx, session);
+        this.runs.drain(ctx, session);
         ctx.dropSteering(session);
         ctx.emit(session, mapped);
         return NEUTRAL;
-      case 'PreToolUse': {
-        const event = emitOnRun(ctx, session, mapped);
-        requested.set(callKey(session, input), event.id);
-        const tool = kimiToolRef(input);
-        if (!gates(gate, tool.name)) return NEUTRAL;
-        const decision = await holdGate(ctx, {
-          session,
-          mapped: {
-            type: 'attention.requested',
-            data: { kind: 'permission', prompt: permissionPrompt(input, levelFor('attention.requested', ctx.posture)), options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })), respond_via: ['control'] },
-            subject: tool.name,
-          },
-          options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })),
-          tool,
-          input: input.tool_input,
-        });
-        if (decision.kind !== 'deny') return NEUTRAL;
-        denied.add(callKey(session, input));
-        return gateDenyReply(decision.reason);
-      }
+      case 'PreToolUse':
+        return this.preToolUse(session, input, mapped, ctx);
       case 'PostToolUse':
-      case 'PostToolUseFailure': {
-        const key = str(input.tool_call_id) ?? str(input.tool_name) ?? 'unknown';
-        const open = cards.take(session, key);
-        if (open) cards.dismissed(ctx, open);
-        dismissGateRequests(input, session, ctx);
-        requested.delete(callKey(session, input));
-        // The vendor reports a denied call's failure too; the denial already is that call's terminal.
-        if (denied.delete(callKey(session, input))) return NEUTRAL;
-        emitOnRun(ctx, session, mapped);
-        return NEUTRAL;
-      }
+      case 'PostToolUseFailure':
+        return this.toolEnd(session, input, mapped, ctx);
       case 'PermissionRequest': {
         const run = ctx.run(session);
-        const cause = requested.get(callKey(session, input));
-        cards.open(ctx, session, mapped, { key: str(input.tool_call_id) ?? str(input.tool_name) ?? 'unknown', ...(run ? { run } : {}), ...(cause ? { cause } : {}) });
+        const cause = this.requested.get(callKey(session, input));
+        this.cards.open(ctx, session, mapped, { key: cardKey(input), ...(run ? { run } : {}), ...(cause ? { cause } : {}) });
         return NEUTRAL;
       }
-      case 'PermissionResult': {
+      case 'PermissionResult':
         if (mapped.type !== 'attention.answered' && mapped.type !== 'attention.resolved') break;
-        const key = str(input.tool_call_id) ?? str(input.tool_name) ?? 'unknown';
-        // An orphan result (the daemon never saw the PermissionRequest, e.g. it started mid-prompt):
-        // the vendor's prompt certainly opened, so its card is reconstructed (synthesized prompt)
-        // before the answer, and every answer still follows the request it answers.
-        const card = cards.take(session, key) ?? reconstruct(ctx, session, input, key);
-        if (mapped.type === 'attention.resolved') {
-          cards.dismissed(ctx, card);
-          return NEUTRAL;
-        }
-        const answered = cards.answered(ctx, card, mapped.data);
-        if (input.decision === 'rejected') {
-          const tool = kimiToolRef(input);
-          ctx.emit(session, { type: 'tool.denied', data: { tool, by: 'runtime' }, subject: tool.name }, { ...(card.run ? { run: card.run } : {}), cause: answered.id });
-          denied.add(callKey(session, input));
-        }
-        return NEUTRAL;
-      }
+        return this.permissionResult(session, input, mapped, ctx);
     }
     emitOnRun(ctx, session, mapped);
     return NEUTRAL;
   }
 
+  /** `tool.requested`, then (gate on and the tool matched) the held allow/deny request. */
+  private async preToolUse(session: string, input: HookInput, mapped: MappedEvent, ctx: HookContext): Promise<string> {
+    const event = emitOnRun(ctx, session, mapped);
+    this.requested.set(callKey(session, input), event.id);
+    const tool = kimiToolRef(input);
+    if (!gates(this.gate, tool.name)) return NEUTRAL;
+    const decision = await holdGate(ctx, {
+      session,
+      mapped: {
+        type: 'attention.requested',
+        data: { kind: 'permission', prompt: permissionPrompt(input, levelFor('attention.requested', ctx.posture)), options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })), respond_via: ['control'] },
+        subject: tool.name,
+      },
+      options: ALLOW_DENY_OPTIONS.map((o) => ({ ...o })),
+      tool,
+      input: input.tool_input,
+    });
+    if (decision.kind !== 'deny') return NEUTRAL;
+    this.denied.add(callKey(session, input));
+    return gateDenyReply(decision.reason);
+  }
+
+  /** A tool's report: dismisses its open card and gate request; a denied call's failure emits nothing. */
+  private toolEnd(session: string, input: HookInput, mapped: MappedEvent, ctx: HookContext): string {
+    const open = this.cards.take(session, cardKey(input));
+    if (open) this.cards.dismissed(ctx, open);
+    dismissGateRequests(input, session, ctx);
+    this.requested.delete(callKey(session, input));
+    // The vendor reports a denied call's failure too; the denial already is that call's terminal.
+    if (this.denied.delete(callKey(session, input))) return NEUTRAL;
+    emitOnRun(ctx, session, mapped);
+    return NEUTRAL;
+  }
+
+  /** PermissionResult closes its card: answered (a rejection also lands `tool.denied`) or dismissed. */
+  private permissionResult(session: string, input: HookInput, mapped: MappedEvent, ctx: HookContext): string {
+    const key = cardKey(input);
+    // An orphan result (the daemon never saw the PermissionRequest, e.g. it started mid-prompt):
+    // the vendor's prompt certainly opened, so its card is reconstructed (synthesized prompt)
+    // before the answer, and every answer still follows the request it answers.
+    const card = this.cards.take(session, key) ?? this.reconstruct(ctx, session, input, key);
+    if (mapped.type === 'attention.resolved') {
+      this.cards.dismissed(ctx, card);
+      return NEUTRAL;
+    }
+    const answered = this.cards.answered(ctx, card, mapped.data);
+    if (input.decision === 'rejected') {
+      const tool = kimiToolRef(input);
+      ctx.emit(session, { type: 'tool.denied', data: { tool, by: 'runtime' }, subject: tool.name }, { ...(card.run ? { run: card.run } : {}), cause: answered.id });
+      this.denied.add(callKey(session, input));
+    }
+    return NEUTRAL;
+  }
+
+  /** Open (and take back) the card of a PermissionRequest the daemon never saw. */
+  private reconstruct(ctx: HookContext, session: string, input: HookInput, key: string) {
+    const run = ctx.run(session);
+    const tool = str(input.tool_name) ?? 'unknown';
+    const mapped = { type: 'attention.requested', data: oobPermissionData(`${AGENT} requests permission: ${tool}`), subject: tool };
+    this.cards.open(ctx, session, mapped, { key, ...(run ? { run } : {}) });
+    return this.cards.take(session, key)!;
+  }
+}
+
+/** A fresh adapter instance: its own run table, open oob cards and gate configuration. */
+export function createAdapter(gate: GateConfig = OFF): AdapterDef {
+  const hooks = new KimiHooks(gate);
   return {
     ...defineAdapter({
       agent: AGENT,
@@ -169,7 +195,7 @@ export function createAdapter(gate: GateConfig = OFF): AdapterDef {
       neutral: NEUTRAL,
       steerable: new Set(['UserPromptSubmit']),
       steeringCap: STEERING_CAP,
-      handle,
+      handle: (hookEvent, raw, ctx) => hooks.handle(hookEvent, raw, ctx),
     }),
     steeringReply,
     ...gatedDef(gate, GATE_VARS, createAdapter),

@@ -81,87 +81,128 @@ export function permissionPrompt(input: HookInput, level: CaptureLevel): string 
   return red(text, level) ?? `${AGENT} requests permission: ${tool}`;
 }
 
+/** What a per-hook handler reads: the payload, its hook name, the posture and the capture level of a type. */
+interface HookMapContext {
+  input: HookInput;
+  hook: string;
+  posture: Posture;
+  at: (type: string) => CaptureLevel;
+}
+
+/** One Kimi Code hook's mapping; null where the adapter deliberately emits nothing. */
+type HookMapper = (c: HookMapContext) => Mapped | null;
+
+type Data = Record<string, unknown>;
+
+/** `delegation.subagent.started` / `.stopped`, subject `agent_name`. */
+function subagent(type: string, input: HookInput): Mapped {
+  const data: Data = {};
+  const name = str(input.agent_name);
+  return name ? { type, data, subject: name } : { type, data };
+}
+
+/** The kit's tool mapping over Kimi's tool fields. */
+const commonTool: HookMapper = ({ hook, input, posture }) => mapCommonHook(hook, toolShaped(input), AGENT, posture)!;
+
+/** The per-hook mappers, one per row of the table in the header. */
+const MAPPERS: Readonly<Record<string, HookMapper>> = {
+  /** `session.started`: the source as `trigger`, the model. */
+  SessionStart: ({ input }) => {
+    const data: Data = {};
+    put(data, 'trigger', str(input.source));
+    put(data, 'gen_ai.request.model', str(input.model));
+    return { type: 'session.started', data };
+  },
+  /** `session.ended`: every Kimi end (`exit`, `archive`) is `normal`. */
+  SessionEnd: () => ({ type: 'session.ended', data: { reason: 'normal' } }),
+  /** `run.started` (the prompt text by capture level); a steer submission rides the running turn. */
+  UserPromptSubmit: ({ input, at }) => {
+    if (input.is_steer === true) return { type: `x.${AGENT}.run.steer_submitted`, data: {} };
+    const data: Data = { trigger: 'user' };
+    const text = promptText(input.prompt);
+    put(data, 'prompt', text && red(text, at('run.started')));
+    return { type: 'run.started', data };
+  },
+  /** `run.finished`. */
+  Stop: () => ({ type: 'run.finished', data: {} }),
+  /** `run.failed`: the error type as the reason (or `error`), the message by capture level. */
+  StopFailure: ({ input, at }) => {
+    const kind = str(input.error_type);
+    const data: Data = { reason: kind ?? 'error' };
+    const error: Data = {};
+    put(error, 'type', kind);
+    put(error, 'message', str(input.error_message) && red(input.error_message as string, at('run.failed')));
+    if (Object.keys(error).length > 0) data.error = error;
+    return { type: 'run.failed', data };
+  },
+  /** `run.cancelled{by:"user"}`. */
+  Interrupt: () => ({ type: 'run.cancelled', data: { by: 'user' } }),
+  /** `tool.requested`. */
+  PreToolUse: commonTool,
+  /** `tool.completed`. */
+  PostToolUse: commonTool,
+  /** `tool.failed`: the error object's name/type and message, or the error string as the message. */
+  PostToolUseFailure: ({ input, at }) => {
+    const tool = kimiToolRef(input);
+    const error: Data = {};
+    const e = input.error;
+    if (isPlainObject(e)) {
+      put(error, 'type', str(e.name) ?? str(e.type));
+      put(error, 'message', str(e.message) && red(e.message as string, at('tool.failed')));
+    } else {
+      put(error, 'message', str(e) && red(e as string, at('tool.failed')));
+    }
+    return { type: 'tool.failed', data: { tool, error }, subject: tool.name };
+  },
+  /** `attention.requested{kind:"permission", respond_via:["oob"]}`, no options (observed, never answered). */
+  PermissionRequest: ({ input, at }) => ({
+    type: 'attention.requested',
+    data: oobPermissionData(permissionPrompt(input, at('attention.requested'))),
+    subject: str(input.tool_name) ?? 'unknown',
+  }),
+  /** `attention.answered{via:"oob"}`; `cancelled` → `attention.resolved{dismissed}`; `error` (or none) → the fallback. */
+  PermissionResult: ({ input, hook, at }) => {
+    const decision = str(input.decision);
+    if (decision === 'cancelled') return { type: 'attention.resolved', data: { resolution: 'dismissed' } };
+    if (decision === undefined || decision === 'error') return mapUnknownHook(hook, AGENT);
+    const answer: Data = { option: decision };
+    put(answer, 'text', str(input.feedback) && red(input.feedback as string, at('attention.answered')));
+    const data: Data = { answer, via: 'oob' };
+    put(data, 'label', str(input.selected_label));
+    return { type: 'attention.answered', data };
+  },
+  /** `delegation.subagent.started`. */
+  SubagentStart: ({ input }) => subagent('delegation.subagent.started', input),
+  /** `delegation.subagent.stopped`. */
+  SubagentStop: ({ input }) => subagent('delegation.subagent.stopped', input),
+  /** The vendor namespace (`x.kimi-code.session.pre_compact`) with the trigger and token count. */
+  PreCompact: ({ input, hook }) => {
+    const data: Data = {};
+    put(data, 'trigger', str(input.trigger));
+    put(data, 'token_count', count(input.token_count));
+    return { ...mapUnknownHook(hook, AGENT), data };
+  },
+  /** `session.compacted` with the trigger and the estimated token count. */
+  PostCompact: ({ input }) => {
+    const data: Data = {};
+    put(data, 'trigger', str(input.trigger));
+    put(data, 'estimated_token_count', count(input.estimated_token_count));
+    return { type: 'session.compacted', data };
+  },
+  /** `progress.status` (background-task status), subject `notification_type`. */
+  Notification: ({ input, at }) => {
+    const data: Data = {};
+    put(data, 'severity', str(input.severity));
+    put(data, 'message', str(input.title) && red(input.title as string, at('progress.status')));
+    const kind = str(input.notification_type);
+    return kind ? { type: 'progress.status', data, subject: kind } : { type: 'progress.status', data };
+  },
+};
+
 /** The pure mapping of one Kimi Code hook payload. */
 export function mapHook(input: HookInput, posture: Posture = DEFAULT_POSTURE): Mapped | null {
   const hook = str(input.hook_event_name) ?? 'Unknown';
   const at = (type: string): CaptureLevel => levelFor(type, posture);
-  const data: Record<string, unknown> = {};
-  switch (hook) {
-    case 'SessionStart':
-      put(data, 'trigger', str(input.source));
-      put(data, 'gen_ai.request.model', str(input.model));
-      return { type: 'session.started', data };
-    case 'SessionEnd':
-      return { type: 'session.ended', data: { reason: 'normal' } };
-    case 'UserPromptSubmit': {
-      if (input.is_steer === true) return { type: `x.${AGENT}.run.steer_submitted`, data };
-      data.trigger = 'user';
-      const text = promptText(input.prompt);
-      put(data, 'prompt', text && red(text, at('run.started')));
-      return { type: 'run.started', data };
-    }
-    case 'Stop':
-      return { type: 'run.finished', data };
-    case 'StopFailure': {
-      const kind = str(input.error_type);
-      data.reason = kind ?? 'error';
-      const error: Record<string, unknown> = {};
-      put(error, 'type', kind);
-      put(error, 'message', str(input.error_message) && red(input.error_message as string, at('run.failed')));
-      if (Object.keys(error).length > 0) data.error = error;
-      return { type: 'run.failed', data };
-    }
-    case 'Interrupt':
-      return { type: 'run.cancelled', data: { by: 'user' } };
-    case 'PreToolUse':
-    case 'PostToolUse':
-      return mapCommonHook(hook, toolShaped(input), AGENT, posture)!;
-    case 'PostToolUseFailure': {
-      const tool = kimiToolRef(input);
-      const error: Record<string, unknown> = {};
-      const e = input.error;
-      if (isPlainObject(e)) {
-        put(error, 'type', str(e.name) ?? str(e.type));
-        put(error, 'message', str(e.message) && red(e.message as string, at('tool.failed')));
-      } else {
-        put(error, 'message', str(e) && red(e as string, at('tool.failed')));
-      }
-      return { type: 'tool.failed', data: { tool, error }, subject: tool.name };
-    }
-    case 'PermissionRequest':
-      return { type: 'attention.requested', data: oobPermissionData(permissionPrompt(input, at('attention.requested'))), subject: str(input.tool_name) ?? 'unknown' };
-    case 'PermissionResult': {
-      const decision = str(input.decision);
-      if (decision === 'cancelled') return { type: 'attention.resolved', data: { resolution: 'dismissed' } };
-      if (decision === undefined || decision === 'error') return mapUnknownHook(hook, AGENT);
-      const answer: Record<string, unknown> = { option: decision };
-      put(answer, 'text', str(input.feedback) && red(input.feedback as string, at('attention.answered')));
-      data.answer = answer;
-      data.via = 'oob';
-      put(data, 'label', str(input.selected_label));
-      return { type: 'attention.answered', data };
-    }
-    case 'SubagentStart':
-    case 'SubagentStop': {
-      const type = hook === 'SubagentStart' ? 'delegation.subagent.started' : 'delegation.subagent.stopped';
-      const name = str(input.agent_name);
-      return name ? { type, data, subject: name } : { type, data };
-    }
-    case 'PreCompact':
-      put(data, 'trigger', str(input.trigger));
-      put(data, 'token_count', count(input.token_count));
-      return { ...mapUnknownHook(hook, AGENT), data };
-    case 'PostCompact':
-      put(data, 'trigger', str(input.trigger));
-      put(data, 'estimated_token_count', count(input.estimated_token_count));
-      return { type: 'session.compacted', data };
-    case 'Notification': {
-      put(data, 'severity', str(input.severity));
-      put(data, 'message', str(input.title) && red(input.title as string, at('progress.status')));
-      const kind = str(input.notification_type);
-      return kind ? { type: 'progress.status', data, subject: kind } : { type: 'progress.status', data };
-    }
-    default:
-      return mapUnknownHook(hook, AGENT);
-  }
+  if (Object.hasOwn(MAPPERS, hook)) return MAPPERS[hook]!({ input, hook, posture, at });
+  return mapUnknownHook(hook, AGENT);
 }

@@ -126,107 +126,147 @@ function messageText(data: Obj, text: string | undefined, level: CaptureLevel): 
   put(data, 'content', red(text, level));
 }
 
+/** What a per-event handler reads: the bus event, what the extension forwarded, the options, the capture level of a type. */
+interface EventContext {
+  e: Obj;
+  input: PiInput;
+  opts: MapOptions;
+  at: (t: string) => CaptureLevel;
+}
+
+/** One pi event's mapping; null where the adapter deliberately emits nothing. */
+type EventHandler = (c: EventContext) => Mapped | null;
+
+/** `turn_start` / `turn_end`: a step boundary, `step` = the `turnIndex`. */
+function turn(type: string, e: Obj): Mapped {
+  const mapped: Mapped = { type, data: {} };
+  if (count(e.turnIndex) !== undefined) mapped.step = String(e.turnIndex);
+  return mapped;
+}
+
+/** The per-event handlers, one per mapped pi event (the table in the header, row by row). */
+const HANDLERS: Readonly<Record<string, EventHandler>> = {
+  /** `session.started`: the typed arrival reason; machine paths (the session file, its working directory, the session it resumed or forked) at redacted+ only. */
+  session_start: ({ e, input, at }) => {
+    const data: Obj = { client: { name: AGENT } };
+    put(data, 'reason', str(e.reason));
+    const level = at('session.started');
+    const session = obj(input.session);
+    const path = (v: unknown): string | undefined => (str(v) === undefined ? undefined : red(v as string, level));
+    put(data, 'session_file', path(input.session_file) ?? path(session.file));
+    put(data, 'cwd', path(session.cwd));
+    put(data, 'previous_session_file', path(e.previousSessionFile));
+    return { type: 'session.started', data };
+  },
+  /**
+   * `session.ended`: every vendor teardown (quit, reload, new, resume, fork) is orderly: the
+   * schema's `normal`, the vendor's own reason beside it.
+   */
+  session_shutdown: ({ e }) => {
+    const data: Obj = { reason: 'normal' };
+    put(data, 'vendor_reason', str(e.reason));
+    return { type: 'session.ended', data };
+  },
+  /** `session.compacted` with the typed `reason` and `will_retry`. */
+  session_compact: ({ e }) => {
+    const data: Obj = {};
+    put(data, 'reason', str(e.reason));
+    if (typeof e.willRetry === 'boolean') data.will_retry = e.willRetry;
+    return { type: 'session.compacted', data };
+  },
+  /** `run.started{}`: the bus does not say what started the loop (a prompt, a queued follow-up, an extension): no trigger claim. */
+  agent_start: () => ({ type: 'run.started', data: {} }),
+  /** By the last assistant `stopReason`: `run.failed`, `run.cancelled` or `run.finished`. */
+  agent_end: ({ e, at }) => agentEnd(e, at),
+  /** `run.step.started`. */
+  turn_start: ({ e }) => turn('run.step.started', e),
+  /** `run.step.finished`. */
+  turn_end: ({ e }) => turn('run.step.finished', e),
+  /** `tool.requested`, the args carried by capture level. */
+  tool_execution_start: ({ e, at }) => {
+    const tool = toolRef(e);
+    const data: Obj = { tool };
+    carry(data, 'args', e.args, at('tool.requested'));
+    return { type: 'tool.requested', data, subject: tool.name };
+  },
+  /** `tool.completed` with the result carried, or `tool.failed` (the result's text as the message) when `isError`. */
+  tool_execution_end: ({ e, at }) => {
+    const tool = toolRef(e);
+    const data: Obj = { tool };
+    if (e.isError === true) {
+      const error: Obj = { type: 'error' };
+      put(error, 'message', textOf(obj(e.result).content) && red(textOf(obj(e.result).content)!, at('tool.failed')));
+      data.error = error;
+      return { type: 'tool.failed', data, subject: tool.name };
+    }
+    carry(data, 'result', e.result, at('tool.completed'));
+    return { type: 'tool.completed', data, subject: tool.name };
+  },
+  /** Nothing; with `deltas`: `x.pi.tool.update` with the partial result carried. */
+  tool_execution_update: ({ e, opts, at }) => {
+    if (opts.deltas !== true) return null;
+    const tool = toolRef(e);
+    const data: Obj = { tool };
+    carry(data, 'partial', e.partialResult, at('x.pi.tool.update'));
+    return { type: 'x.pi.tool.update', data, subject: tool.name };
+  },
+  /** `x.pi.message.submitted` for a user message; any other role emits nothing. */
+  message_start: ({ e, at }) => {
+    const message = obj(e.message);
+    if (message.role !== 'user') return null;
+    const data: Obj = {};
+    messageText(data, textOf(message.content), at('x.pi.message.submitted'));
+    return { type: 'x.pi.message.submitted', data };
+  },
+  /** `x.pi.message.replied` (stop reason, usage) for an assistant message; any other role emits nothing. */
+  message_end: ({ e, at }) => {
+    const message = obj(e.message);
+    if (message.role !== 'assistant') return null;
+    const data: Obj = {};
+    messageText(data, textOf(message.content), at('x.pi.message.replied'));
+    put(data, 'stop_reason', str(message.stopReason));
+    usage(data, message);
+    return { type: 'x.pi.message.replied', data };
+  },
+  /** Nothing; with `deltas`: `x.pi.message.delta` (the kind; the delta text by capture level). */
+  message_update: ({ e, opts, at }) => {
+    if (opts.deltas !== true) return null;
+    const update = obj(e.assistantMessageEvent);
+    const data: Obj = {};
+    put(data, 'kind', str(update.type));
+    put(data, 'delta', str(update.delta) && red(update.delta as string, at('x.pi.message.delta')));
+    return { type: 'x.pi.message.delta', data };
+  },
+  /** `x.pi.model.select`: the model id, its provider, the source of the choice. */
+  model_select: ({ e }) => {
+    const data: Obj = {};
+    put(data, 'model', str(obj(e.model).id) ?? str(e.model));
+    put(data, 'provider', str(obj(e.model).provider));
+    put(data, 'source', str(e.source));
+    return { type: MACHINERY.model_select!, data };
+  },
+  /** `x.pi.thinking.select`: the level. */
+  thinking_level_select: ({ e }) => {
+    const data: Obj = {};
+    put(data, 'level', str(e.level));
+    return { type: MACHINERY.thinking_level_select!, data };
+  },
+  /** `x.pi.session.info`: the session's name is user content, redacted+ only. */
+  session_info_changed: ({ e, at }) => {
+    const data: Obj = {};
+    put(data, 'name', str(e.name) && red(e.name as string, at('x.pi.session.info')));
+    return { type: MACHINERY.session_info_changed!, data };
+  },
+};
+
 /** The pure mapping of one pi bus event; null where the adapter deliberately emits nothing. */
 export function mapEvent(input: PiInput, opts: MapOptions = {}): Mapped | null {
   const posture = opts.posture ?? DEFAULT_POSTURE;
   const at = (t: string): CaptureLevel => levelFor(t, posture);
   const e = obj(input.event);
   const type = str(e.type) ?? 'unknown';
+  if (Object.hasOwn(HANDLERS, type)) return HANDLERS[type]!({ e, input, opts, at });
   const data: Obj = {};
-  switch (type) {
-    case 'session_start':
-      data.client = { name: AGENT };
-      put(data, 'reason', str(e.reason));
-      {
-        // Machine paths (the session file, its working directory, the session it resumed or forked): redacted+ only.
-        const level = at('session.started');
-        const session = obj(input.session);
-        const path = (v: unknown): string | undefined => (str(v) === undefined ? undefined : red(v as string, level));
-        put(data, 'session_file', path(input.session_file) ?? path(session.file));
-        put(data, 'cwd', path(session.cwd));
-        put(data, 'previous_session_file', path(e.previousSessionFile));
-      }
-      return { type: 'session.started', data };
-    case 'session_shutdown':
-      // Every vendor teardown (quit, reload, new, resume, fork) is orderly: the schema's `normal`,
-      // the vendor's own reason beside it.
-      data.reason = 'normal';
-      put(data, 'vendor_reason', str(e.reason));
-      return { type: 'session.ended', data };
-    case 'session_compact':
-      put(data, 'reason', str(e.reason));
-      if (typeof e.willRetry === 'boolean') data.will_retry = e.willRetry;
-      return { type: 'session.compacted', data };
-    case 'agent_start':
-      // The bus does not say what started the loop (a prompt, a queued follow-up, an extension): no trigger claim.
-      return { type: 'run.started', data };
-    case 'agent_end':
-      return agentEnd(e, at);
-    case 'turn_start':
-    case 'turn_end': {
-      const mapped: Mapped = { type: type === 'turn_start' ? 'run.step.started' : 'run.step.finished', data };
-      if (count(e.turnIndex) !== undefined) mapped.step = String(e.turnIndex);
-      return mapped;
-    }
-    case 'tool_execution_start': {
-      const tool = toolRef(e);
-      data.tool = tool;
-      carry(data, 'args', e.args, at('tool.requested'));
-      return { type: 'tool.requested', data, subject: tool.name };
-    }
-    case 'tool_execution_end': {
-      const tool = toolRef(e);
-      data.tool = tool;
-      if (e.isError === true) {
-        const error: Obj = { type: 'error' };
-        put(error, 'message', textOf(obj(e.result).content) && red(textOf(obj(e.result).content)!, at('tool.failed')));
-        data.error = error;
-        return { type: 'tool.failed', data, subject: tool.name };
-      }
-      carry(data, 'result', e.result, at('tool.completed'));
-      return { type: 'tool.completed', data, subject: tool.name };
-    }
-    case 'tool_execution_update': {
-      if (opts.deltas !== true) return null;
-      const tool = toolRef(e);
-      data.tool = tool;
-      carry(data, 'partial', e.partialResult, at('x.pi.tool.update'));
-      return { type: 'x.pi.tool.update', data, subject: tool.name };
-    }
-    case 'message_start': {
-      const message = obj(e.message);
-      if (message.role !== 'user') return null;
-      messageText(data, textOf(message.content), at('x.pi.message.submitted'));
-      return { type: 'x.pi.message.submitted', data };
-    }
-    case 'message_end': {
-      const message = obj(e.message);
-      if (message.role !== 'assistant') return null;
-      messageText(data, textOf(message.content), at('x.pi.message.replied'));
-      put(data, 'stop_reason', str(message.stopReason));
-      usage(data, message);
-      return { type: 'x.pi.message.replied', data };
-    }
-    case 'message_update': {
-      if (opts.deltas !== true) return null;
-      const update = obj(e.assistantMessageEvent);
-      put(data, 'kind', str(update.type));
-      put(data, 'delta', str(update.delta) && red(update.delta as string, at('x.pi.message.delta')));
-      return { type: 'x.pi.message.delta', data };
-    }
-    case 'model_select':
-      put(data, 'model', str(obj(e.model).id) ?? str(e.model));
-      put(data, 'provider', str(obj(e.model).provider));
-      put(data, 'source', str(e.source));
-      return { type: MACHINERY[type]!, data };
-    case 'thinking_level_select':
-      put(data, 'level', str(e.level));
-      return { type: MACHINERY[type]!, data };
-    case 'session_info_changed':
-      // The session's name is user content: redacted+ only.
-      put(data, 'name', str(e.name) && red(e.name as string, at('x.pi.session.info')));
-      return { type: MACHINERY[type]!, data };
-  }
   if (MACHINERY[type]) return { type: MACHINERY[type]!, data };
   if (INTERCEPTION.has(type) || type.startsWith('session_before_')) return null;
   return { type: unknownType(type), data };

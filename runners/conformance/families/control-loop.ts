@@ -25,14 +25,15 @@ import { createAdapter as createPi } from '../../../impl/adapters/pi/adapter.js'
 import { recordingReplies } from '../../../impl/adapter-kit/plugin-rest.js';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { ulid } from '../../../impl/core/ulid.js';
-import { withFixture, describeThrown, fail, skip } from '../check.js';
+import { withFixture, describeThrown, fail, known, skip } from '../check.js';
+import { plannedFamily } from '../planned.js';
 import { readScenarioFile, scenarioFiles } from '../../live/scenario-format.js';
 import { judgeScenario } from '../../live/scenario-run.js';
 import { checkFrom } from '../../live/scenario-check.js';
 import { adapterNamed } from '../../../impl/integrations/registry.js';
 import { terminalsCheck } from '../../judge/scenario-judge.js';
 import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
-import type { Check, Family, Implementation } from '../types.js';
+import type { Family, Implementation, PlannedCase } from '../types.js';
 
 /**
  * This implementation's adapters, by agent name. The plugin-family adapters deliver bus-surface
@@ -76,12 +77,12 @@ export function repliesOf(agent: string): 'json' | 'bytes' {
 export const LIVE_ONLY: ReadonlySet<string> = new Set(['opencode-sse', 'kilocode-sse', 'kimi-web', 'openhands']);
 
 export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
-  return {
+  return plannedFamily({
     name: 'control-loop',
     description: 'held-loop scenarios (hooks, commands, timeouts, steering): exact replies and event sequences, on a fake clock',
     detect: (dir) => scenarioFiles(dir).length > 0,
-    async run({ corpusDir, implementation, logger }) {
-      const checks: Check[] = [];
+    plan({ corpusDir, implementation, logger }) {
+      const checks: PlannedCase[] = [];
       const skipped: string[] = [];
       const liveOnly: string[] = [];
       for (const rel of scenarioFiles(corpusDir)) {
@@ -93,32 +94,37 @@ export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>
         const def = adapters[file.adapter];
         if (!def) {
           skipped.push(`${rel} (${file.adapter})`);
-          checks.push({ ...skip(`control-loop/${file.adapter}`, `skipped: ${rel} names adapter ${file.adapter}, which this implementation does not have`), integration: CORE });
+          checks.push(known({ ...skip(`control-loop/${file.adapter}`, `skipped: ${rel} names adapter ${file.adapter}, which this implementation does not have`), integration: CORE }));
           continue;
         }
         for (const scenario of file.scenarios) {
           const name = `control-loop/${file.adapter}/${scenario.name}`;
-          try {
-            let clock = OFFLINE_EPOCH_MS;
-            const problems = await judgeScenario(scenario, offlineTarget(def, scenario), {
-              newId: () => ulid(clock++),
-              now: () => new Date(OFFLINE_EPOCH_MS).toISOString(),
-              ...validity(implementation),
-              judgeStream: terminalsCheck(file.adapter),
-              replies: repliesOf(file.adapter),
-              agent: file.adapter,
-            });
-            checks.push(withFixture(checkFrom(name, problems, { passBasis: 'reference', passRule: SCENARIO_RULE, integration: file.adapter }), scenario));
-          } catch (err) {
-            checks.push({ ...withFixture(fail(name, describeThrown(err)), scenario), integration: file.adapter });
-          }
+          checks.push({
+            name,
+            judge: async () => {
+              try {
+                let clock = OFFLINE_EPOCH_MS;
+                const problems = await judgeScenario(scenario, offlineTarget(def, scenario), {
+                  newId: () => ulid(clock++),
+                  now: () => new Date(OFFLINE_EPOCH_MS).toISOString(),
+                  ...validity(implementation),
+                  judgeStream: terminalsCheck(file.adapter),
+                  replies: repliesOf(file.adapter),
+                  agent: file.adapter,
+                });
+                return withFixture(checkFrom(name, problems, { passBasis: 'reference', passRule: SCENARIO_RULE, integration: file.adapter }), scenario);
+              } catch (err) {
+                return { ...withFixture(fail(name, describeThrown(err)), scenario), integration: file.adapter };
+              }
+            },
+          });
         }
       }
       if (liveOnly.length) logger.info(`control-loop: live only (aep conformance --live): ${liveOnly.join(', ')}`);
       if (skipped.length) logger.info(`control-loop: not run: ${skipped.join(', ')} (this implementation has no such adapter)`);
       return checks;
     },
-  };
+  });
 }
 
 export const family: Family = controlLoopFamily(SCENARIO_ADAPTERS);

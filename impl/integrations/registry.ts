@@ -10,7 +10,7 @@
  * runners themselves are loaded lazily, by {@link Integration.load}.
  */
 import type { DaemonNeeds, Descriptor, EnvVar, IntegrationKind, IntegrationRole, PostureLeg, SettingsLocation } from './descriptor.js';
-import { DESCRIPTORS } from './list.js';
+import * as LIST from './list.js';
 import type { BridgeMappers, SourceMappers } from './mappers.js';
 
 export type { IntegrationKind, IntegrationRole } from './descriptor.js';
@@ -131,8 +131,17 @@ function build(d: Descriptor, dir: string): Integration {
   };
 }
 
+/** An integration's folder under impl/: `adapters/<name>` or `bridges/<name>` (one name per integration: the folder is the name). */
+export const dirOf = (d: Pick<Descriptor, 'kind' | 'name'>): string => `${d.kind}s/${d.name}`;
+
+/** The descriptors of `list.ts` (one line per folder) in registry order: adapters first, then bridges, each sorted by folder (gen.ts `integrationDirs`). */
+export function ordered(descriptors: readonly Descriptor[]): Descriptor[] {
+  const rank = (d: Descriptor): number => (d.kind === 'adapter' ? 0 : 1);
+  return [...descriptors].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+}
+
 /** Every integration: adapters first, then bridges, each sorted by folder. */
-export const INTEGRATIONS: readonly Integration[] = DESCRIPTORS.map(([dir, d]) => build(d, dir));
+export const INTEGRATIONS: readonly Integration[] = ordered(Object.values(LIST) as Descriptor[]).map((d) => build(d, dirOf(d)));
 
 export const ADAPTER_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'adapter');
 export const BRIDGE_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'bridge');

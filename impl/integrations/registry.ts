@@ -76,6 +76,12 @@ export interface Integration {
   descriptor: Descriptor;
   /** Loads the adapter definition (adapters) or the `aep bridge` runner (inbound bridges). */
   load(): Promise<unknown>;
+  /**
+   * Adapters: loads the definition the offline control-loop scenarios drive: `<dir>/adapter.js`'s
+   * `scenarioAdapter` when the folder exports one (a posture with its opt-in gate on, a recording
+   * vendor client), else its `adapter`; bridges: undefined.
+   */
+  scenarioAdapter(): Promise<unknown>;
   /** Adapters: loads `<dir>/mappers.js`'s `mappers`, the pure mappers the conformance families call; bridges: undefined. */
   mappers(): Promise<SourceMappers | undefined>;
   /** Bridges with a corpus (descriptor `corpus`): loads `<dir>/mappers.js`'s `mappers`, the members of the bridges family's mappers it gives; others: undefined. */
@@ -126,6 +132,12 @@ function build(d: Descriptor, dir: string): Integration {
     ...(d.daemon?.needs ? { needs: d.daemon.needs } : {}),
     descriptor: d,
     load,
+    scenarioAdapter: adapter
+      ? async () => {
+          const mod = (await import(inImpl(`${dir}/adapter.js`))) as { adapter: unknown; scenarioAdapter?: unknown };
+          return mod.scenarioAdapter ?? mod.adapter;
+        }
+      : async () => undefined,
     mappers: adapter ? async () => ((await import(inImpl(`${dir}/mappers.js`))) as { mappers: SourceMappers }).mappers : async () => undefined,
     bridgeMappers: !adapter && d.corpus ? async () => ((await import(inImpl(`${dir}/mappers.js`))) as { mappers: Partial<BridgeMappers> }).mappers : async () => undefined,
   };

@@ -90,7 +90,6 @@ describe('registry literals are written once', () => {
 const NAME_ALLOWED: ReadonlyArray<{ where: string; names: readonly string[]; why: string }> = [
   { where: 'runners/vendors/', names: ['claude-code', 'cline', 'codex', 'gemini-cli', 'kilocode', 'opencode', 'pi', 'qwen-code'], why: 'the real-vendors lane: one driver and scenarios per vendor, keyed by the vendor (the integration it drives)' },
   { where: 'runners/conformance/families/bridges.ts', names: ['acp'], why: 'ACP files (and `acp-*` variants) go through the ACP moment mapper, whose shape is its own' },
-  { where: 'runners/conformance/families/control-loop.ts', names: ['claude-code', 'gemini-cli', 'kimi-code', 'qwen-code', 'kilocode-sse', 'kimi-web', 'opencode-sse', 'openhands'], why: 'the control-loop runner: per-adapter scenario drivers and the live-only bridges, still a hand table' },
   { where: 'runners/conformance/families/otlp.ts', names: ['otlp'], why: "the projection named 'otlp', not the bridge" },
   { where: 'runners/live/', names: ['agui', 'kilocode', 'kilocode-sse', 'kimi-code', 'kimi-web', 'opencode', 'opencode-sse', 'openhands'], why: "the live bridge harnesses, one per bridge, and the buses' vendors" },
   { where: 'runners/judge/known-findings.ts', names: ['claude-code'], why: 'an excused finding of one integration' },
@@ -98,7 +97,7 @@ const NAME_ALLOWED: ReadonlyArray<{ where: string; names: readonly string[]; why
   { where: 'impl/bridges/ce/', names: ['otlp'], why: "the projection named 'otlp', served by the same module" },
   { where: 'impl/cli/bridge.ts', names: ['ce', 'otlp'], why: 'the two outbound sidecars run here, by projection' },
   { where: 'impl/demo/run.ts', names: ['claude-code'], why: "the demo drives a synthetic Claude Code" },
-  { where: 'impl/operator/hook-wiring/', names: ['claude-code', 'gemini-cli', 'kimi-code', 'qwen-code'], why: 'the hook-wiring TARGETS table, which moves into the descriptors (issue 35, separate work)' },
+  { where: 'impl/operator/hook-wiring/', names: ['antigravity', 'claude-code', 'cline', 'codex', 'gemini-cli', 'hermes', 'kilocode', 'kimi-code', 'opencode', 'pi', 'qwen-code', 'vscode'], why: "the order 'aep setup hooks' lists its vendors in (it orders the registry's adapters, a new one follows), and the TARGETS of the five vendors whose descriptors have no `settings` yet" },
   { where: 'bench/', names: ['claude-code', 'otlp'], why: 'the benchmarks drive one adapter and one sidecar' },
 ];
 

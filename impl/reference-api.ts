@@ -198,7 +198,7 @@ export const piEvents = {
   },
 };
 
-/** The reference module names mapped to their function tables. Adapter modules are added here. */
+/** The reference module names mapped to their function tables. Each integration module is claimed by its descriptor's `reference` (runners/conformance/registry-coverage.test.ts holds the two equal). */
 export const modules = {
   'shared/aep': aep,
   'shared/ce-bridge': ceBridge,

@@ -17,7 +17,7 @@ import { FAMILIES } from '../../runners/conformance/families/index.js';
 import { buildReport, renderReport, stableReport, withoutCommit, type ConformanceReport, type RunInfo, type Verdict } from '../../runners/conformance/report.js';
 import { totals } from '../../runners/conformance/report-totals.js';
 import { readTargetDeviations, type TargetDeviations } from '../../runners/conformance/target-deviations.js';
-import { runFamilies, type RunResult } from '../../runners/conformance/runner.js';
+import { caseNames, runFamilies, type RunResult } from '../../runners/conformance/runner.js';
 import type { Check, Family, Implementation } from '../../runners/conformance/types.js';
 import { checkOutputFile, prepareDir } from '../adapter-kit/ensure-dir.js';
 import { EXIT, UsageError, type CliIo } from './io.js';
@@ -218,13 +218,11 @@ async function liveCounterparts(selected: readonly Family[], deps: ConformanceDe
   return live;
 }
 
-/** `--list`: every selected family with the names of its cases (run offline to enumerate them). */
+/** `--list`: every selected family with the names of its cases, read from its plan (no case is judged). */
 async function listCases(selected: readonly Family[], corpusDir: string, implementation: Implementation, io: CliIo): Promise<number> {
-  const quiet = { info: () => {} };
   for (const family of selected) {
     io.stdout(`${family.name}: ${family.description}\n`);
-    const { checks } = await runFamilies({ corpusDir, families: [family], implementation, logger: quiet });
-    for (const c of checks) io.stdout(`  ${c.name}\n`);
+    for (const name of await caseNames(family, corpusDir, implementation)) io.stdout(`  ${name}\n`);
   }
   return EXIT.ok;
 }

@@ -1,5 +1,5 @@
 /** `aep setup`: managed daemons up/down/status, and each vendor's hook wiring written for the adapters. */
-import { EXIT, UsageError } from './io.js';
+import { EXIT, UsageError, type CliIo } from './io.js';
 import type { Verb } from './verb.js';
 import { CATALOG, daemonPort, daemonSpec, logFile, pidFile, withNeeds } from '../operator/catalog.js';
 import { ADAPTER_INTEGRATIONS, DEFAULT_RELAY_URL, RELAY_URL_ALIAS, RELAY_URL_ENV, relayUrlFromEnv } from '../integrations/registry.js';
@@ -67,6 +67,116 @@ function ids(rest: string[], dflt: string[]): string[] {
   return list;
 }
 
+/** What every subcommand shares: the parsed flags, the home, and the report it adds to. */
+interface SetupRun {
+  values: Record<string, unknown>;
+  io: CliIo;
+  home: string;
+  dry: boolean;
+  report: Array<Record<string, unknown>>;
+  say(line: string, data: Record<string, unknown>): void;
+  finish(code: number): number;
+  /** One daemon's outcome: said when it worked; else on stderr and in the report. False when it failed. */
+  outcome<R extends { ok: true } | { ok: false; error: string }>(id: string, r: R, line: (ok: Extract<R, { ok: true }>) => string): boolean;
+}
+
+function setupRun(values: Record<string, unknown>, io: CliIo): SetupRun {
+  const report: Array<Record<string, unknown>> = [];
+  const say = (line: string, data: Record<string, unknown>): void => {
+    report.push(data);
+    if (!values.json) io.stdout(`${line}\n`);
+  };
+  return {
+    values,
+    io,
+    home: aepHome(io.env, io.cwd),
+    dry: values['dry-run'] === true,
+    report,
+    say,
+    finish(code) {
+      if (values.json) io.stdout(`${JSON.stringify(report)}\n`);
+      return code;
+    },
+    outcome(id, r, line) {
+      if (r.ok) {
+        say(line(r as Extract<typeof r, { ok: true }>), { id, ...r });
+        return true;
+      }
+      io.stderr(`aep setup: ${(r as { error: string }).error}\n`);
+      report.push({ id, ...r });
+      return false;
+    },
+  };
+}
+
+/** `setup up`: each named daemon started detached (its needs checked first). */
+async function setupUp(s: SetupRun, rest: string[]): Promise<number> {
+  const { values, io, home, dry, say, finish, outcome } = s;
+  const relay = typeof values.relay === 'string' ? values.relay : relayUrlFromEnv(io.env).url || DEFAULT_RELAY_URL;
+  let code = EXIT.ok as number;
+  const list = ids(rest, ['relay']);
+  const server = typeof values.server === 'string' ? values.server : undefined;
+  if (server !== undefined && !list.some((id) => daemonSpec(id)!.needs)) throw new UsageError(`--server is for a bridge that needs a vendor server (${CATALOG.filter((d) => d.needs).map((d) => d.id).join(', ')})`);
+  // Every daemon's needs are checked before any is started: a usage error leaves nothing half up.
+  const specs = list.map((id) => {
+    const d = withNeeds(daemonSpec(id)!, server, io.env);
+    if (typeof d === 'string') throw new UsageError(d);
+    return d;
+  });
+  if (!io.env.AEP_TOKEN) io.stderr('aep setup: AEP_TOKEN is not set: the relay will be watch-only and refuse every command; set it (the same value everywhere) for control\n');
+  for (const d of specs) {
+    const id = d.id;
+    const port = daemonPort(d, io.env);
+    if (dry) {
+      say(`would start ${id}: aep ${d.args(port, relay).join(' ')} (pid ${pidFile(home, id)}, log ${logFile(home, id)})`, { id, dryRun: true, port });
+      continue;
+    }
+    const r = await up(d, home, io.env, relay, (p) => io.stderr(`aep setup: starting ${id} on port ${p}\n`));
+    if (!outcome(id, r, (ok) => (ok.already ? `${id} already answers on 127.0.0.1:${port}; left alone` : `${id} up on 127.0.0.1:${ok.port} (pid ${ok.pid}, log ${logFile(home, id)})`))) code = EXIT.failed;
+  }
+  return finish(code);
+}
+
+/** `setup down`: each daemon 'up' started stopped; the others counted in one line. */
+async function setupDown(s: SetupRun, rest: string[]): Promise<number> {
+  const { values, io, home, dry, report, say, finish, outcome } = s;
+  let code = EXIT.ok as number;
+  // Named daemons are each reported; with none named, only what 'up' set up is, the rest counted in one line (--all lists them).
+  const listAll = values.all === true || rest.length > 0;
+  const list = ids(rest, CATALOG.map((d) => d.id));
+  const idle: string[] = [];
+  for (const id of list) {
+    const d = daemonSpec(id)!;
+    if (dry) {
+      const pid = readPid(home, id);
+      if (pid || listAll) say(pid ? `would stop ${id} (pid ${pid})` : `${id}: no pid file, nothing to stop`, { id, dryRun: true, ...(pid ? { pid } : {}) });
+      else (idle.push(id), report.push({ id, dryRun: true }));
+      continue;
+    }
+    const r = await down(d, home);
+    if (r.ok && r.state === 'not-managed' && !listAll) (idle.push(id), report.push({ id, ...r }));
+    else if (!outcome(id, r, (ok) => (ok.state === 'stopped' ? `${id} stopped` : ok.state === 'stale' ? `${id}: the pid file was stale; removed it` : `${id}: not started by 'aep setup up' (no pid file)`))) code = EXIT.failed;
+    const wired = wiredHooksWarning(id, io);
+    if (wired) io.stderr(`aep setup: warning: ${wired}\n`);
+  }
+  if (idle.length > 0 && !values.json) io.stdout(`${idle.length === list.length ? `nothing to stop: none of the ${list.length} known daemons was started by 'aep setup up' (no pid file)` : `${idle.length} other known daemon${idle.length === 1 ? ' was' : 's were'} not started by 'aep setup up' (no pid file)`}; 'aep setup down --all' lists them\n`);
+  return finish(code);
+}
+
+/** `setup status`: every daemon of the catalog, its port, health and pid. */
+async function setupStatus(s: SetupRun, rest: string[]): Promise<number> {
+  const { io, home, say, finish } = s;
+  if (rest.length > 0) throw new UsageError('status takes no arguments');
+  for (const d of CATALOG) {
+    const port = daemonPort(d, io.env);
+    const pid = readPid(home, d.id);
+    const up = await healthy(port);
+    const state = up ? 'up' : pid !== undefined && isAlive(pid) ? 'wedged' : pid !== undefined ? 'down (stale pid file)' : 'down';
+    say(`${d.id.padEnd(14)} 127.0.0.1:${port}  ${state}${pid ? `  pid ${pid}` : ''}`, { id: d.id, port, state, ...(pid ? { pid } : {}) });
+  }
+  return finish(EXIT.ok);
+}
+
 export const verb: Verb = {
   name: 'setup',
   summary: 'start/stop the managed daemons (pid files, port catalog) and write vendor hook wiring',
@@ -75,87 +185,11 @@ export const verb: Verb = {
   options: { relay: { type: 'string' }, server: { type: 'string' }, file: { type: 'string' }, remove: { type: 'boolean' }, all: { type: 'boolean' }, 'dry-run': { type: 'boolean' }, json: { type: 'boolean' } },
   async run({ values, positionals }, io) {
     const [sub, ...rest] = positionals;
-    const home = aepHome(io.env, io.cwd);
-    const dry = values['dry-run'] === true;
-    const report: Array<Record<string, unknown>> = [];
-    const say = (line: string, data: Record<string, unknown>): void => {
-      report.push(data);
-      if (!values.json) io.stdout(`${line}\n`);
-    };
-    const finish = (code: number): number => {
-      if (values.json) io.stdout(`${JSON.stringify(report)}\n`);
-      return code;
-    };
-    /** One daemon's outcome: said when it worked; else on stderr and in the report. False when it failed. */
-    const outcome = <R extends { ok: true } | { ok: false; error: string }>(id: string, r: R, line: (ok: Extract<R, { ok: true }>) => string): boolean => {
-      if (r.ok) {
-        say(line(r as Extract<R, { ok: true }>), { id, ...r });
-        return true;
-      }
-      io.stderr(`aep setup: ${(r as { error: string }).error}\n`);
-      report.push({ id, ...r });
-      return false;
-    };
-    if (sub === 'up') {
-      const relay = typeof values.relay === 'string' ? values.relay : relayUrlFromEnv(io.env).url || DEFAULT_RELAY_URL;
-      let code = EXIT.ok as number;
-      const list = ids(rest, ['relay']);
-      const server = typeof values.server === 'string' ? values.server : undefined;
-      if (server !== undefined && !list.some((id) => daemonSpec(id)!.needs)) throw new UsageError(`--server is for a bridge that needs a vendor server (${CATALOG.filter((d) => d.needs).map((d) => d.id).join(', ')})`);
-      // Every daemon's needs are checked before any is started: a usage error leaves nothing half up.
-      const specs = list.map((id) => {
-        const d = withNeeds(daemonSpec(id)!, server, io.env);
-        if (typeof d === 'string') throw new UsageError(d);
-        return d;
-      });
-      if (!io.env.AEP_TOKEN) io.stderr('aep setup: AEP_TOKEN is not set: the relay will be watch-only and refuse every command; set it (the same value everywhere) for control\n');
-      for (const d of specs) {
-        const id = d.id;
-        const port = daemonPort(d, io.env);
-        if (dry) {
-          say(`would start ${id}: aep ${d.args(port, relay).join(' ')} (pid ${pidFile(home, id)}, log ${logFile(home, id)})`, { id, dryRun: true, port });
-          continue;
-        }
-        const r = await up(d, home, io.env, relay, (p) => io.stderr(`aep setup: starting ${id} on port ${p}\n`));
-        if (!outcome(id, r, (ok) => (ok.already ? `${id} already answers on 127.0.0.1:${port}; left alone` : `${id} up on 127.0.0.1:${ok.port} (pid ${ok.pid}, log ${logFile(home, id)})`))) code = EXIT.failed;
-      }
-      return finish(code);
-    }
-    if (sub === 'down') {
-      let code = EXIT.ok as number;
-      // Named daemons are each reported; with none named, only what 'up' set up is, the rest counted in one line (--all lists them).
-      const listAll = values.all === true || rest.length > 0;
-      const list = ids(rest, CATALOG.map((d) => d.id));
-      const idle: string[] = [];
-      for (const id of list) {
-        const d = daemonSpec(id)!;
-        if (dry) {
-          const pid = readPid(home, id);
-          if (pid || listAll) say(pid ? `would stop ${id} (pid ${pid})` : `${id}: no pid file, nothing to stop`, { id, dryRun: true, ...(pid ? { pid } : {}) });
-          else (idle.push(id), report.push({ id, dryRun: true }));
-          continue;
-        }
-        const r = await down(d, home);
-        if (r.ok && r.state === 'not-managed' && !listAll) (idle.push(id), report.push({ id, ...r }));
-        else if (!outcome(id, r, (ok) => (ok.state === 'stopped' ? `${id} stopped` : ok.state === 'stale' ? `${id}: the pid file was stale; removed it` : `${id}: not started by 'aep setup up' (no pid file)`))) code = EXIT.failed;
-        const wired = wiredHooksWarning(id, io);
-        if (wired) io.stderr(`aep setup: warning: ${wired}\n`);
-      }
-      if (idle.length > 0 && !values.json) io.stdout(`${idle.length === list.length ? `nothing to stop: none of the ${list.length} known daemons was started by 'aep setup up' (no pid file)` : `${idle.length} other known daemon${idle.length === 1 ? ' was' : 's were'} not started by 'aep setup up' (no pid file)`}; 'aep setup down --all' lists them\n`);
-      return finish(code);
-    }
-    if (sub === 'status') {
-      if (rest.length > 0) throw new UsageError('status takes no arguments');
-      for (const d of CATALOG) {
-        const port = daemonPort(d, io.env);
-        const pid = readPid(home, d.id);
-        const up = await healthy(port);
-        const state = up ? 'up' : pid !== undefined && isAlive(pid) ? 'wedged' : pid !== undefined ? 'down (stale pid file)' : 'down';
-        say(`${d.id.padEnd(14)} 127.0.0.1:${port}  ${state}${pid ? `  pid ${pid}` : ''}`, { id: d.id, port, state, ...(pid ? { pid } : {}) });
-      }
-      return finish(EXIT.ok);
-    }
-    if (sub === 'hooks' || sub === 'unhooks') return finish(runHooks(sub === 'unhooks' || values.remove === true, rest, values, io, say));
+    const s = setupRun(values, io);
+    if (sub === 'up') return setupUp(s, rest);
+    if (sub === 'down') return setupDown(s, rest);
+    if (sub === 'status') return setupStatus(s, rest);
+    if (sub === 'hooks' || sub === 'unhooks') return s.finish(runHooks(sub === 'unhooks' || values.remove === true, rest, values, io, s.say));
     throw new UsageError(sub === undefined ? 'name a subcommand: up, down, status, hooks or unhooks' : `unknown subcommand '${sub}'; expected up, down, status, hooks or unhooks`);
   },
 };

@@ -162,6 +162,12 @@ export interface Descriptor {
   /** Hook adapters wired by `aep setup hooks`: where the vendor reads its hook settings. */
   settings?: SettingsLocation;
   /** Example configuration files, relative to the package root. */
+  /**
+   * The standard's reference module names (`adapter-codex/map-hooks`) this integration's pure
+   * functions are served under in the `./reference-api` subpath (impl/reference-api.ts `modules`);
+   * absent for an integration the standard's reference stack has no module of.
+   */
+  reference?: readonly string[];
   configs: readonly string[];
   /** How far the mapping is verified against the real vendor. */
   verification: { status: 'captured' | 'documented'; detail: string };

@@ -10,7 +10,7 @@
  * runners themselves are loaded lazily, by {@link Integration.load}.
  */
 import type { DaemonNeeds, Descriptor, EnvVar, IntegrationKind, IntegrationRole, PostureLeg, SettingsLocation } from './descriptor.js';
-import { DESCRIPTORS } from './list.js';
+import * as LIST from './list.js';
 import type { BridgeMappers, SourceMappers } from './mappers.js';
 
 export type { IntegrationKind, IntegrationRole } from './descriptor.js';
@@ -76,6 +76,12 @@ export interface Integration {
   descriptor: Descriptor;
   /** Loads the adapter definition (adapters) or the `aep bridge` runner (inbound bridges). */
   load(): Promise<unknown>;
+  /**
+   * Adapters: loads the definition the offline control-loop scenarios drive: `<dir>/adapter.js`'s
+   * `scenarioAdapter` when the folder exports one (a posture with its opt-in gate on, a recording
+   * vendor client), else its `adapter`; bridges: undefined.
+   */
+  scenarioAdapter(): Promise<unknown>;
   /** Adapters: loads `<dir>/mappers.js`'s `mappers`, the pure mappers the conformance families call; bridges: undefined. */
   mappers(): Promise<SourceMappers | undefined>;
   /** Bridges with a corpus (descriptor `corpus`): loads `<dir>/mappers.js`'s `mappers`, the members of the bridges family's mappers it gives; others: undefined. */
@@ -126,13 +132,28 @@ function build(d: Descriptor, dir: string): Integration {
     ...(d.daemon?.needs ? { needs: d.daemon.needs } : {}),
     descriptor: d,
     load,
+    scenarioAdapter: adapter
+      ? async () => {
+          const mod = (await import(inImpl(`${dir}/adapter.js`))) as { adapter: unknown; scenarioAdapter?: unknown };
+          return mod.scenarioAdapter ?? mod.adapter;
+        }
+      : async () => undefined,
     mappers: adapter ? async () => ((await import(inImpl(`${dir}/mappers.js`))) as { mappers: SourceMappers }).mappers : async () => undefined,
     bridgeMappers: !adapter && d.corpus ? async () => ((await import(inImpl(`${dir}/mappers.js`))) as { mappers: Partial<BridgeMappers> }).mappers : async () => undefined,
   };
 }
 
+/** An integration's folder under impl/: `adapters/<name>` or `bridges/<name>` (one name per integration: the folder is the name). */
+export const dirOf = (d: Pick<Descriptor, 'kind' | 'name'>): string => `${d.kind}s/${d.name}`;
+
+/** The descriptors of `list.ts` (one line per folder) in registry order: adapters first, then bridges, each sorted by folder (gen.ts `integrationDirs`). */
+export function ordered(descriptors: readonly Descriptor[]): Descriptor[] {
+  const rank = (d: Descriptor): number => (d.kind === 'adapter' ? 0 : 1);
+  return [...descriptors].sort((a, b) => rank(a) - rank(b) || a.name.localeCompare(b.name));
+}
+
 /** Every integration: adapters first, then bridges, each sorted by folder. */
-export const INTEGRATIONS: readonly Integration[] = DESCRIPTORS.map(([dir, d]) => build(d, dir));
+export const INTEGRATIONS: readonly Integration[] = ordered(Object.values(LIST) as Descriptor[]).map((d) => build(d, dirOf(d)));
 
 export const ADAPTER_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'adapter');
 export const BRIDGE_INTEGRATIONS: readonly Integration[] = INTEGRATIONS.filter((i) => i.kind === 'bridge');

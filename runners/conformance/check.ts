@@ -1,6 +1,6 @@
 /** Helpers that turn one case into one Check, so no family can forget the throw path. */
 import { createHash } from 'node:crypto';
-import type { Check } from './types.js';
+import type { Check, PlannedCase, SyncCase } from './types.js';
 
 /** JSON text with every object's members in code-unit order: two equal cases hash alike however their files order members. */
 function sortedJson(value: unknown): string {
@@ -64,4 +64,31 @@ function run(name: string, body: () => string | null): Check {
   } catch (err) {
     return fail(name, describeThrown(err));
   }
+}
+
+/** {@link attempt}, named now and judged when the run calls `judge()` (`--list` never does). */
+export function later(name: string, body: () => string | null, fixture?: unknown): SyncCase {
+  return { name, judge: () => attempt(name, body, fixture) };
+}
+
+/** A case whose verdict the fixtures alone decide (a stray pin, a file with no adapter here): no judging to defer. */
+export function known(check: Check): SyncCase {
+  return { name: check.name, judge: () => check };
+}
+
+/** The same cases, each judged check attributed to `integration` (types.ts `Check.integration`). */
+export function attributeCases(cases: readonly SyncCase[], integration: string): SyncCase[] {
+  return cases.map((c) => ({ name: c.name, judge: () => ({ ...c.judge(), integration }) }));
+}
+
+/** Every case judged now, in order. */
+export function judgeNow(cases: readonly SyncCase[]): Check[] {
+  return cases.map((c) => c.judge());
+}
+
+/** Every case judged in order, each awaited before the next starts. */
+export async function judgeInOrder(cases: readonly PlannedCase[]): Promise<Check[]> {
+  const out: Check[] = [];
+  for (const c of cases) out.push(await c.judge());
+  return out;
 }

@@ -23,13 +23,10 @@ export interface LoadedDescriptors {
 }
 
 /**
- * Every descriptor of the registry; throws when a descriptor's name is not its folder's (or, for
- * a folder not yet renamed to the integration's one name, one of its `aliases`).
+ * Every descriptor of the registry. Each one's folder is its name (registry.ts `dirOf`): a
+ * descriptor whose name is not its folder's leaves that folder without an integration, which
+ * impl/integrations/registry.test.ts fails on.
  */
 export async function loadDescriptors(): Promise<LoadedDescriptors> {
-  for (const i of INTEGRATIONS) {
-    const expected = i.dir.replace(/^(adapters|bridges)\//, '');
-    if (i.name !== expected && !i.aliases.includes(expected)) throw new Error(`impl/${i.dir}/descriptor.ts must export \`descriptor\` with name '${expected}' (got '${i.name}')`);
-  }
   return { descriptors: INTEGRATIONS.map((i) => i.descriptor), missing: dirsWithoutDescriptor(IMPL) };
 }

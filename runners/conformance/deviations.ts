@@ -4,7 +4,6 @@
  * with the block brought up to date (or a new README when there is none yet). gen-matrices.ts
  * writes them; a test fails when a committed block is stale or missing.
  */
-import { INTEGRATIONS } from '../../impl/integrations/registry.js';
 import type { Descriptor, Deviation } from '../../impl/integrations/descriptor.js';
 
 export const DEVIATIONS_BEGIN = '<!-- BEGIN GENERATED: deviations -->';
@@ -13,9 +12,8 @@ const HEADING = '## Deviations from the design record';
 
 const cell = (text: string) => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ').trim();
 
-/** The integration's directory under impl/. */
-/** The integration's folder under impl/: the registry's, else `<kind>-<name>` (a descriptor not in the registry, as tests make). */
-export const dirOf = (d: Pick<Descriptor, 'kind' | 'name'>): string => INTEGRATIONS.find((i) => i.name === d.name)?.dir ?? `${d.kind}s/${d.name}`;
+/** The integration's folder under impl/, `<kind>s/<name>`: the registry's one rule (a descriptor not in the registry, as tests make, gets the same). */
+export { dirOf } from '../../impl/integrations/registry.js';
 
 /** The table itself, deviations first, then the names we chose; each group in descriptor order. */
 export function deviationRows(rows: readonly Deviation[]): string[] {

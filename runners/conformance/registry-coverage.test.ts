@@ -1,10 +1,11 @@
 /**
- * The runners' per-adapter tables are code (each adapter's mapper or scenario instance has its
- * own signature), so they cannot be generated from the registry; they are held equal to it here:
- * an integration added to impl/ without its runner entries fails this test.
+ * The runners' per-adapter tables come from the registry: the control-loop's adapters are each
+ * folder's `scenarioAdapter` (else `adapter`), the mappings family's each folder's `mappers`. The
+ * reference API (a public subpath under the standard's module names) is a hand table: every
+ * module it names for an integration must belong to one the registry knows.
  */
 import { describe, expect, it } from 'vitest';
-import { ADAPTER_INTEGRATIONS, BRIDGE_INTEGRATIONS } from '../../impl/integrations/registry.js';
+import { ADAPTER_INTEGRATIONS, INTEGRATIONS } from '../../impl/integrations/registry.js';
 import { modules } from '../../impl/reference-api.js';
 import { SCENARIO_ADAPTERS } from './families/control-loop.js';
 import { ADAPTER_MAPPERS } from './families/mappings.js';
@@ -18,14 +19,17 @@ describe('the runners cover every integration of the registry', () => {
     expect(Object.keys(ADAPTER_MAPPERS).sort()).toEqual(adapters);
   });
 
-  it('the reference API names a module of every adapter and every inbound bridge', () => {
-    const folders = new Set(Object.keys(modules).map((k) => k.split('/')[0]!));
-    // The module names are the standard's reference stack's (`adapter-codex`, `bridge-acp`): the
-    // folder's name, or, for an integration we renamed, the earlier name its descriptor keeps as an
-    // alias (Kimi's web bridge is `kimi-web` here, `bridge-kimi-code-web` in the standard).
-    const named = (i: (typeof ADAPTER_INTEGRATIONS)[number]): boolean =>
-      folders.has(i.dir.replace(/^(adapter|bridge)s\//, '$1-')) || i.aliases.some((a) => folders.has(a));
-    for (const i of ADAPTER_INTEGRATIONS) expect(named(i), i.dir).toBe(true);
-    for (const i of BRIDGE_INTEGRATIONS.filter((b) => b.role === 'inbound-bridge')) expect(named(i), i.dir).toBe(true);
+  it("the reference API serves exactly the modules the descriptors claim (`reference`), each claimed once", () => {
+    const served = Object.keys(modules).filter((k) => !k.startsWith('shared/')).sort();
+    const claimed = INTEGRATIONS.flatMap((i) => i.descriptor.reference ?? []);
+    expect(new Set(claimed).size, 'a module claimed twice').toBe(claimed.length);
+    expect([...claimed].sort()).toEqual(served);
+    // The module names are the standard's (`adapter-codex`, `bridge-kimi-code-web`): the folder's name, or an earlier one the descriptor keeps as an alias.
+    for (const i of INTEGRATIONS) {
+      for (const m of i.descriptor.reference ?? []) {
+        const folder = m.split('/')[0]!;
+        expect([i.dir.replace(/^(adapter|bridge)s\//, '$1-'), ...i.aliases.map((a) => `${i.kind}-${a}`)], `${i.name}: ${m}`).toContain(folder);
+      }
+    }
   });
 });

@@ -2,7 +2,7 @@
  * Runs families over a corpus and collects their checks. Pure orchestration: reading
  * fixtures is the families' business, rendering the report is report.ts's.
  */
-import { describeThrown, fail } from './check.js';
+import { describeThrown, fail, pass } from './check.js';
 import { basisTag } from './check-meta.js';
 import type { Check, Family, Implementation, Logger } from './types.js';
 
@@ -44,6 +44,27 @@ function tally(checks: readonly Check[]): string {
   const failed = count('fail');
   const skipped = count('skip');
   return `${count('pass')}/${checks.length} pass${failed ? `, ${failed} fail` : ''}${skipped ? `, ${skipped} skip` : ''}`;
+}
+
+/**
+ * The names a run of `family` would report, in order, read from its `plan` without judging a
+ * case (`aep conformance --list`); the same `<family>/fixtures` name for a plan that throws or
+ * names no case, and the same ` (2)` suffixes, as {@link runFamilies}. A family with no `plan`
+ * (the live and vendor families) is run to learn them.
+ */
+export async function caseNames(family: Family, corpusDir: string, implementation: Implementation): Promise<string[]> {
+  if (!family.plan) {
+    const { checks } = await runFamilies({ corpusDir, families: [family], implementation, logger: { info: () => {} } });
+    return checks.map((c) => c.name);
+  }
+  let names: string[];
+  try {
+    names = (await family.plan({ corpusDir, implementation, logger: { info: () => {} } })).map((c) => c.name);
+    if (names.length === 0) names = [`${family.name}/fixtures`];
+  } catch {
+    names = [`${family.name}/fixtures`];
+  }
+  return uniqueNames(names.map((name) => pass(name)), new Map()).map((c) => c.name);
 }
 
 /**

@@ -119,4 +119,22 @@ export interface Family {
    * allowed: the runner records it as one failed check for the family.
    */
   run(ctx: FamilyContext): Promise<Check[]> | Check[];
+  /**
+   * Names every case without judging it: what `aep conformance --list` prints. Reads the fixtures
+   * (and may throw as `run` may) but calls no implementation function; each case's `judge()` is
+   * what `run` calls, in the same order (planned.ts `plannedFamily` makes `run` from it). Absent:
+   * `--list` has to run the family to learn its case names (the live and vendor families).
+   */
+  plan?(ctx: FamilyContext): Promise<readonly PlannedCase[]> | readonly PlannedCase[];
+}
+
+/** One case named before it is judged: `--list` reads `name`, a run calls `judge()` once. */
+export interface PlannedCase {
+  readonly name: string;
+  judge(): Check | Promise<Check>;
+}
+
+/** A case whose judgement needs no awaiting (every offline family's but control-loop's). */
+export interface SyncCase extends PlannedCase {
+  judge(): Check;
 }

@@ -19,6 +19,7 @@ export const descriptor: Descriptor = {
   portEnv: 'AEP_ANTIGRAVITY_PORT',
   neutral: { reply: '{}', byHook: { PreToolUse: '{"decision":""}', Stop: '{"decision":""}' }, reads: 'json' },
   env: [],
+  reference: ['adapter-antigravity/map-hooks'],
   configs: ['impl/adapters/antigravity/hooks.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation; no captured session' },
 };

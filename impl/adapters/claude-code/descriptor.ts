@@ -20,6 +20,7 @@ export const descriptor: Descriptor = {
   neutral: { reply: '{}', reads: 'json' },
   env: [],
   settings: { homeDir: '.claude', file: 'settings.json', note: 'Claude Code reads it at start; an interactive session runs no settings-file hooks until the folder is trusted' },
+  reference: ['adapter-claude-code/map-ask-user-question', 'adapter-claude-code/map-elicitation'],
   configs: ['impl/adapters/claude-code/settings.example.json', 'impl/adapters/claude-code/settings.command.example.json'],
   verification: { status: 'captured', detail: 'real Claude Code 2.1.197 sessions replayed through the adapter (vendor captures)' },
 };

@@ -35,6 +35,7 @@ export const descriptor: Descriptor = {
     { name: 'AEP_CLINE_HUB_CONTROL', summary: '1: also answer approvals through the hub' },
     { name: 'AEP_CLINE_HUB_ACK_GUARD_MS', summary: "how long a command waits for the hub's reply (default 8000)" },
   ],
+  reference: ['adapter-cline/map-hooks'],
   configs: ['impl/adapters/cline/hooks/'],
   verification: { status: 'documented', detail: 'both hook generations mapped from the vendor documentation and SDK types; no captured session' },
 };

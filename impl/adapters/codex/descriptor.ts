@@ -21,6 +21,7 @@ export const descriptor: Descriptor = {
   neutral: { reply: '', reads: 'json' },
   env: [],
   settings: { dirEnv: 'CODEX_HOME', homeDir: '.codex', file: 'hooks.json', note: 'Codex skips new or edited hooks until they are trusted: open /hooks inside Codex and trust them' },
+  reference: ['adapter-codex/map-hooks'],
   configs: ['impl/adapters/codex/hooks.example.json'],
   verification: { status: 'captured', detail: 'real Codex 0.171.0 sessions replayed through the adapter (vendor captures)' },
 };

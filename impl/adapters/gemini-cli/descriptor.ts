@@ -21,6 +21,7 @@ export const descriptor: Descriptor = {
   neutral: { reply: '{}', reads: 'json' },
   env: [],
   settings: { homeDir: '.gemini', file: 'settings.json', note: 'Gemini CLI reads it at start' },
+  reference: ['adapter-gemini-cli/map-hooks'],
   configs: ['impl/adapters/gemini-cli/settings.example.json'],
   verification: { status: 'captured', detail: 'real Gemini CLI 0.61.0 sessions replayed through the shim (vendor captures)' },
 };

@@ -284,3 +284,6 @@ export const adapter: AdapterDef = hermesAdapter({ control: false });
  * the control-loop corpus runs this one, so it covers the gated and the ungated tool paths.
  */
 export const gatedAdapter: AdapterDef = hermesAdapter({ control: true, gateTools: /^terminal$/ });
+
+/** What the offline control-loop scenarios drive: the gated posture. */
+export const scenarioAdapter = gatedAdapter;

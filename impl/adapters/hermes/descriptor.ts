@@ -25,6 +25,7 @@ export const descriptor: Descriptor = {
     { name: 'AEP_HERMES_CONTROL', summary: '1: hold pre_tool_call as an allow/deny gate' },
     { name: 'AEP_HERMES_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },
   ],
+  reference: ['adapter-hermes/map-hooks'],
   configs: ['impl/adapters/hermes/config.example.yaml'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
 };

@@ -4,7 +4,7 @@
  * `kilocode-plugin.js` (the fork's `{ server }` module), registered in the config's `plugin` array or dropped into `.kilo/plugin/`.
  */
 import { definePluginAdapter } from '../../adapter-kit/plugin-host.js';
-import type { VendorReplies } from '../../adapter-kit/plugin-rest.js';
+import { recordingReplies, type VendorReplies } from '../../adapter-kit/plugin-rest.js';
 import { AGENT } from './map-hooks.js';
 import { descriptor } from './descriptor.js';
 
@@ -16,3 +16,6 @@ export function createAdapter(replies?: VendorReplies) {
 }
 
 export const adapter = createAdapter();
+
+/** What the offline control-loop scenarios drive: bus-surface answers go to an accepting recorder, not a vendor server (the REST client is tested against a stub server in its own tests). */
+export const scenarioAdapter = createAdapter(recordingReplies());

@@ -21,6 +21,7 @@ export const descriptor: Descriptor = {
   portEnv: 'AEP_KILOCODE_PORT',
   neutral: { reply: '{}', reads: 'json' },
   env: [],
+  reference: ['adapter-kilocode/map-hooks'],
   configs: ['impl/adapters/kilocode/kilocode-plugin.js'],
   verification: { status: 'documented', detail: 'pinned mappings plus a manual real-host smoke run (Kilo Code 7.7.9); no captured session in conformance/fixtures/vendors' },
 };

@@ -26,6 +26,7 @@ export const descriptor: Descriptor = {
     { name: 'AEP_KIMI_CONTROL', summary: '1: hold PreToolUse as an allow/deny gate (default off: read-only)' },
     { name: 'AEP_KIMI_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },
   ],
+  reference: ['adapter-kimi-code/map-hooks'],
   configs: ['impl/adapters/kimi-code/config.example.toml'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
 };

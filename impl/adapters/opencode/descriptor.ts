@@ -21,6 +21,7 @@ export const descriptor: Descriptor = {
   portEnv: 'AEP_OPENCODE_PORT',
   neutral: { reply: '{}', reads: 'json' },
   env: [],
+  reference: ['adapter-opencode/map-hooks'],
   configs: ['impl/adapters/opencode/opencode-plugin.js'],
   verification: { status: 'documented', detail: 'pinned mappings plus a manual real-host smoke run (OpenCode 1.18.33); no captured session in conformance/fixtures/vendors' },
 };

@@ -158,3 +158,6 @@ export function optionsFromEnv(env: Env): { control: boolean } {
 }
 
 export const adapter = createAdapter();
+
+/** What the offline control-loop scenarios drive: the opt-in tool gate on (`AEP_PI_CONTROL=1`). */
+export const scenarioAdapter = createAdapter({ control: true });

@@ -26,6 +26,7 @@ export const descriptor: Descriptor = {
     { name: 'AEP_PI_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },
     { name: 'AEP_PI_DELTAS', summary: '1: stream message deltas' },
   ],
+  reference: ['adapter-pi/map-events'],
   configs: ['impl/adapters/pi/pi-extension.js'],
   verification: { status: 'documented', detail: 'mapped from the design record; a manual real-host smoke run (pi 0.73.1); no captured session in conformance/fixtures/vendors' },
 };

@@ -20,6 +20,7 @@ export const descriptor: Descriptor = {
   neutral: { reply: '{}', reads: 'json' },
   env: [],
   settings: { homeDir: '.qwen', file: 'settings.json', note: 'Qwen Code reads it at start' },
+  reference: ['adapter-qwen-code/map-hooks'],
   configs: ['impl/adapters/qwen-code/settings.example.json', 'impl/adapters/qwen-code/settings.command.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
 };

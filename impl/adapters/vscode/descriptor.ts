@@ -26,6 +26,7 @@ export const descriptor: Descriptor = {
     { name: 'AEP_VSCODE_CONTROL', summary: '1: hold PreToolUse as an allow/deny/ask gate (default off: read-only)' },
     { name: 'AEP_VSCODE_GATE_TOOLS', summary: 'regex over whole tool names the gate holds (default every tool)' },
   ],
+  reference: ['adapter-vscode/map-hooks'],
   configs: ['impl/adapters/vscode/hooks.example.json'],
   verification: { status: 'documented', detail: 'mapped from the vendor documentation and the standard pin; no captured session' },
 };

@@ -33,6 +33,7 @@ export const descriptor: Descriptor = {
     '  relay; the agent\'s exit code is the bridge\'s. AEP_ACP_DELTAS=1 opts message/thought chunks',
     '  in; AEP_ACP_LOG=1 writes bridge diagnostics to stderr; AEP_AGENT_NAME overrides agent \'acp\'.',
   ],
+  reference: ['bridge-acp/map-frames'],
   configs: [],
   verification: { status: "documented", detail: "real ACP SDK peers on both sides (peer.test.ts) and the bridge-mappings pins; no captured vendor session" },
 };

@@ -38,6 +38,7 @@ export const descriptor: Descriptor = {
     '  --upstream URL   the AG-UI agent (default AEP_AGUI_UPSTREAM; required). AEP_AGUI_DELTAS=1 opts',
     '                   token deltas in; AEP_AGENT_NAME overrides agent \'agui\'.',
   ],
+  reference: ['bridge-agui/map-events'],
   configs: [],
   verification: { status: "documented", detail: "a real AG-UI client peer (peer.test.ts) and the bridge-mappings pins; no captured vendor session" },
 };

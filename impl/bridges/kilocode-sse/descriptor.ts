@@ -30,6 +30,7 @@ export const descriptor: Descriptor = {
   daemon: {},
   summary: 'inbound: Kilo Code server bus (GET /event), companion or --primary',
   corpus: { sources: ['kilocode-sse'], modePolicies: ['kilocode'] },
+  reference: ['bridge-kilocode-sse/mode-policy'],
   configs: [],
   verification: { status: "documented", detail: "the shared OpenCode-family daemon tests and the kilocode-sse pins; no captured vendor session" },
 };

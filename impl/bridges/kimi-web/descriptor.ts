@@ -44,6 +44,7 @@ export const descriptor: Descriptor = {
     '                   on the control gate: the approval decision and the run abort over REST;',
     '                   AEP_KIMI_WEB_ACK_GUARD_MS (default 8000).',
   ],
+  reference: ['bridge-kimi-code-web/mode-policy'],
   configs: [],
   verification: { status: "documented", detail: "attach and control tests against a local kap-server stub, live control-loop scenarios and the kimi-web ws_modes pins; no captured vendor session" },
 };

@@ -40,6 +40,7 @@ export const descriptor: Descriptor = {
     '                   permission reply and the run-scope abort over REST;',
     '                   AEP_OPENCODE_SSE_ACK_GUARD_MS / AEP_KILOCODE_SSE_ACK_GUARD_MS (default 8000)',
   ],
+  reference: ['bridge-opencode-sse/mode-policy'],
   configs: [],
   verification: { status: "documented", detail: "attach and control tests against a local SSE stub and the opencode-sse pins; no captured vendor session" },
 };

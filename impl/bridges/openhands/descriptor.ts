@@ -44,6 +44,7 @@ export const descriptor: Descriptor = {
     '                   (respond_to_confirmation, pause, resume, interrupt, send_input);',
     '                   AEP_OPENHANDS_ACK_GUARD_MS (default 8000).',
   ],
+  reference: ['bridge-openhands/map-events'],
   configs: [],
   verification: { status: "documented", detail: "receiver and control tests against a local agent-server stub, live control-loop scenarios and the openhands pins; no captured vendor session" },
 };

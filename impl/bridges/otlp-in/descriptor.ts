@@ -39,6 +39,7 @@ export const descriptor: Descriptor = {
     '  --primary        emit the profile\'s core subset (for deployments with no hook adapter);',
     '                   default companion: only x.<vendor>.otel.* (env AEP_OTLP_IN_MODE=primary)',
   ],
+  reference: ['bridge-otlp-in/map-records', 'bridge-otlp-in/map-records-vscode'],
   configs: [],
   verification: { status: "documented", detail: "the official OTel exporter as a real peer (peer.test.ts) and the codex-otel / vscode-otel pins" },
 };

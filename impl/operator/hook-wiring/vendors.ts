@@ -8,23 +8,22 @@
 import { homedir } from 'node:os';
 import { join, normalize } from 'node:path';
 import type { Descriptor } from '../../integrations/descriptor.js';
-import { settingsPath } from '../../integrations/registry.js';
-import { descriptor as antigravity } from '../../adapters/antigravity/descriptor.js';
-import { descriptor as claudeCode } from '../../adapters/claude-code/descriptor.js';
-import { descriptor as cline } from '../../adapters/cline/descriptor.js';
-import { descriptor as codex } from '../../adapters/codex/descriptor.js';
-import { descriptor as geminiCli } from '../../adapters/gemini-cli/descriptor.js';
-import { descriptor as hermes } from '../../adapters/hermes/descriptor.js';
-import { descriptor as kilocode } from '../../adapters/kilocode/descriptor.js';
-import { descriptor as kimiCode } from '../../adapters/kimi-code/descriptor.js';
-import { descriptor as opencode } from '../../adapters/opencode/descriptor.js';
-import { descriptor as pi } from '../../adapters/pi/descriptor.js';
-import { descriptor as qwenCode } from '../../adapters/qwen-code/descriptor.js';
-import { descriptor as vscode } from '../../adapters/vscode/descriptor.js';
+import { ADAPTER_INTEGRATIONS, settingsPath } from '../../integrations/registry.js';
 
-/** The adapters' descriptors (the one place this list comes from). */
+/**
+ * The order `aep setup hooks` has always listed its vendors in (its help and its messages name
+ * them in this order). It orders, it does not select: every adapter of the registry is read, and
+ * one not named here follows these, in registry order.
+ */
+const LISTED_FIRST: readonly string[] = ['claude-code', 'codex', 'gemini-cli', 'qwen-code', 'vscode', 'antigravity', 'cline', 'hermes', 'kimi-code', 'opencode', 'kilocode', 'pi'];
+
+/** The adapters' descriptors, from the registry (the one place this list comes from). */
 export function hookDescriptors(): readonly Descriptor[] {
-  return [claudeCode, codex, geminiCli, qwenCode, vscode, antigravity, cline, hermes, kimiCode, opencode, kilocode, pi];
+  const rank = (d: Descriptor): number => {
+    const at = LISTED_FIRST.indexOf(d.name);
+    return at === -1 ? LISTED_FIRST.length : at;
+  };
+  return ADAPTER_INTEGRATIONS.map((i) => i.descriptor).sort((a, b) => rank(a) - rank(b));
 }
 
 export type Format = 'json' | 'yaml' | 'toml' | 'dir';

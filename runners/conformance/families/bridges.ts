@@ -20,10 +20,11 @@
  * check naming it; a bridge's file that pins no case is one failed check.
  */
 import { readJsonFixture, FixtureError } from '../fixtures.js';
-import { attempt, attribute, fail, skip } from '../check.js';
+import { attributeCases, fail, judgeNow, known, later, skip } from '../check.js';
 import { CORE } from '../check-meta.js';
 import { BRIDGE_OF_MODE_POLICY, BRIDGE_SECTIONS, ENTRY_SECTIONS, bridgeOfSource } from './bridge-sources.js';
-import type { Check, Family } from '../types.js';
+import { plannedFamily } from '../planned.js';
+import type { Check, Family, SyncCase } from '../types.js';
 import { comparePin, mappingSources, pinShape } from './mappings.js';
 import { BRIDGE_INTEGRATIONS } from '../../../impl/integrations/registry.js';
 import type { BridgeMappers } from '../../../impl/integrations/mappers.js';
@@ -88,17 +89,22 @@ const OTHER_SECTIONS = ['identity', 'fallback', 'records', 'unknown', 'status_tr
  * mode policy runs (an adapter's file may pin its SSE bridge's policy).
  */
 export function bridgeChecks(m: BridgeMappers, source: string, file: Obj): Check[] {
+  return judgeNow(bridgeCases(m, source, file));
+}
+
+/** {@link bridgeChecks}, named now and judged when the run calls each case's `judge()`. */
+export function bridgeCases(m: BridgeMappers, source: string, file: Obj): SyncCase[] {
   const rel = `mappings/${source}.json`;
   const name = (label: string, variant?: string): string => `bridge-mappings/${source}/${label}${variant ? ` (${variant})` : ''}`;
   const bridge = bridgeOfSource(source);
-  const own: Check[] = [];
+  const own: SyncCase[] = [];
   const otel = Object.prototype.hasOwnProperty.call(m.otelRecords, source) ? m.otelRecords[source] : undefined;
   if (otel && file.records !== undefined) {
     const all = entries(rel, 'records', file.records);
     if (isObject(file.unknown)) all.push(['unknown', file.unknown]);
     for (const [label, e] of all) {
       need(rel, label, e, 'input', 'companion', 'primary');
-      for (const mode of ['companion', 'primary'] as const) own.push(attempt(name(label, mode), () => same(e[mode], otel(e.input, { mode })), { input: e.input, expected: e[mode] }));
+      for (const mode of ['companion', 'primary'] as const) own.push(later(name(label, mode), () => same(e[mode], otel(e.input, { mode })), { input: e.input, expected: e[mode] }));
     }
   }
   const entryMapper = entryMapperFor(m, source);
@@ -108,22 +114,22 @@ export function bridgeChecks(m: BridgeMappers, source: string, file: Obj): Check
     if (isObject(file.fallback)) all.push(['fallback', file.fallback]);
     for (const [label, e] of all) {
       need(rel, label, e, 'input', 'expected');
-      own.push(attempt(name(label), () => same(e.expected, entryMapper(e.input, {})), { input: e.input, expected: e.expected }));
-      if ('deltas_expected' in e) own.push(attempt(name(label, 'deltas'), () => same(e.deltas_expected, entryMapper(e.input, { deltas: true })), { input: e.input, expected: e.deltas_expected }));
+      own.push(later(name(label), () => same(e.expected, entryMapper(e.input, {})), { input: e.input, expected: e.expected }));
+      if ('deltas_expected' in e) own.push(later(name(label, 'deltas'), () => same(e.deltas_expected, entryMapper(e.input, { deltas: true })), { input: e.input, expected: e.deltas_expected }));
     }
   }
   if (file.status_transitions !== undefined) {
     for (const [label, e] of entries(rel, 'status_transitions', file.status_transitions)) {
       need(rel, `status_transitions.${label}`, e, 'prev', 'next', 'expected');
-      own.push(attempt(name(`status/${label}`), () => same(e.expected, m.statusMoments(e.prev as string | null, e.next as string)), e));
+      own.push(later(name(`status/${label}`), () => same(e.expected, m.statusMoments(e.prev as string | null, e.next as string)), e));
     }
   }
-  const checks: Check[] = bridge ? attribute(own, bridge) : own;
+  const checks: SyncCase[] = bridge ? attributeCases(own, bridge) : own;
   // A bridge's own file: a section no reader above handles is reported, not dropped.
   if (bridge) {
     for (const key of Object.keys(file)) {
       if (key.startsWith('$') || ENTRY_SECTIONS.includes(key) || OTHER_SECTIONS.includes(key)) continue;
-      checks.push({ ...skip(name(key), `skipped: ${rel} section "${key}" has no reader in this runner`), integration: bridge });
+      checks.push(known({ ...skip(name(key), `skipped: ${rel} section "${key}" has no reader in this runner`), integration: bridge }));
     }
   }
   for (const section of BRIDGE_SECTIONS) {
@@ -132,19 +138,19 @@ export function bridgeChecks(m: BridgeMappers, source: string, file: Obj): Check
     if (!isObject(block)) throw new FixtureError(`${rel}: "${section}" must be an object with "modes"`);
     const found = policyFor(m, source);
     const moments = isObject(file.moments) ? file.moments : {};
-    const modeChecks: Check[] = [];
+    const modeChecks: SyncCase[] = [];
     for (const [label, e] of entries(rel, `${section}.modes`, block.modes)) {
       need(rel, `${section}.modes.${label}`, e, 'companion', 'primary');
       const input = 'input' in e ? e.input : isObject(moments[label]) ? (moments[label] as Obj).input : undefined;
       for (const mode of ['companion', 'primary'] as const) {
-        modeChecks.push(attempt(name(`${section}/${label}`, mode), () => {
+        modeChecks.push(later(name(`${section}/${label}`, mode), () => {
           if (!found) return `no ${section} mode policy for the source "${source}"`;
           if (input === undefined) return `${section}.modes.${label} has no "input" and "moments.${label}" has none either`;
           return same(e[mode], found.policy(input, mode));
         }, { input, expected: e[mode] }));
       }
     }
-    checks.push(...(found ? attribute(modeChecks, found.bridge) : modeChecks));
+    checks.push(...(found ? attributeCases(modeChecks, found.bridge) : modeChecks));
   }
   return checks;
 }
@@ -161,7 +167,7 @@ function readFile(corpusDir: string, source: string): Obj {
 }
 
 export function bridgesFamily(m: BridgeMappers): Family {
-  return {
+  return plannedFamily({
     name: 'bridge-mappings',
     description: 'AEP-0002 Annex A pins of the inbound bridges: OTel records, ACP moments, OpenHands and AG-UI events, status transitions, SSE/WS modes',
     // Selected only when the corpus holds a file this family reads (a corpus of adapter files alone does not select it).
@@ -172,19 +178,19 @@ export function bridgesFamily(m: BridgeMappers): Family {
         return false;
       }
     },
-    run({ corpusDir }) {
-      const checks: Check[] = [];
+    plan({ corpusDir }) {
+      const checks: SyncCase[] = [];
       for (const source of mappingSources(corpusDir)) {
         const file = readFile(corpusDir, source);
         if (!readsFile(source, file)) continue;
-        const own = bridgeChecks(m, source, file);
+        const own = bridgeCases(m, source, file);
         // A file this family reads that pins nothing is a failure of that file, not of the family.
-        if (own.length === 0) checks.push({ ...fail(`bridge-mappings/${source}`, `mappings/${source}.json holds no case this family reads: an empty mapping file proves nothing`), integration: bridgeOfSource(source) ?? CORE });
+        if (own.length === 0) checks.push(known({ ...fail(`bridge-mappings/${source}`, `mappings/${source}.json holds no case this family reads: an empty mapping file proves nothing`), integration: bridgeOfSource(source) ?? CORE }));
         else checks.push(...own);
       }
       return checks;
     },
-  };
+  });
 }
 
 export const family: Family = bridgesFamily(BRIDGE_MAPPERS);

@@ -3,21 +3,22 @@
  * redact)` returns exactly the pinned values object. Kept free text goes through the
  * implementation's own `redactText`, as an emitter would run it.
  */
-import { attempt } from '../check.js';
+import { later } from '../check.js';
 import { jsonDiff } from '../compare.js';
 import { caseList, caseName, filesExist, FixtureError, readJsonFixture } from '../fixtures.js';
+import { plannedFamily } from '../planned.js';
 import type { Family } from '../types.js';
 
 const FILE = 'capture-gating/cases.json';
 
-export const family: Family = {
+export const family: Family = plannedFamily({
   name: 'capture-gating',
   description: 'form answer values are gated by field type: free text needs redacted, structural values survive metadata',
   detect: (dir) => filesExist(dir, FILE),
-  run({ corpusDir, implementation: impl }) {
+  plan({ corpusDir, implementation: impl }) {
     const cases = caseList(readJsonFixture(corpusDir, FILE), FILE, 'cases');
     return cases.map((c, i) =>
-      attempt(`capture-gating/${caseName(c, i)}`, () => {
+      later(`capture-gating/${caseName(c, i)}`, () => {
         if (typeof c.ceiling !== 'string' || !('expect' in c)) {
           throw new FixtureError(`${FILE}: case ${caseName(c, i)} needs "ceiling" and "expect"`);
         }
@@ -28,4 +29,4 @@ export const family: Family = {
       }, c),
     );
   },
-};
+});

@@ -10,50 +10,28 @@
  */
 import { CORE } from '../check-meta.js';
 import type { AdapterDef } from '../../../impl/adapter-kit/types.js';
-import { adapter as claudeCode } from '../../../impl/adapters/claude-code/adapter.js';
-import { adapter as codex } from '../../../impl/adapters/codex/adapter.js';
-import { adapter as cline } from '../../../impl/adapters/cline/adapter.js';
-import { gatedAdapter as hermesGated } from '../../../impl/adapters/hermes/adapter.js';
-import { adapter as antigravity } from '../../../impl/adapters/antigravity/adapter.js';
-import { adapter as geminiCli } from '../../../impl/adapters/gemini-cli/adapter.js';
-import { adapter as kimiCode } from '../../../impl/adapters/kimi-code/adapter.js';
-import { adapter as vscode } from '../../../impl/adapters/vscode/adapter.js';
-import { adapter as qwenCode } from '../../../impl/adapters/qwen-code/adapter.js';
-import { createAdapter as createOpenCode } from '../../../impl/adapters/opencode/adapter.js';
-import { createAdapter as createKiloCode } from '../../../impl/adapters/kilocode/adapter.js';
-import { createAdapter as createPi } from '../../../impl/adapters/pi/adapter.js';
-import { recordingReplies } from '../../../impl/adapter-kit/plugin-rest.js';
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
 import { ulid } from '../../../impl/core/ulid.js';
-import { withFixture, describeThrown, fail, skip } from '../check.js';
+import { withFixture, describeThrown, fail, known, skip } from '../check.js';
+import { plannedFamily } from '../planned.js';
 import { readScenarioFile, scenarioFiles } from '../../live/scenario-format.js';
 import { judgeScenario } from '../../live/scenario-run.js';
 import { checkFrom } from '../../live/scenario-check.js';
-import { adapterNamed } from '../../../impl/integrations/registry.js';
+import { ADAPTER_INTEGRATIONS, BRIDGE_INTEGRATIONS, adapterNamed } from '../../../impl/integrations/registry.js';
 import { terminalsCheck } from '../../judge/scenario-judge.js';
 import { OFFLINE_EPOCH_MS, offlineTarget } from '../../live/offline-target.js';
-import type { Check, Family, Implementation } from '../types.js';
+import type { Family, Implementation, PlannedCase } from '../types.js';
 
 /**
- * This implementation's adapters, by agent name. The plugin-family adapters deliver bus-surface
- * answers to an accepting recorder instead of a vendor server (their REST client is tested
- * against a stub server in its own tests); pi runs with its opt-in gate on (`AEP_PI_CONTROL=1`), Hermes with its opt-in operator-deny
- * gate (`AEP_HERMES_CONTROL=1`); the default postures' replies are the mapping corpus's.
+ * This implementation's adapters, by agent name: each adapter folder's `scenarioAdapter` (the
+ * plugin-family adapters deliver bus-surface answers to an accepting recorder instead of a vendor
+ * server, pi runs with its opt-in gate on, Hermes with its opt-in operator-deny gate), else its
+ * `adapter`, loaded through the registry (`scenarioAdapter()`); the default postures' replies are
+ * the mapping corpus's.
  */
-export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = {
-  'claude-code': claudeCode,
-  codex,
-  opencode: createOpenCode(recordingReplies()),
-  kilocode: createKiloCode(recordingReplies()),
-  pi: createPi({ control: true }),
-  cline,
-  hermes: hermesGated,
-  antigravity,
-  'gemini-cli': geminiCli,
-  'kimi-code': kimiCode,
-  vscode,
-  'qwen-code': qwenCode,
-};
+export const SCENARIO_ADAPTERS: Readonly<Record<string, AdapterDef>> = Object.fromEntries(
+  await Promise.all(ADAPTER_INTEGRATIONS.map(async (i) => [i.name, (await i.scenarioAdapter()) as AdapterDef] as const)),
+);
 
 /** The implementation's validators as scenario checks: null when valid, else the first issue rendered. */
 export function validity(impl: Pick<Implementation, 'validateEvent' | 'validateStream'>): {
@@ -72,16 +50,19 @@ export function repliesOf(agent: string): 'json' | 'bytes' {
   return adapterNamed(agent)?.neutral?.reads ?? 'bytes';
 }
 
-/** Scenario files of the SSE bridges' gates: no hook engine to drive offline; runners/live/bridge-control-live.ts runs them. */
-export const LIVE_ONLY: ReadonlySet<string> = new Set(['opencode-sse', 'kilocode-sse', 'kimi-web', 'openhands']);
+/**
+ * Scenario files of the bridges with a control gate (a posture of theirs accepts a command): no
+ * hook engine to drive offline; runners/live/bridge-control-live.ts runs them.
+ */
+export const LIVE_ONLY: ReadonlySet<string> = new Set(BRIDGE_INTEGRATIONS.filter((i) => i.descriptor.postures.some((p) => (p.accepts?.length ?? 0) > 0)).map((i) => i.name));
 
 export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>): Family {
-  return {
+  return plannedFamily({
     name: 'control-loop',
     description: 'held-loop scenarios (hooks, commands, timeouts, steering): exact replies and event sequences, on a fake clock',
     detect: (dir) => scenarioFiles(dir).length > 0,
-    async run({ corpusDir, implementation, logger }) {
-      const checks: Check[] = [];
+    plan({ corpusDir, implementation, logger }) {
+      const checks: PlannedCase[] = [];
       const skipped: string[] = [];
       const liveOnly: string[] = [];
       for (const rel of scenarioFiles(corpusDir)) {
@@ -93,32 +74,37 @@ export function controlLoopFamily(adapters: Readonly<Record<string, AdapterDef>>
         const def = adapters[file.adapter];
         if (!def) {
           skipped.push(`${rel} (${file.adapter})`);
-          checks.push({ ...skip(`control-loop/${file.adapter}`, `skipped: ${rel} names adapter ${file.adapter}, which this implementation does not have`), integration: CORE });
+          checks.push(known({ ...skip(`control-loop/${file.adapter}`, `skipped: ${rel} names adapter ${file.adapter}, which this implementation does not have`), integration: CORE }));
           continue;
         }
         for (const scenario of file.scenarios) {
           const name = `control-loop/${file.adapter}/${scenario.name}`;
-          try {
-            let clock = OFFLINE_EPOCH_MS;
-            const problems = await judgeScenario(scenario, offlineTarget(def, scenario), {
-              newId: () => ulid(clock++),
-              now: () => new Date(OFFLINE_EPOCH_MS).toISOString(),
-              ...validity(implementation),
-              judgeStream: terminalsCheck(file.adapter),
-              replies: repliesOf(file.adapter),
-              agent: file.adapter,
-            });
-            checks.push(withFixture(checkFrom(name, problems, { passBasis: 'reference', passRule: SCENARIO_RULE, integration: file.adapter }), scenario));
-          } catch (err) {
-            checks.push({ ...withFixture(fail(name, describeThrown(err)), scenario), integration: file.adapter });
-          }
+          checks.push({
+            name,
+            judge: async () => {
+              try {
+                let clock = OFFLINE_EPOCH_MS;
+                const problems = await judgeScenario(scenario, offlineTarget(def, scenario), {
+                  newId: () => ulid(clock++),
+                  now: () => new Date(OFFLINE_EPOCH_MS).toISOString(),
+                  ...validity(implementation),
+                  judgeStream: terminalsCheck(file.adapter),
+                  replies: repliesOf(file.adapter),
+                  agent: file.adapter,
+                });
+                return withFixture(checkFrom(name, problems, { passBasis: 'reference', passRule: SCENARIO_RULE, integration: file.adapter }), scenario);
+              } catch (err) {
+                return { ...withFixture(fail(name, describeThrown(err)), scenario), integration: file.adapter };
+              }
+            },
+          });
         }
       }
       if (liveOnly.length) logger.info(`control-loop: live only (aep conformance --live): ${liveOnly.join(', ')}`);
       if (skipped.length) logger.info(`control-loop: not run: ${skipped.join(', ')} (this implementation has no such adapter)`);
       return checks;
     },
-  };
+  });
 }
 
 export const family: Family = controlLoopFamily(SCENARIO_ADAPTERS);

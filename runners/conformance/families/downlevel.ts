@@ -5,9 +5,10 @@
  * every other attribute alone, and never mutates the event it was given (the relay hands
  * one stored event to many subscribers).
  */
-import { attempt } from '../check.js';
+import { later } from '../check.js';
 import { jsonDiff } from '../compare.js';
 import { caseList, caseName, filesExist, FixtureError, readJsonFixture } from '../fixtures.js';
+import { plannedFamily } from '../planned.js';
 import type { Family } from '../types.js';
 
 const FILE = 'downlevel/cases.json';
@@ -16,14 +17,14 @@ function isObject(v: unknown): v is Record<string, unknown> {
   return typeof v === 'object' && v !== null && !Array.isArray(v);
 }
 
-export const family: Family = {
+export const family: Family = plannedFamily({
   name: 'downlevel',
   description: 'hop down-leveling prunes by capture annotation, degrades [metadata*] fields, never mints redacted',
   detect: (dir) => filesExist(dir, FILE),
-  run({ corpusDir, implementation: impl }) {
+  plan({ corpusDir, implementation: impl }) {
     const cases = caseList(readJsonFixture(corpusDir, FILE), FILE, 'cases');
     return cases.map((c, i) =>
-      attempt(`downlevel/${caseName(c, i)}`, () => {
+      later(`downlevel/${caseName(c, i)}`, () => {
         if (!isObject(c.event) || typeof c.ceiling !== 'string' || (typeof c.expect_capture !== 'string' && c.expect_capture !== null) || !('expect_data' in c)) {
           throw new FixtureError(`${FILE}: case ${caseName(c, i)} needs "event", "ceiling", "expect_capture" and "expect_data"`);
         }
@@ -42,4 +43,4 @@ export const family: Family = {
       }, c),
     );
   },
-};
+});

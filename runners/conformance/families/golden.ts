@@ -3,9 +3,10 @@
  * payload schemas) and the whole stream passes the cross-event rules.
  */
 import { renderIssue, type Issue } from '../../../impl/core/issue.js';
-import { attempt } from '../check.js';
+import { later } from '../check.js';
 import { filesExist, GOLDEN_FILE, parseJsonlFixture, readText } from '../fixtures.js';
-import type { Check, Family } from '../types.js';
+import { plannedFamily } from '../planned.js';
+import type { Family, SyncCase } from '../types.js';
 
 /** `null` for an empty issue list, else the first few rendered issues. */
 export function noIssues(issues: unknown): string | null {
@@ -20,20 +21,20 @@ function typeOf(value: unknown): string {
   return typeof t === 'string' ? ` ${t}` : '';
 }
 
-export const family: Family = {
+export const family: Family = plannedFamily({
   name: 'golden',
   description: 'every golden event is valid, and the whole golden stream passes the cross-event rules',
   detect: (dir) => filesExist(dir, GOLDEN_FILE),
-  run({ corpusDir, implementation: impl }) {
+  plan({ corpusDir, implementation: impl }) {
     // Read once: the per-line checks and parseJsonl's check see the same text.
     const text = readText(corpusDir, GOLDEN_FILE);
     const lines = parseJsonlFixture(text, GOLDEN_FILE);
-    const checks: Check[] = lines.map(({ line, value }) =>
-      attempt(`golden/line ${line}${typeOf(value)}`, () => noIssues(impl.validateEvent(value)), value),
+    const checks: SyncCase[] = lines.map(({ line, value }) =>
+      later(`golden/line ${line}${typeOf(value)}`, () => noIssues(impl.validateEvent(value)), value),
     );
-    checks.push(attempt('golden/stream', () => noIssues(impl.validateStream(lines.map((l) => l.value))), lines.map((l) => l.value)));
+    checks.push(later('golden/stream', () => noIssues(impl.validateStream(lines.map((l) => l.value))), lines.map((l) => l.value)));
     checks.push(
-      attempt('golden/parse', () => {
+      later('golden/parse', () => {
         const parsed = impl.parseJsonl(text);
         const problem = noIssues(parsed.issues);
         if (problem) return `parseJsonl: ${problem}`;
@@ -43,4 +44,4 @@ export const family: Family = {
     );
     return checks;
   },
-};
+});

@@ -6,8 +6,9 @@
  * When a case carries `rule_id` (our corpus does), that rule must be among the issues.
  */
 import type { Issue } from '../../../impl/core/issue.js';
-import { attempt } from '../check.js';
+import { later } from '../check.js';
 import { caseList, caseName, filesExist, FixtureError, readJsonFixture } from '../fixtures.js';
+import { plannedFamily } from '../planned.js';
 import type { Family, Implementation } from '../types.js';
 
 const FILE = 'invalid/cases.json';
@@ -40,14 +41,14 @@ function jsonlIssues(impl: Implementation, text: string): Issue[] {
   return [...parsed.issues, ...issuesFor(impl, values)];
 }
 
-export const family: Family = {
+export const family: Family = plannedFamily({
   name: 'invalid',
   description: 'every invalid case is rejected with at least one issue (and with its named rule id when the case gives one)',
   detect: (dir) => filesExist(dir, FILE),
-  run({ corpusDir, implementation: impl }) {
+  plan({ corpusDir, implementation: impl }) {
     const cases = caseList(readJsonFixture(corpusDir, FILE), FILE, 'cases');
     return cases.map((c, i) =>
-      attempt(`invalid/${caseName(c, i)}`, () => {
+      later(`invalid/${caseName(c, i)}`, () => {
         let issues: Issue[];
         if (Array.isArray(c.events)) issues = issuesFor(impl, c.events);
         else if ('event' in c) issues = issuesFor(impl, [c.event]);
@@ -62,4 +63,4 @@ export const family: Family = {
       }, c),
     );
   },
-};
+});

@@ -25,12 +25,13 @@ import { join } from 'node:path';
 import { canonicalJson } from '../../../impl/core/canonical.js';
 import { ADAPTER_INTEGRATIONS } from '../../../impl/integrations/registry.js';
 import type { SourceMappers } from '../../../impl/integrations/mappers.js';
-import { attempt, attribute, fail, skip } from '../check.js';
+import { attributeCases, fail, known, later, skip } from '../check.js';
 import { CORE } from '../check-meta.js';
 import { jsonDiff } from '../compare.js';
 import { FixtureError, filesExist, readJsonFixture } from '../fixtures.js';
-import type { Check, Family, Logger } from '../types.js';
-import { vendorCaptureChecks } from './vendor-captures.js';
+import { plannedFamily } from '../planned.js';
+import type { Check, Family, Logger, SyncCase } from '../types.js';
+import { vendorCaptureCases } from './vendor-captures.js';
 import { BRIDGE_SECTIONS, bridgeOfSource } from './bridge-sources.js';
 
 export type { SourceMappers } from '../../../impl/integrations/mappers.js';
@@ -177,7 +178,7 @@ export function formData(mapping: unknown): unknown {
   return isObject(mapping) ? { kind: 'form', ...mapping, respond_via: ['control'] } : mapping;
 }
 
-function formChecks(source: string, agent: string, mappers: SourceMappers, form: FormEntry): Check[] {
+function formCases(source: string, agent: string, mappers: SourceMappers, form: FormEntry): SyncCase[] {
   const run = (contentOk: boolean): unknown => {
     const opts = { agent, contentOk };
     if (form.section === 'ask_user_question') {
@@ -188,8 +189,8 @@ function formChecks(source: string, agent: string, mappers: SourceMappers, form:
     return formData(mappers.mapElicitation(form.input.message, form.input.requestedSchema ?? form.input.requested_schema, opts));
   };
   return [
-    attempt(`mappings/${source}/${form.section}`, () => comparePin(form.expectedData, run(true)), { input: form.input, expected: form.expectedData }),
-    attempt(`mappings/${source}/${form.section} (metadata)`, () => comparePin(form.expectedDataMetadata, run(false)), { input: form.input, expected: form.expectedDataMetadata }),
+    later(`mappings/${source}/${form.section}`, () => comparePin(form.expectedData, run(true)), { input: form.input, expected: form.expectedData }),
+    later(`mappings/${source}/${form.section} (metadata)`, () => comparePin(form.expectedDataMetadata, run(false)), { input: form.input, expected: form.expectedDataMetadata }),
   ];
 }
 
@@ -239,51 +240,51 @@ function noDeltas(source: string, what: string): never {
 /** The family over a mapper table; the default instance uses this implementation's adapters. */
 export function mappingsFamily(mappers: Readonly<Record<string, SourceMappers>>): Family {
   const implemented = Object.keys(mappers);
-  return {
+  return plannedFamily({
     name: 'mappings',
     description: "AEP-0002 Annex A pins: every mapping entry through the adapter's pure mapper (sources with an adapter here)",
     detect: (dir) => implemented.some((s) => filesExist(dir, `mappings/${s}.json`)),
-    run({ corpusDir, logger }) {
+    plan({ corpusDir, logger }) {
       const sources = mappingSources(corpusDir);
       reportUnrun(logger, sources, implemented);
-      const checks: Check[] = unrunChecks(sources, implemented);
+      const checks: SyncCase[] = unrunChecks(sources, implemented).map(known);
       for (const source of sources.filter((s) => implemented.includes(s))) {
         const file = readMappingFile(corpusDir, source);
         // Sections the bridges family reads (bridge-sources.ts) are not this family's to skip.
         const unread = file.unread.filter((s) => !BRIDGE_SECTIONS.includes(s));
         if (unread.length > 0) logger.info(`mappings: ${source}.json: section(s) ${unread.map((s) => `"${s}"`).join(', ')} not run (no reader for them in this runner)`);
-        for (const section of unread) checks.push({ ...skip(`mappings/${source}/${section}`, `skipped: mappings/${source}.json section "${section}" has no reader in this runner`), integration: source });
+        for (const section of unread) checks.push(known({ ...skip(`mappings/${source}/${section}`, `skipped: mappings/${source}.json section "${section}" has no reader in this runner`), integration: source }));
         const m = mappers[source]!;
         const call = <F>(fn: F | undefined, what: string): F => {
           if (!fn) throw new Error(`the ${source} adapter has no ${what} mapper`);
           return fn;
         };
-        const own: Check[] = [];
+        const own: SyncCase[] = [];
         for (const [section, list] of [['hooks', file.hooks], ['moments', file.moments], ['events', file.events]] as const) {
           const map = entryMapper(source, m, section);
           for (const entry of list) {
-            own.push(attempt(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(map(entry, false))), entryFixture(entry, entry.expected)));
+            own.push(later(`mappings/${source}/${entry.name}`, () => comparePin(pinShape(entry.expected), pinShape(map(entry, false))), entryFixture(entry, entry.expected)));
             const fork = (entry as EventEntry).deltasExpected;
-            if (fork !== undefined) own.push(attempt(`mappings/${source}/${entry.name} (deltas)`, () => comparePin(pinShape(fork), pinShape(map(entry, true))), entryFixture(entry, fork)));
+            if (fork !== undefined) own.push(later(`mappings/${source}/${entry.name} (deltas)`, () => comparePin(pinShape(fork), pinShape(map(entry, true))), entryFixture(entry, fork)));
           }
         }
         for (const entry of file.todos) {
-          own.push(attempt(`mappings/${source}/${entry.name}`, () => {
+          own.push(later(`mappings/${source}/${entry.name}`, () => {
             const got = call(m.diffTodos, 'todo diff')(entry.prev, entry.next);
             return comparePin(entry.expected.map(pinShape), Array.isArray(got) ? got.map(pinShape) : got);
           }, entry));
         }
-        for (const form of file.forms) own.push(...formChecks(source, source, m, form));
+        for (const form of file.forms) own.push(...formCases(source, source, m, form));
         // An adapter's file with no case this family reads (sections the bridges family reads aside) proves nothing: it fails, alone.
         const bridgeOnly = BRIDGE_SECTIONS.some((s) => file.unread.includes(s));
-        if (own.length === 0 && unread.length === 0 && !bridgeOnly) own.push(fail(`mappings/${source}`, `mappings/${source}.json holds no case: an empty mapping file proves nothing`));
-        checks.push(...attribute(own, source));
+        if (own.length === 0 && unread.length === 0 && !bridgeOnly) own.push(known(fail(`mappings/${source}`, `mappings/${source}.json holds no case: an empty mapping file proves nothing`)));
+        checks.push(...attributeCases(own, source));
       }
       // The real vendors' captured payloads (vendors/<vendor>-<version>/, runners/vendors): vendor-captures.ts.
-      checks.push(...vendorCaptureChecks(corpusDir, mappers, logger));
+      checks.push(...vendorCaptureCases(corpusDir, mappers, logger));
       return checks;
     },
-  };
+  });
 }
 
 export const family: Family = mappingsFamily(ADAPTER_MAPPERS);

@@ -3,10 +3,11 @@
  * feed `redactValue(input, opts)` (judged on the JSON text of the result). Every case may
  * say what the output must contain, must not contain, and (optionally) exactly equal.
  */
-import { attempt } from '../check.js';
+import { later } from '../check.js';
 import { jsonDiff } from '../compare.js';
 import { caseList, caseName, filesExist, FixtureError, readJsonFixture } from '../fixtures.js';
-import type { Check, Family, RedactOptions } from '../types.js';
+import { plannedFamily } from '../planned.js';
+import type { Family, RedactOptions, SyncCase } from '../types.js';
 
 const FILE = 'redaction/cases.json';
 
@@ -33,18 +34,18 @@ function options(c: Record<string, unknown>): RedactOptions {
   return (typeof c.opts === 'object' && c.opts !== null ? c.opts : {}) as RedactOptions;
 }
 
-export const family: Family = {
+export const family: Family = plannedFamily({
   name: 'redaction',
   description: 'the AEP-0003 §9.4 text pipeline and structured-value redaction against adversarial cases',
   detect: (dir) => filesExist(dir, FILE),
-  run({ corpusDir, implementation: impl }) {
+  plan({ corpusDir, implementation: impl }) {
     const file = readJsonFixture(corpusDir, FILE) as Record<string, unknown>;
     if (!('text_cases' in file) && !('value_cases' in file)) throw new FixtureError(`${FILE}: expected "text_cases" and/or "value_cases"`);
-    const checks: Check[] = [];
+    const checks: SyncCase[] = [];
     if ('text_cases' in file) {
       caseList(file, FILE, 'text_cases').forEach((c, i) =>
         checks.push(
-          attempt(`redaction/text: ${caseName(c, i)}`, () => {
+          later(`redaction/text: ${caseName(c, i)}`, () => {
             if (typeof c.input !== 'string') throw new FixtureError(`${FILE}: text case ${caseName(c, i)} needs a string "input"`);
             const out = impl.redactText(c.input, options(c));
             if (typeof out !== 'string') return `redactText returned ${JSON.stringify(out)}, not a string`;
@@ -56,7 +57,7 @@ export const family: Family = {
     if ('value_cases' in file) {
       caseList(file, FILE, 'value_cases').forEach((c, i) =>
         checks.push(
-          attempt(`redaction/value: ${caseName(c, i)}`, () => {
+          later(`redaction/value: ${caseName(c, i)}`, () => {
             const out = impl.redactValue(c.input, options(c));
             const text = JSON.stringify(out) ?? 'undefined';
             return judge(c, text, text) ?? ('expect' in c ? jsonDiff(c.expect, out) : null);
@@ -66,4 +67,4 @@ export const family: Family = {
     }
     return checks;
   },
-};
+});

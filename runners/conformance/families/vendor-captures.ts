@@ -15,9 +15,9 @@ import { join } from 'node:path';
 import { renderIssue } from '../../../impl/core/issue.js';
 import { validatePayload } from '../../../impl/core/payload.js';
 import { lookupType } from '../../../spec/registry.js';
-import { attempt } from '../check.js';
+import { judgeNow, later } from '../check.js';
 import { EARLIER_NAMES } from '../check-meta.js';
-import type { Check, Logger } from '../types.js';
+import type { Check, Logger, SyncCase } from '../types.js';
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
@@ -85,14 +85,21 @@ export function replayCapture(file: string, text: string, map: (input: Record<st
   return problems.length === 0 ? null : problems.join(' | ');
 }
 
-/** Replay every capture under `corpusDir/vendors` whose vendor has a mapper. */
-export function vendorCaptureChecks(
+type CaptureMappers = Readonly<Record<string, { mapHook?(input: Record<string, unknown>): unknown; mapMoment?(input: Record<string, unknown>): unknown; mapEvent?(input: Record<string, unknown>, opts?: { deltas?: boolean }): unknown }>>;
+
+/** Replay every capture under `corpusDir/vendors` whose vendor has a mapper, judged now. */
+export function vendorCaptureChecks(corpusDir: string, mappers: CaptureMappers, logger: Logger): Check[] {
+  return judgeNow(vendorCaptureCases(corpusDir, mappers, logger));
+}
+
+/** Every capture under `corpusDir/vendors` whose vendor has a mapper, named; its replay is the case's judgement. */
+export function vendorCaptureCases(
   corpusDir: string,
-  mappers: Readonly<Record<string, { mapHook?(input: Record<string, unknown>): unknown; mapMoment?(input: Record<string, unknown>): unknown; mapEvent?(input: Record<string, unknown>, opts?: { deltas?: boolean }): unknown }>>,
+  mappers: CaptureMappers,
   logger: Logger,
-): Check[] {
+): SyncCase[] {
   const root = join(corpusDir, 'vendors');
-  const checks: Check[] = [];
+  const checks: SyncCase[] = [];
   const unrun: string[] = [];
   for (const release of dirs(root)) {
     const releaseDir = join(root, release);
@@ -115,8 +122,8 @@ export function vendorCaptureChecks(
       for (const file of files) {
         // Attributed to the adapter whose mapper replays it (the check name's `vendors` segment is a folder, not an integration).
         const text = readFileSync(join(releaseDir, scenario, file), 'utf8');
-        const check = attempt(`mappings/vendors/${release}/${scenario}/${file}`, () => replayCapture(file, text, replay.map, replay.shape), text);
-        checks.push({ ...check, integration: adapter });
+        const c = later(`mappings/vendors/${release}/${scenario}/${file}`, () => replayCapture(file, text, replay.map, replay.shape), text);
+        checks.push({ name: c.name, judge: () => ({ ...c.judge(), integration: adapter }) });
       }
     }
   }

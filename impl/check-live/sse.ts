@@ -36,30 +36,29 @@ export interface SseParser {
   end(): SseItem[];
 }
 
-export function createSseParser(): SseParser {
-  const decoder = new TextDecoder('utf-8');
-  let buffer = '';
-  let started = false;
-  let pendingCr = false;
-  let data: string[] = [];
-  let event: string | undefined;
-  let id: string | undefined;
+/** The field layer: one line at a time, builds a message from its fields and surfaces comments. */
+class SseFields {
+  private data: string[] = [];
+  private event: string | undefined;
+  private id: string | undefined;
 
-  const reset = (): void => {
-    data = [];
-    event = undefined;
-    id = undefined;
-  };
+  /** Forget the message being built (a dispatch, or the stream's end). */
+  reset(): void {
+    this.data = [];
+    this.event = undefined;
+    this.id = undefined;
+  }
 
-  const line = (text: string, out: SseItem[]): void => {
+  /** One line (without its terminator): a blank line dispatches, a `:` line is a comment, else a field. */
+  line(text: string, out: SseItem[]): void {
     if (text === '') {
-      if (data.length > 0) {
-        const msg: SseMessage = { kind: 'message', data: data.join('\n'), dataLines: data.length };
-        if (event !== undefined) msg.event = event;
-        if (id !== undefined) msg.id = id;
+      if (this.data.length > 0) {
+        const msg: SseMessage = { kind: 'message', data: this.data.join('\n'), dataLines: this.data.length };
+        if (this.event !== undefined) msg.event = this.event;
+        if (this.id !== undefined) msg.id = this.id;
         out.push(msg);
       }
-      reset();
+      this.reset();
       return;
     }
     if (text.startsWith(':')) {
@@ -70,51 +69,65 @@ export function createSseParser(): SseParser {
     const field = colon === -1 ? text : text.slice(0, colon);
     let value = colon === -1 ? '' : text.slice(colon + 1);
     if (value.startsWith(' ')) value = value.slice(1);
-    if (field === 'data') data.push(value);
-    else if (field === 'event') event = value;
-    else if (field === 'id' && !value.includes('\0')) id = value;
+    if (field === 'data') this.data.push(value);
+    else if (field === 'event') this.event = value;
+    else if (field === 'id' && !value.includes('\0')) this.id = value;
     // `retry` and unknown fields are ignored, as WHATWG says.
-  };
+  }
+}
 
-  const drain = (out: SseItem[]): void => {
+/** The byte and line layer: UTF-8 decoding across chunks, the leading BOM, CR / LF / CRLF line ends. */
+class StrictSseParser implements SseParser {
+  private readonly decoder = new TextDecoder('utf-8');
+  private readonly fields = new SseFields();
+  private buffer = '';
+  private started = false;
+  private pendingCr = false;
+
+  push(chunk: Uint8Array | string): SseItem[] {
+    let text = typeof chunk === 'string' ? chunk : this.decoder.decode(chunk, { stream: true });
+    if (!this.started && text.length > 0) {
+      this.started = true;
+      if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
+    }
+    this.buffer += text;
+    const out: SseItem[] = [];
+    this.drain(out);
+    return out;
+  }
+
+  end(): SseItem[] {
+    this.buffer += this.decoder.decode();
+    const out: SseItem[] = [];
+    this.drain(out);
+    this.buffer = '';
+    this.fields.reset();
+    return out;
+  }
+
+  /** Every complete line of the buffer to the field layer; the incomplete tail stays buffered. */
+  private drain(out: SseItem[]): void {
+    const { buffer } = this;
     let start = 0;
     for (let i = 0; i < buffer.length; i++) {
       const c = buffer[i];
-      if (pendingCr) {
-        pendingCr = false;
+      if (this.pendingCr) {
+        this.pendingCr = false;
         if (c === '\n') {
           start = i + 1;
           continue;
         }
       }
       if (c === '\n' || c === '\r') {
-        line(buffer.slice(start, i), out);
-        if (c === '\r') pendingCr = true;
+        this.fields.line(buffer.slice(start, i), out);
+        if (c === '\r') this.pendingCr = true;
         start = i + 1;
       }
     }
-    buffer = buffer.slice(start);
-  };
+    this.buffer = buffer.slice(start);
+  }
+}
 
-  return {
-    push(chunk) {
-      let text = typeof chunk === 'string' ? chunk : decoder.decode(chunk, { stream: true });
-      if (!started && text.length > 0) {
-        started = true;
-        if (text.charCodeAt(0) === 0xfeff) text = text.slice(1);
-      }
-      buffer += text;
-      const out: SseItem[] = [];
-      drain(out);
-      return out;
-    },
-    end() {
-      buffer += decoder.decode();
-      const out: SseItem[] = [];
-      drain(out);
-      buffer = '';
-      reset();
-      return out;
-    },
-  };
+export function createSseParser(): SseParser {
+  return new StrictSseParser();
 }

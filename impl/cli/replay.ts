@@ -14,7 +14,7 @@ import { count } from '../operator/plural.js';
 import type { Verb } from './verb.js';
 import { fsReason } from '../operator/fs-errors.js';
 import { monotonicUlid } from '../core/ulid.js';
-import { ReplayIndex, type ReplayOptions } from '../operator/replay-plan.js';
+import { ReplayIndex, type GroupSummary, type LeanStep, type ReplayOptions } from '../operator/replay-plan.js';
 import { RELAY_FLAGS, RELAY_HELP, authHeaders, describeNetError, refused, unreachable, target } from '../operator/relay-opts.js';
 
 const HELP = `usage: aep replay <capture.jsonl> [--speed N] [--max-gap MS] [--dry-run] [flags]
@@ -107,8 +107,8 @@ async function openCapture(file: string, io: CliIo): Promise<{ ok: true; handle:
   }
 }
 
-/** Both passes: the index (first read), then each planned event re-read by its offset, rewritten, printed or sent. */
-async function replayFrom(handle: FileHandle, file: string, o: ReplayOptions, values: Values, io: CliIo): Promise<number> {
+/** The first pass: every line of the capture into the index (its place in the file and its order keys). */
+async function indexCapture(handle: FileHandle): Promise<ReplayIndex> {
   const index = new ReplayIndex();
   // A freshly opened handle reads from its start; the second pass re-reads by offset (LineAt).
   for await (const raw of jsonlLines(readChunks(handle), MAX_LINE_BYTES)) {
@@ -126,59 +126,94 @@ async function replayFrom(handle: FileHandle, file: string, o: ReplayOptions, va
     }
     index.add(v, raw.offset);
   }
-  const { steps, groups } = index.plan(o);
-  const reader = new LineAt(handle, MAX_LINE_BYTES);
-  /** The replayed copy of step `i`'s event (its line re-read: it parsed in the first pass). */
-  const event = async (i: number): Promise<Record<string, unknown>> => {
-    const s = steps[i]!;
-    return index.rewrite(s.kept, JSON.parse((await reader.line(s.ref)).toString('utf8')) as Record<string, unknown>, o);
-  };
-  const plan = { events: steps, groups, skippedCommands: index.skippedCommands, duplicates: index.duplicates, unusable: index.unusable };
-  const total = steps.reduce((s, p) => s + p.delayMs, 0);
-  const summary = { groups: plan.groups, events: plan.events.length, skippedCommands: plan.skippedCommands, duplicates: plan.duplicates, unusable: plan.unusable, durationMs: total };
-  const describe = (): string =>
-    `${plan.groups.map((g) => `  ${g.session || '(no session)'} → ${g.replay || '(no session)'}: ${count(g.events, 'event')}`).join('\n')}\n` +
-    `${count(plan.events.length, 'event')} in ${count(plan.groups.length, 'session')}, ${count(plan.skippedCommands, 'command')} skipped, ${count(plan.duplicates, 'duplicate')} coalesced, ${count(plan.unusable, 'unusable line')}; about ${(total / 1000).toFixed(1)} s\n`;
-  if (plan.events.length === 0) {
-    // Nothing to send is a failure, dry run or not: a CI job must not think it replayed.
-    const why = plan.unusable > 0 || plan.skippedCommands > 0 ? ` (${count(plan.unusable, 'unusable line')}, ${count(plan.skippedCommands, 'command')} skipped)` : index.lines === 0 ? ' (the file is empty)' : '';
-    if (values.json) io.stdout(`${JSON.stringify({ ...summary, error: 'no replayable events' })}\n`);
-    io.stderr(`aep replay: ${file} holds no replayable events${why}; give it a capture of AEP events (one JSON event per line, e.g. written by 'aep sink'), and check it with 'aep validate ${file}'\n`);
-    return EXIT.failed;
+  return index;
+}
+
+/** The indexed capture's plan: its steps and groups, the summary the output carries, each step's event re-read and rewritten. */
+class PlannedReplay {
+  readonly steps: LeanStep[];
+  readonly groups: GroupSummary[];
+  /** The sum of the planned delays, in ms. */
+  readonly total: number;
+  readonly summary: { groups: GroupSummary[]; events: number; skippedCommands: number; duplicates: number; unusable: number; durationMs: number };
+  private readonly reader: LineAt;
+
+  constructor(readonly index: ReplayIndex, handle: FileHandle, private readonly o: ReplayOptions) {
+    ({ steps: this.steps, groups: this.groups } = index.plan(o));
+    this.reader = new LineAt(handle, MAX_LINE_BYTES);
+    this.total = this.steps.reduce((s, p) => s + p.delayMs, 0);
+    this.summary = { groups: this.groups, events: this.steps.length, skippedCommands: index.skippedCommands, duplicates: index.duplicates, unusable: index.unusable, durationMs: this.total };
   }
-  if (values['dry-run']) {
-    if (!values.json) {
-      io.stdout(`dry run, nothing sent:\n${describe()}`);
-      return EXIT.ok;
-    }
-    // {...summary, plan: [{delayMs, event}, ...]} written an event at a time, in ~64 KiB writes.
-    let out = `${JSON.stringify({ ...summary, plan: [] }).slice(0, -2)}`;
-    for (let i = 0; i < steps.length; i++) {
-      out += `${i === 0 ? '' : ','}${JSON.stringify({ delayMs: steps[i]!.delayMs, event: await event(i) })}`;
-      if (out.length >= 64 * 1024) {
-        io.stdout(out);
-        out = '';
-        await io.drained?.();
-      }
-    }
-    io.stdout(`${out}]}\n`);
+
+  /** The replayed copy of step `i`'s event (its line re-read: it parsed in the first pass). */
+  async event(i: number): Promise<Record<string, unknown>> {
+    const s = this.steps[i]!;
+    return this.index.rewrite(s.kept, JSON.parse((await this.reader.line(s.ref)).toString('utf8')) as Record<string, unknown>, this.o);
+  }
+
+  /** Per session: recorded → replay id and event count, then the totals line. */
+  describe(): string {
+    const { groups, steps, summary } = this;
+    return `${groups.map((g) => `  ${g.session || '(no session)'} → ${g.replay || '(no session)'}: ${count(g.events, 'event')}`).join('\n')}\n` +
+      `${count(steps.length, 'event')} in ${count(groups.length, 'session')}, ${count(summary.skippedCommands, 'command')} skipped, ${count(summary.duplicates, 'duplicate')} coalesced, ${count(summary.unusable, 'unusable line')}; about ${(this.total / 1000).toFixed(1)} s\n`;
+  }
+}
+
+/** Both passes: the index (first read), then each planned event re-read by its offset, rewritten, printed or sent. */
+async function replayFrom(handle: FileHandle, file: string, o: ReplayOptions, values: Values, io: CliIo): Promise<number> {
+  const plan = new PlannedReplay(await indexCapture(handle), handle, o);
+  if (plan.steps.length === 0) return noEvents(plan, file, values, io);
+  if (values['dry-run']) return dryRun(plan, values, io);
+  return send(plan, values, io);
+}
+
+/** Nothing to send is a failure, dry run or not: a CI job must not think it replayed. */
+function noEvents(plan: PlannedReplay, file: string, values: Values, io: CliIo): number {
+  const { summary } = plan;
+  const why = summary.unusable > 0 || summary.skippedCommands > 0 ? ` (${count(summary.unusable, 'unusable line')}, ${count(summary.skippedCommands, 'command')} skipped)` : plan.index.lines === 0 ? ' (the file is empty)' : '';
+  if (values.json) io.stdout(`${JSON.stringify({ ...plan.summary, error: 'no replayable events' })}\n`);
+  io.stderr(`aep replay: ${file} holds no replayable events${why}; give it a capture of AEP events (one JSON event per line, e.g. written by 'aep sink'), and check it with 'aep validate ${file}'\n`);
+  return EXIT.failed;
+}
+
+/** `--dry-run`: the plan printed (with --json, every planned event too); nothing sent. */
+async function dryRun(plan: PlannedReplay, values: Values, io: CliIo): Promise<number> {
+  if (!values.json) {
+    io.stdout(`dry run, nothing sent:\n${plan.describe()}`);
     return EXIT.ok;
   }
+  // {...summary, plan: [{delayMs, event}, ...]} written an event at a time, in ~64 KiB writes.
+  let out = `${JSON.stringify({ ...plan.summary, plan: [] }).slice(0, -2)}`;
+  for (let i = 0; i < plan.steps.length; i++) {
+    out += `${i === 0 ? '' : ','}${JSON.stringify({ delayMs: plan.steps[i]!.delayMs, event: await plan.event(i) })}`;
+    if (out.length >= 64 * 1024) {
+      io.stdout(out);
+      out = '';
+      await io.drained?.();
+    }
+  }
+  io.stdout(`${out}]}\n`);
+  return EXIT.ok;
+}
+
+/** Every planned event POSTed to the relay at its recorded pace; the first refusal, failure or stop aborts. */
+async function send(plan: PlannedReplay, values: Values, io: CliIo): Promise<number> {
+  const { steps } = plan;
   const t = target(values, io.env);
-  if (!values.json) io.stderr(`aep replay: sending to ${t.relay}:\n${describe()}`);
+  if (!values.json) io.stderr(`aep replay: sending to ${t.relay}:\n${plan.describe()}`);
   let sent = 0;
   for (let i = 0; i < steps.length; i++) {
     const p = steps[i]!;
     if (p.delayMs > 0) {
       const stopped = await Promise.race([new Promise<false>((r) => setTimeout(() => r(false), p.delayMs)), io.stopSignal.then(() => true)]);
       if (stopped) {
-        io.stderr(`aep replay: interrupted after ${sent} of ${count(plan.events.length, 'event')}\n`);
+        io.stderr(`aep replay: interrupted after ${sent} of ${count(steps.length, 'event')}\n`);
         return EXIT.failed;
       }
     }
     let res: Response;
     try {
-      res = await fetch(`${t.relay}/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'aep-version': '0.1', ...authHeaders(t) }, body: JSON.stringify(await event(i)) });
+      res = await fetch(`${t.relay}/events`, { method: 'POST', headers: { 'content-type': 'application/json', 'aep-version': '0.1', ...authHeaders(t) }, body: JSON.stringify(await plan.event(i)) });
     } catch (err) {
       io.stderr(`aep replay: ${unreachable(t, describeNetError(err))} (after ${count(sent, 'event')})\n`);
       return EXIT.failed;
@@ -189,9 +224,9 @@ async function replayFrom(handle: FileHandle, file: string, o: ReplayOptions, va
       return EXIT.failed;
     }
     sent++;
-    if (!values.json && sent % 100 === 0) io.stderr(`aep replay: ${sent}/${plan.events.length}\n`);
+    if (!values.json && sent % 100 === 0) io.stderr(`aep replay: ${sent}/${steps.length}\n`);
   }
-  if (values.json) io.stdout(`${JSON.stringify(summary)}\n`);
+  if (values.json) io.stdout(`${JSON.stringify(plan.summary)}\n`);
   else io.stdout(`replayed ${count(sent, 'event')} as ${plan.groups.map((g) => g.replay).filter(Boolean).join(', ')}\n`);
   return EXIT.ok;
 }

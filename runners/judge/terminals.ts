@@ -87,120 +87,146 @@ interface Open {
   terminals: number;
 }
 
-/** Every finding over the stream, in stream order (empty: the stream holds the rules). */
-export function judgeTerminals(stream: readonly unknown[], opts: TerminalOptions = {}): TerminalFinding[] {
-  const out: TerminalFinding[] = [];
-  const find = (rule: TerminalRule, path: string, what: string): void => {
-    out.push({ rule, section: TERMINAL_RULES[rule].section, path, message: `${what}; fix: ${TERMINAL_RULES[rule].fix}` });
-  };
-  const seen = new Set<string>();
-  const byId = new Map<string, Ev>();
-  const calls = new Map<string, Open>();
-  const runs = new Map<string, Open>();
-  const runOrder: string[] = [];
-  const runTerminalType = new Map<string, string>();
-  const endedScopes = new Set<string>();
-  for (const [i, raw] of stream.entries()) {
-    const e = obj(raw);
-    if (!e) continue;
+/** One pass over the stream: the open calls and runs, what ended them, and the findings so far. */
+class TerminalsJudge {
+  readonly out: TerminalFinding[] = [];
+  private readonly seen = new Set<string>();
+  private readonly byId = new Map<string, Ev>();
+  private readonly calls = new Map<string, Open>();
+  private readonly runs = new Map<string, Open>();
+  private readonly runOrder: string[] = [];
+  private readonly runTerminalType = new Map<string, string>();
+  private readonly endedScopes = new Set<string>();
+
+  constructor(private readonly stream: readonly unknown[]) {}
+
+  private find(rule: TerminalRule, path: string, what: string): void {
+    this.out.push({ rule, section: TERMINAL_RULES[rule].section, path, message: `${what}; fix: ${TERMINAL_RULES[rule].fix}` });
+  }
+
+  /** Event `i` of the stream (a redelivery of an `(source, id)` already seen is skipped). */
+  see(i: number, e: Ev): void {
     const type = str(e.type) ?? '';
     const source = str(e.source) ?? '';
     const id = str(e.id);
     if (id !== undefined) {
       const key = `${source}\u0000${id}`;
-      if (seen.has(key)) continue; // redelivery of the same event
-      seen.add(key);
-      byId.set(id, e);
+      if (this.seen.has(key)) return; // redelivery of the same event
+      this.seen.add(key);
+      this.byId.set(id, e);
     }
     const session = str(e.session) ?? '';
     const scope = `${source}\u0000${session}`;
-    if (type === 'tool.requested') {
-      const call = callIdOf(e);
-      if (call === undefined) {
-        find('terminals/tool-call-id', at(i, e), `tool.requested ${id ?? '(no id)'} (tool ${String(obj(obj(e.data)?.tool)?.name ?? '?')}, session ${session}) names no call: data.tool.call_id is absent`);
-        continue;
-      }
-      const key = `${scope}\u0000${call}`;
-      if (calls.has(key)) find('terminals/tool-request-repeated', at(i, e), `call ${call} (session ${session}) was already requested at events[${calls.get(key)!.index}]`);
-      else calls.set(key, { index: i, id: id ?? '', terminals: 0 });
-      continue;
+    if (type === 'tool.requested') this.toolRequested(i, e, id, session, scope);
+    else if (TOOL_TERMINALS.has(type)) this.toolTerminal(i, e, type, id, session, scope);
+    else if (type === 'session.ended') this.endedScopes.add(scope);
+    else if (type === 'run.started') this.runStarted(i, e, id, scope);
+    else if (RUN_TERMINALS.has(type)) this.runTerminal(i, e, type, session, scope);
+  }
+
+  private toolRequested(i: number, e: Ev, id: string | undefined, session: string, scope: string): void {
+    const call = callIdOf(e);
+    if (call === undefined) {
+      this.find('terminals/tool-call-id', at(i, e), `tool.requested ${id ?? '(no id)'} (tool ${String(obj(obj(e.data)?.tool)?.name ?? '?')}, session ${session}) names no call: data.tool.call_id is absent`);
+      return;
     }
-    if (TOOL_TERMINALS.has(type)) {
-      const call = callIdOf(e);
-      const open = call === undefined ? undefined : calls.get(`${scope}\u0000${call}`);
-      if (!open) {
-        // Unpairable while a call of its session is open: it should have ended that call. A
-        // terminal of a call whose request the vendor never delivered has nothing to pair with.
-        const waiting = [...calls.entries()].filter(([k, c]) => k.startsWith(`${scope}\u0000`) && c.terminals === 0).map(([k]) => k.split('\u0000')[2]);
-        if (waiting.length > 0) {
-          find('terminals/tool-terminal-unpaired', at(i, e), call === undefined
-            ? `${type} ${id ?? ''} (tool ${String(obj(obj(e.data)?.tool)?.name ?? '?')}, session ${session}) carries no data.tool.call_id while call(s) ${waiting.join(', ')} are open: it ends none of them`
-            : `${type} ${id ?? ''} names call ${call}, which no tool.requested of session ${session} opened, while call(s) ${waiting.join(', ')} are open`);
-        }
-        continue;
+    const key = `${scope}\u0000${call}`;
+    if (this.calls.has(key)) this.find('terminals/tool-request-repeated', at(i, e), `call ${call} (session ${session}) was already requested at events[${this.calls.get(key)!.index}]`);
+    else this.calls.set(key, { index: i, id: id ?? '', terminals: 0 });
+  }
+
+  private toolTerminal(i: number, e: Ev, type: string, id: string | undefined, session: string, scope: string): void {
+    const call = callIdOf(e);
+    const open = call === undefined ? undefined : this.calls.get(`${scope}\u0000${call}`);
+    if (!open) {
+      // Unpairable while a call of its session is open: it should have ended that call. A
+      // terminal of a call whose request the vendor never delivered has nothing to pair with.
+      const waiting = [...this.calls.entries()].filter(([k, c]) => k.startsWith(`${scope}\u0000`) && c.terminals === 0).map(([k]) => k.split('\u0000')[2]);
+      if (waiting.length > 0) {
+        this.find('terminals/tool-terminal-unpaired', at(i, e), call === undefined
+          ? `${type} ${id ?? ''} (tool ${String(obj(obj(e.data)?.tool)?.name ?? '?')}, session ${session}) carries no data.tool.call_id while call(s) ${waiting.join(', ')} are open: it ends none of them`
+          : `${type} ${id ?? ''} names call ${call}, which no tool.requested of session ${session} opened, while call(s) ${waiting.join(', ')} are open`);
       }
-      open.terminals++;
-      if (open.terminals > 1) find('terminals/tool-terminal-repeated', at(i, e), `call ${call} (requested at events[${open.index}]) already reached a terminal; this is terminal #${open.terminals}`);
-      const cause = str(e.cause);
-      const causing = cause === undefined ? undefined : byId.get(cause);
-      if (cause === undefined) find('terminals/tool-terminal-cause', at(i, e), `${type} of call ${call} carries no cause; its request is ${open.id} (events[${open.index}])`);
-      else if (cause !== open.id && !(causing && DECISIONS(str(causing.type) ?? ''))) {
-        find('terminals/tool-terminal-cause', at(i, e), `${type} of call ${call} has cause ${cause}, which is neither its request ${open.id} (events[${open.index}]) nor an answer or command of the stream`);
-      }
-      continue;
+      return;
     }
-    if (type === 'session.ended') {
-      endedScopes.add(scope);
-      continue;
-    }
-    if (type === 'run.started') {
-      const run = str(e.run);
-      if (run === undefined) continue;
-      const key = `${scope}\u0000${run}`;
-      if (!runs.has(key)) {
-        runs.set(key, { index: i, id: id ?? '', terminals: 0 });
-        runOrder.push(key);
-      }
-      continue;
-    }
-    if (RUN_TERMINALS.has(type)) {
-      const run = str(e.run);
-      if (run === undefined) continue; // a run-less terminal: nothing to pair (the adapter knew no run)
-      const open = runs.get(`${scope}\u0000${run}`);
-      if (!open) {
-        find('terminals/run-terminal-unstarted', at(i, e), `${type} closes run ${run} of session ${session}, which no run.started in the stream opened`);
-        continue;
-      }
-      open.terminals++;
-      if (open.terminals > 1) find('terminals/run-terminal-repeated', at(i, e), `run ${run} (started at events[${open.index}]) already reached a terminal; this ${type} is terminal #${open.terminals}`);
-      else runTerminalType.set(`${scope}\u0000${run}`, type);
+    open.terminals++;
+    if (open.terminals > 1) this.find('terminals/tool-terminal-repeated', at(i, e), `call ${call} (requested at events[${open.index}]) already reached a terminal; this is terminal #${open.terminals}`);
+    const cause = str(e.cause);
+    const causing = cause === undefined ? undefined : this.byId.get(cause);
+    if (cause === undefined) this.find('terminals/tool-terminal-cause', at(i, e), `${type} of call ${call} carries no cause; its request is ${open.id} (events[${open.index}])`);
+    else if (cause !== open.id && !(causing && DECISIONS(str(causing.type) ?? ''))) {
+      this.find('terminals/tool-terminal-cause', at(i, e), `${type} of call ${call} has cause ${cause}, which is neither its request ${open.id} (events[${open.index}]) nor an answer or command of the stream`);
     }
   }
-  const openCalls = [...calls.values()].filter((c) => c.terminals === 0);
-  const closedCalls = calls.size - openCalls.length;
-  const callsShort = opts.complete ? openCalls.length > (opts.expectOpen?.calls ?? 0) : closedCalls < Math.min(opts.endedCalls ?? 0, calls.size);
-  if (callsShort) {
+
+  private runStarted(i: number, e: Ev, id: string | undefined, scope: string): void {
+    const run = str(e.run);
+    if (run === undefined) return;
+    const key = `${scope}\u0000${run}`;
+    if (!this.runs.has(key)) {
+      this.runs.set(key, { index: i, id: id ?? '', terminals: 0 });
+      this.runOrder.push(key);
+    }
+  }
+
+  private runTerminal(i: number, e: Ev, type: string, session: string, scope: string): void {
+    const run = str(e.run);
+    if (run === undefined) return; // a run-less terminal: nothing to pair (the adapter knew no run)
+    const open = this.runs.get(`${scope}\u0000${run}`);
+    if (!open) {
+      this.find('terminals/run-terminal-unstarted', at(i, e), `${type} closes run ${run} of session ${session}, which no run.started in the stream opened`);
+      return;
+    }
+    open.terminals++;
+    if (open.terminals > 1) this.find('terminals/run-terminal-repeated', at(i, e), `run ${run} (started at events[${open.index}]) already reached a terminal; this ${type} is terminal #${open.terminals}`);
+    else this.runTerminalType.set(`${scope}\u0000${run}`, type);
+  }
+
+  /** After the stream: the calls the vendor ended (`complete` / `endedCalls`) that reached no terminal. */
+  missingCalls(opts: TerminalOptions): void {
+    const openCalls = [...this.calls.values()].filter((c) => c.terminals === 0);
+    const closedCalls = this.calls.size - openCalls.length;
+    const callsShort = opts.complete ? openCalls.length > (opts.expectOpen?.calls ?? 0) : closedCalls < Math.min(opts.endedCalls ?? 0, this.calls.size);
+    if (!callsShort) return;
     const why = opts.complete ? `${openCalls.length} open call(s), ${opts.expectOpen?.calls ?? 0} expected open` : `the vendor ended ${opts.endedCalls} call(s), ${closedCalls} reached a terminal`;
-    for (const c of openCalls) find('terminals/tool-terminal-missing', at(c.index, obj(stream[c.index])!), `tool.requested ${c.id} never reached a terminal (${why})`);
+    for (const c of openCalls) this.find('terminals/tool-terminal-missing', at(c.index, obj(this.stream[c.index])!), `tool.requested ${c.id} never reached a terminal (${why})`);
   }
-  const openRuns = runOrder.map((k) => [k, runs.get(k)!] as const).filter(([, r]) => r.terminals === 0);
-  const tooMany = opts.complete === true && openRuns.length > (opts.expectOpen?.runs ?? 0);
-  for (const [k, r] of openRuns) {
-    const sessionEnded = endedScopes.has(k.split('\u0000').slice(0, 2).join('\u0000'));
-    if (!tooMany && !sessionEnded) continue;
-    find('terminals/run-terminal-missing', at(r.index, obj(stream[r.index])!), `run.started ${r.id} never reached a terminal (${sessionEnded ? 'its session ended' : `${openRuns.length} open run(s), ${opts.expectOpen?.runs ?? 0} expected open`})`);
+
+  /** After the stream: the runs the vendor ended (their session ended, or `complete`) that reached no terminal. */
+  missingRuns(opts: TerminalOptions): void {
+    const openRuns = this.runOrder.map((k) => [k, this.runs.get(k)!] as const).filter(([, r]) => r.terminals === 0);
+    const tooMany = opts.complete === true && openRuns.length > (opts.expectOpen?.runs ?? 0);
+    for (const [k, r] of openRuns) {
+      const sessionEnded = this.endedScopes.has(k.split('\u0000').slice(0, 2).join('\u0000'));
+      if (!tooMany && !sessionEnded) continue;
+      this.find('terminals/run-terminal-missing', at(r.index, obj(this.stream[r.index])!), `run.started ${r.id} never reached a terminal (${sessionEnded ? 'its session ended' : `${openRuns.length} open run(s), ${opts.expectOpen?.runs ?? 0} expected open`})`);
+    }
   }
-  if (opts.expectRunTerminals) {
-    for (const [n, want] of opts.expectRunTerminals.entries()) {
-      const key = runOrder[n];
-      const got = key === undefined ? undefined : runTerminalType.get(key);
+
+  /** After the stream: each run's terminal type against `expected`, in the order the runs started. */
+  runTerminalTypes(expected: readonly string[]): void {
+    for (const [n, want] of expected.entries()) {
+      const key = this.runOrder[n];
+      const got = key === undefined ? undefined : this.runTerminalType.get(key);
       if (got !== want) {
-        const r = key === undefined ? undefined : runs.get(key);
-        find('terminals/run-terminal-type', r ? at(r.index, obj(stream[r.index])!) : `runs[${n}]`, `run #${n + 1} ${r ? `(started at events[${r.index}]) ` : ''}should end ${want}, ended ${got ?? (r ? 'without a terminal' : 'never started')}`);
+        const r = key === undefined ? undefined : this.runs.get(key);
+        this.find('terminals/run-terminal-type', r ? at(r.index, obj(this.stream[r.index])!) : `runs[${n}]`, `run #${n + 1} ${r ? `(started at events[${r.index}]) ` : ''}should end ${want}, ended ${got ?? (r ? 'without a terminal' : 'never started')}`);
       }
     }
   }
-  return out.sort((a, b) => indexOf(a.path) - indexOf(b.path));
+}
+
+/** Every finding over the stream, in stream order (empty: the stream holds the rules). */
+export function judgeTerminals(stream: readonly unknown[], opts: TerminalOptions = {}): TerminalFinding[] {
+  const judge = new TerminalsJudge(stream);
+  for (const [i, raw] of stream.entries()) {
+    const e = obj(raw);
+    if (e) judge.see(i, e);
+  }
+  judge.missingCalls(opts);
+  judge.missingRuns(opts);
+  if (opts.expectRunTerminals) judge.runTerminalTypes(opts.expectRunTerminals);
+  return judge.out.sort((a, b) => indexOf(a.path) - indexOf(b.path));
 }
 
 const indexOf = (path: string): number => Number(/^events\[(\d+)\]/.exec(path)?.[1] ?? Number.MAX_SAFE_INTEGER);

@@ -170,89 +170,130 @@ async function act(scenario: Scenario, d: Drive, holdMs: number): Promise<{ prob
   return { problems, localPrompt };
 }
 
-export async function runVendorScenario(driver: VendorDriver, scenario: Scenario, env: ScenarioEnv): Promise<ScenarioResult> {
-  const call = driver.toolCall(scenario.tool, '');
-  if (call === null) throw new Error(`${driver.vendor} has no tool for ${scenario.tool}`);
-  const dirs = makeDirs();
-  const proof = join(dirs.work, 'proof.txt');
-  const holdMs = scenario.holdMs ?? 20_000;
-  const jar = new ProcessJar(randomBytes(6).toString('hex'));
-  const model: RunningModelServer = await startModelServer({ turns: [{ tools: [driver.toolCall(scenario.tool, proof)!] }, { text: 'Finished the scripted task.' }] });
-  writeAepWrapper(dirs.bin, join(env.projectRoot, 'bin', 'aep.js'), dirs.records);
-  const records = (): HookRecord[] => readRecords(dirs.records);
-  const aepHome = join(dirs.root, 'aep-home');
-  let transcript = '';
-  const prompt = 'Run the scripted task.';
+const PROMPT = 'Run the scripted task.';
+/** The file the scripted tool call writes: its existence proves the tool ran. */
+const proofOf = (dirs: RunDirs): string => join(dirs.work, 'proof.txt');
 
-  const observe = async (session: VendorSession, stack: Stack | null, daemon: { port: number } | null): Promise<string[]> => {
-    const acted = await act(scenario, { session, records, client: stack?.client ?? null, agent: env.adapterDef?.agent ?? null }, holdMs);
+/** One scenario's run: its folders, process jar and model server; launches the vendor, observes it, keeps or removes what it left. */
+class VendorRun {
+  readonly proof: string;
+  readonly holdMs: number;
+  readonly aepHome: string;
+  transcript = '';
+
+  constructor(
+    private readonly driver: VendorDriver,
+    private readonly scenario: Scenario,
+    private readonly env: ScenarioEnv,
+    readonly dirs: RunDirs,
+    private readonly jar: ProcessJar,
+    private readonly model: RunningModelServer,
+  ) {
+    this.proof = proofOf(dirs);
+    this.holdMs = scenario.holdMs ?? 20_000;
+    this.aepHome = join(dirs.root, 'aep-home');
+  }
+
+  records(): HookRecord[] {
+    return readRecords(this.dirs.records);
+  }
+
+  /** With an adapter: the relay stack and the daemon (behind the recording hook proxy); without: the recording configuration. */
+  async drive(): Promise<string[]> {
+    const { env, driver } = this;
+    if (env.adapterDef) {
+      const def = env.adapterDef;
+      return withStack((stack) => this.driveAdapter(def, stack));
+    }
+    if (!env.recordingConfig) return [`${driver.vendor}: no adapter and no recording configuration`];
+    const session = await this.launchWith(env.recordingConfig, {});
+    return this.observe(session, null, null);
+  }
+
+  private async driveAdapter(def: AdapterDef, stack: Stack): Promise<string[]> {
+    const { driver, scenario, env, holdMs } = this;
+    const pluginEnv = { ...(driver.plugin?.env ?? {}), ...(scenario.pluginEnv ?? {}) };
+    const daemon = await stack.adapter(def, { attentionTimeoutMs: holdMs, home: this.aepHome }, pluginEnv);
+    const proxy = await startHookProxy(daemon.port, this.dirs.records);
+    try {
+      if (driver.plugin) {
+        // The plugin POSTs each moment to its daemon port: the proxy's, which records it.
+        // A daemon-down scenario closes the daemon first: the proxy answers 502, the host must not care.
+        if (scenario.daemonDown) await daemon.close();
+        const session = await this.launchWith({}, { ...pluginEnv, [portEnvName(def.agent)]: String(proxy.port), AEP_ATTENTION_TIMEOUT_MS: String(holdMs) });
+        return await this.observe(session, stack, scenario.daemonDown ? null : daemon);
+      }
+      const examplePath = join(env.projectRoot, driver.exampleFile);
+      const wiring = driver.wire ? driver.wire(examplePath, driver.adapter) : wireExample(JSON.parse(readFileSync(examplePath, 'utf8')) as unknown, { adapter: driver.adapter, httpPort: proxy.port });
+      if (wiring.problems.length) return wiring.problems.map((p) => `${driver.exampleFile}: ${p}`);
+      const session = await this.launchWith(wiring.config, { [portEnvName(def.agent)]: String(daemon.port), AEP_ATTENTION_TIMEOUT_MS: String(holdMs) });
+      return await this.observe(session, stack, daemon);
+    } finally {
+      await this.jar.killAll();
+      await proxy.close();
+      await daemon.close();
+    }
+  }
+
+  private launchWith(config: Record<string, unknown>, hookEnv: Record<string, string>): Promise<VendorSession> {
+    const { env, dirs } = this;
+    return this.driver.launch({ jar: this.jar, pin: env.pin, binary: env.binary, dirs, modelUrl: this.model.url, hookConfig: config, hookEnv, prompt: PROMPT, projectRoot: env.projectRoot, ...(this.scenario.tui ? { tui: true } : {}) });
+  }
+
+  /** Act as the scenario's people, then gather what the vendor, the relay and the log show and judge it. */
+  private async observe(session: VendorSession, stack: Stack | null, daemon: { port: number } | null): Promise<string[]> {
+    const { env, scenario, driver } = this;
+    const acted = await act(scenario, { session, records: () => this.records(), client: stack?.client ?? null, agent: env.adapterDef?.agent ?? null }, this.holdMs);
     await sleep(300);
-    transcript = await session.transcript();
+    this.transcript = await session.transcript();
     const events = stack ? stack.client.events().flatMap((f) => (f.json!.agent === env.adapterDef!.agent ? [f.json!] : [])) : null;
     if (daemon) await flushSessionLogs(); // the in-process daemon writes its log off the reply path
-    const log = daemon ? readLog(aepHome, env.adapterDef!.agent, env.implementation) : null;
+    const log = daemon ? readLog(this.aepHome, env.adapterDef!.agent, env.implementation) : null;
     const obs: Observation = {
-      hooks: records(),
+      hooks: this.records(),
       events,
       logProblems: log ? log.problems : null,
       logEvents: log ? log.events : 0,
-      proofExists: existsSync(proof),
-      laterModelRequests: model.requests.filter((r) => r.kind === 'main').slice(1).map((r) => JSON.stringify(r.body)),
+      proofExists: existsSync(this.proof),
+      laterModelRequests: this.model.requests.filter((r) => r.kind === 'main').slice(1).map((r) => JSON.stringify(r.body)),
       localPrompt: acted.localPrompt,
       ...(session.exitCode ? { hostExit: session.exitCode() } : {}),
       ...(env.adapterDef ? { integration: env.adapterDef.agent } : {}),
     };
     return [...acted.problems, ...judge(scenario.expect(driver.vendor), obs)];
-  };
+  }
 
-  const launchWith = async (config: Record<string, unknown>, hookEnv: Record<string, string>) =>
-    driver.launch({ jar, pin: env.pin, binary: env.binary, dirs, modelUrl: model.url, hookConfig: config, hookEnv, prompt, projectRoot: env.projectRoot, ...(scenario.tui ? { tui: true } : {}) });
+  /** The result: the capture saved (when asked and there are hooks), the temporary root kept or removed. */
+  finish(problems: string[]): ScenarioResult {
+    const { env, scenario, driver, dirs } = this;
+    const hooks = this.records();
+    const result: ScenarioResult = { problems, hooks, transcript: this.transcript };
+    if (env.captureDir && hooks.length > 0) result.capture = writeCapture(env.captureDir, env.pin, scenario.name, scenario.tui ? (driver.tuiMode ?? driver.mode) : driver.mode, hooks, dirs.root, env.now());
+    if (env.keep || process.env.AEP_VENDORS_KEEP === '1') {
+      result.root = dirs.root;
+      writeFileSync(join(dirs.root, 'model-requests.json'), JSON.stringify(this.model.requests, null, 2));
+      writeFileSync(join(dirs.root, 'transcript.txt'), this.transcript);
+      env.log(`kept ${dirs.root}`);
+    }
+    else rmSync(dirs.root, { recursive: true, force: true });
+    return result;
+  }
+}
 
+export async function runVendorScenario(driver: VendorDriver, scenario: Scenario, env: ScenarioEnv): Promise<ScenarioResult> {
+  const call = driver.toolCall(scenario.tool, '');
+  if (call === null) throw new Error(`${driver.vendor} has no tool for ${scenario.tool}`);
+  const dirs = makeDirs();
+  const proof = proofOf(dirs);
+  const jar = new ProcessJar(randomBytes(6).toString('hex'));
+  const model: RunningModelServer = await startModelServer({ turns: [{ tools: [driver.toolCall(scenario.tool, proof)!] }, { text: 'Finished the scripted task.' }] });
+  writeAepWrapper(dirs.bin, join(env.projectRoot, 'bin', 'aep.js'), dirs.records);
+  const run = new VendorRun(driver, scenario, env, dirs, jar, model);
   let problems: string[];
   try {
-    problems = await withTeardownOnSignal(jar, async () => {
-      if (env.adapterDef) {
-        const def = env.adapterDef;
-        return withStack(async (stack) => {
-          const pluginEnv = { ...(driver.plugin?.env ?? {}), ...(scenario.pluginEnv ?? {}) };
-          const daemon = await stack.adapter(def, { attentionTimeoutMs: holdMs, home: aepHome }, pluginEnv);
-          const proxy = await startHookProxy(daemon.port, dirs.records);
-          try {
-            if (driver.plugin) {
-              // The plugin POSTs each moment to its daemon port: the proxy's, which records it.
-              // A daemon-down scenario closes the daemon first: the proxy answers 502, the host must not care.
-              if (scenario.daemonDown) await daemon.close();
-              const session = await launchWith({}, { ...pluginEnv, [portEnvName(def.agent)]: String(proxy.port), AEP_ATTENTION_TIMEOUT_MS: String(holdMs) });
-              return await observe(session, stack, scenario.daemonDown ? null : daemon);
-            }
-            const examplePath = join(env.projectRoot, driver.exampleFile);
-            const wiring = driver.wire ? driver.wire(examplePath, driver.adapter) : wireExample(JSON.parse(readFileSync(examplePath, 'utf8')) as unknown, { adapter: driver.adapter, httpPort: proxy.port });
-            if (wiring.problems.length) return wiring.problems.map((p) => `${driver.exampleFile}: ${p}`);
-            const session = await launchWith(wiring.config, { [portEnvName(def.agent)]: String(daemon.port), AEP_ATTENTION_TIMEOUT_MS: String(holdMs) });
-            return await observe(session, stack, daemon);
-          } finally {
-            await jar.killAll();
-            await proxy.close();
-            await daemon.close();
-          }
-        });
-      }
-      if (!env.recordingConfig) return [`${driver.vendor}: no adapter and no recording configuration`];
-      const session = await launchWith(env.recordingConfig, {});
-      return observe(session, null, null);
-    });
+    problems = await withTeardownOnSignal(jar, () => run.drive());
   } finally {
     await model.close();
   }
-  const hooks = records();
-  const result: ScenarioResult = { problems, hooks, transcript };
-  if (env.captureDir && hooks.length > 0) result.capture = writeCapture(env.captureDir, env.pin, scenario.name, scenario.tui ? (driver.tuiMode ?? driver.mode) : driver.mode, hooks, dirs.root, env.now());
-  if (env.keep || process.env.AEP_VENDORS_KEEP === '1') {
-    result.root = dirs.root;
-    writeFileSync(join(dirs.root, 'model-requests.json'), JSON.stringify(model.requests, null, 2));
-    writeFileSync(join(dirs.root, 'transcript.txt'), transcript);
-    env.log(`kept ${dirs.root}`);
-  }
-  else rmSync(dirs.root, { recursive: true, force: true });
-  return result;
+  return run.finish(problems);
 }

@@ -70,102 +70,135 @@ function withSubject(mapped: Mapped, messageId: unknown): Mapped {
   return str(messageId) ? { ...mapped, subject: messageId as string } : mapped;
 }
 
+type Handler = (event: Record<string, unknown>, ceiling: CaptureLevel, type: string) => Mapped | Mapped[] | null;
+
+function runStarted(event: Record<string, unknown>): Mapped {
+  const data: Record<string, unknown> = { trigger: 'user' };
+  if (str(event.parentRunId)) data.parent_run = event.parentRunId;
+  return { type: 'run.started', data };
+}
+
+function runFinished(event: Record<string, unknown>, ceiling: CaptureLevel): Mapped | Mapped[] {
+  const out = mapRunFinished(event, ceiling);
+  return out.length === 1 ? out[0]! : out;
+}
+
+function runError(event: Record<string, unknown>, ceiling: CaptureLevel): Mapped {
+  const data: Record<string, unknown> = { reason: str(event.code) ?? 'error' };
+  // The message is the run's error text: the schema's error.message, redacted-class.
+  const message = typeof event.message === 'string' ? red(event.message, ceiling) : undefined;
+  if (message !== undefined) data.error = { message };
+  return { type: 'run.failed', data };
+}
+
+function stepBoundary(event: Record<string, unknown>, ceiling: CaptureLevel, type: string): Mapped {
+  const step = str(event.stepName);
+  // The step name is redacted-class in data; the envelope `step` and `subject` carry it as identity.
+  const withName = step !== undefined && ceiling !== 'metadata' && ceiling !== 'none';
+  const m: Mapped = { type: type === 'STEP_STARTED' ? 'run.step.started' : 'run.step.finished', data: withName ? { name: step } : {} };
+  return step ? { ...m, subject: step, step } : m;
+}
+
+function toolCallStart(event: Record<string, unknown>): Mapped {
+  const name = str(event.toolCallName) ?? 'unknown';
+  const tool: Record<string, unknown> = { name };
+  if (str(event.toolCallId)) tool.call_id = event.toolCallId;
+  return { type: 'tool.requested', data: { tool }, subject: name };
+}
+
+function toolCallResult(event: Record<string, unknown>, ceiling: CaptureLevel): Mapped {
+  // The result names only its call: the receiver joins the name in; "unknown" when it never saw the start.
+  const name = str(event.toolCallName) ?? 'unknown';
+  const callId = str(event.toolCallId);
+  const tool: Record<string, unknown> = { name };
+  if (callId !== undefined) tool.call_id = callId;
+  const data: Record<string, unknown> = { tool };
+  if (event.content !== undefined) {
+    data.result_digest = digest(event.content);
+    if (ceiling === 'full') data.result = event.content;
+    else if (ceiling === 'redacted') data.result_redacted = content(event.content, ceiling);
+  }
+  return { type: 'tool.completed', data, subject: callId ?? name };
+}
+
+function stateSnapshot(event: Record<string, unknown>, ceiling: CaptureLevel): Mapped {
+  // The state is redacted-class: the schema's `state`, through the pipeline at redacted, verbatim at full.
+  const state = isPlainObject(event.snapshot) ? content(event.snapshot, ceiling) : undefined;
+  return { type: 'state.snapshot', data: state !== undefined ? { state } : {} };
+}
+
+function stateDelta(event: Record<string, unknown>, ceiling: CaptureLevel): Mapped {
+  const data: Record<string, unknown> = {};
+  if (Array.isArray(event.delta)) {
+    data.ops = event.delta.length;
+    const delta = content(event.delta, ceiling);
+    if (delta !== undefined) data.delta = delta;
+  }
+  return { type: 'state.delta', data };
+}
+
+function textMessageStart(event: Record<string, unknown>): Mapped {
+  const data: Record<string, unknown> = {};
+  if (str(event.role)) data.role = event.role;
+  return withSubject({ type: 'x.agui.text_message.start', data }, event.messageId);
+}
+
+function textMessageEnd(event: Record<string, unknown>, ceiling: CaptureLevel): Mapped | null {
+  // The agent's replies are the observable; a user (or any other role's) message end is the UI's own doing.
+  const role = str(event.role);
+  if (role !== undefined && role !== 'assistant') return null;
+  const data: Record<string, unknown> = {};
+  const text = typeof event.content === 'string' ? red(event.content, ceiling) : undefined;
+  if (text !== undefined) data.content = text;
+  return withSubject({ type: 'x.agui.text_message.end', data }, event.messageId);
+}
+
+function custom(event: Record<string, unknown>, ceiling: CaptureLevel): Mapped {
+  const data: Record<string, unknown> = {};
+  if (str(event.name)) data.name = event.name;
+  const value = content(event.value, ceiling);
+  if (value !== undefined) data.value = value;
+  return { type: 'x.agui.custom.event', data };
+}
+
+function raw(event: Record<string, unknown>, ceiling: CaptureLevel): Mapped {
+  return { type: 'x.agui.raw.event', data: ceiling === 'full' && event.event !== undefined ? { event: event.event } : {} };
+}
+
+/** The AG-UI types with their own mapping (after the THINKING_* aliases are resolved); the rest fall to the vendor namespace. */
+const HANDLERS: Readonly<Record<string, Handler>> = {
+  RUN_STARTED: runStarted,
+  RUN_FINISHED: runFinished,
+  RUN_ERROR: runError,
+  STEP_STARTED: stepBoundary,
+  STEP_FINISHED: stepBoundary,
+  TOOL_CALL_START: toolCallStart,
+  TOOL_CALL_RESULT: toolCallResult,
+  STATE_SNAPSHOT: stateSnapshot,
+  STATE_DELTA: stateDelta,
+  TEXT_MESSAGE_START: textMessageStart,
+  TEXT_MESSAGE_END: textMessageEnd,
+  REASONING_ENCRYPTED_VALUE: () => null,
+  CUSTOM: custom,
+  RAW: raw,
+};
+
+/** A token delta: suppressed unless `deltas`, else its vendor type with the (redacted-class) text. */
+function tokenDelta(event: Record<string, unknown>, ceiling: CaptureLevel, type: string, deltas: boolean | undefined): Mapped | null {
+  if (!deltas) return null;
+  const data: Record<string, unknown> = {};
+  const text = typeof event.delta === 'string' ? red(event.delta, ceiling) : undefined;
+  if (text !== undefined) data.delta = text;
+  return { type: vendorType(type), data };
+}
+
 /** One AG-UI event → `{type, data, subject?, step?}`, an array (an interrupted run's requests and terminal), or null (suppressed). */
 export function mapEvent(event: Record<string, unknown>, opts: AguiMapOptions = {}): Mapped | Mapped[] | null {
   const ceiling = opts.ceiling ?? 'metadata';
   const named = str(event.type) ?? 'UNKNOWN';
   const type = Object.prototype.hasOwnProperty.call(THINKING_ALIASES, named) ? THINKING_ALIASES[named]! : named;
-  switch (type) {
-    case 'RUN_STARTED': {
-      const data: Record<string, unknown> = { trigger: 'user' };
-      if (str(event.parentRunId)) data.parent_run = event.parentRunId;
-      return { type: 'run.started', data };
-    }
-    case 'RUN_FINISHED': {
-      const out = mapRunFinished(event, ceiling);
-      return out.length === 1 ? out[0]! : out;
-    }
-    case 'RUN_ERROR': {
-      const data: Record<string, unknown> = { reason: str(event.code) ?? 'error' };
-      // The message is the run's error text: the schema's error.message, redacted-class.
-      const message = typeof event.message === 'string' ? red(event.message, ceiling) : undefined;
-      if (message !== undefined) data.error = { message };
-      return { type: 'run.failed', data };
-    }
-    case 'STEP_STARTED':
-    case 'STEP_FINISHED': {
-      const step = str(event.stepName);
-      // The step name is redacted-class in data; the envelope `step` and `subject` carry it as identity.
-      const withName = step !== undefined && ceiling !== 'metadata' && ceiling !== 'none';
-      const m: Mapped = { type: type === 'STEP_STARTED' ? 'run.step.started' : 'run.step.finished', data: withName ? { name: step } : {} };
-      return step ? { ...m, subject: step, step } : m;
-    }
-    case 'TOOL_CALL_START': {
-      const name = str(event.toolCallName) ?? 'unknown';
-      const tool: Record<string, unknown> = { name };
-      if (str(event.toolCallId)) tool.call_id = event.toolCallId;
-      return { type: 'tool.requested', data: { tool }, subject: name };
-    }
-    case 'TOOL_CALL_RESULT': {
-      // The result names only its call: the receiver joins the name in; "unknown" when it never saw the start.
-      const name = str(event.toolCallName) ?? 'unknown';
-      const callId = str(event.toolCallId);
-      const tool: Record<string, unknown> = { name };
-      if (callId !== undefined) tool.call_id = callId;
-      const data: Record<string, unknown> = { tool };
-      if (event.content !== undefined) {
-        data.result_digest = digest(event.content);
-        if (ceiling === 'full') data.result = event.content;
-        else if (ceiling === 'redacted') data.result_redacted = content(event.content, ceiling);
-      }
-      return { type: 'tool.completed', data, subject: callId ?? name };
-    }
-    case 'STATE_SNAPSHOT': {
-      // The state is redacted-class: the schema's `state`, through the pipeline at redacted, verbatim at full.
-      const state = isPlainObject(event.snapshot) ? content(event.snapshot, ceiling) : undefined;
-      return { type: 'state.snapshot', data: state !== undefined ? { state } : {} };
-    }
-    case 'STATE_DELTA': {
-      const data: Record<string, unknown> = {};
-      if (Array.isArray(event.delta)) {
-        data.ops = event.delta.length;
-        const delta = content(event.delta, ceiling);
-        if (delta !== undefined) data.delta = delta;
-      }
-      return { type: 'state.delta', data };
-    }
-    case 'TEXT_MESSAGE_START': {
-      const data: Record<string, unknown> = {};
-      if (str(event.role)) data.role = event.role;
-      return withSubject({ type: 'x.agui.text_message.start', data }, event.messageId);
-    }
-    case 'TEXT_MESSAGE_END': {
-      // The agent's replies are the observable; a user (or any other role's) message end is the UI's own doing.
-      const role = str(event.role);
-      if (role !== undefined && role !== 'assistant') return null;
-      const data: Record<string, unknown> = {};
-      const content = typeof event.content === 'string' ? red(event.content, ceiling) : undefined;
-      if (content !== undefined) data.content = content;
-      return withSubject({ type: 'x.agui.text_message.end', data }, event.messageId);
-    }
-    case 'REASONING_ENCRYPTED_VALUE':
-      return null;
-    case 'CUSTOM': {
-      const data: Record<string, unknown> = {};
-      if (str(event.name)) data.name = event.name;
-      const value = content(event.value, ceiling);
-      if (value !== undefined) data.value = value;
-      return { type: 'x.agui.custom.event', data };
-    }
-    case 'RAW':
-      return { type: 'x.agui.raw.event', data: ceiling === 'full' && event.event !== undefined ? { event: event.event } : {} };
-  }
-  if (DELTA_TYPES.has(type)) {
-    if (!opts.deltas) return null;
-    const data: Record<string, unknown> = {};
-    const text = typeof event.delta === 'string' ? red(event.delta, ceiling) : undefined;
-    if (text !== undefined) data.delta = text;
-    return { type: vendorType(type), data };
-  }
+  const handler = Object.prototype.hasOwnProperty.call(HANDLERS, type) ? HANDLERS[type] : undefined;
+  if (handler) return handler(event, ceiling, type);
+  if (DELTA_TYPES.has(type)) return tokenDelta(event, ceiling, type, opts.deltas);
   return { type: vendorType(type), data: {} };
 }

@@ -130,81 +130,96 @@ function writeOut(res: ServerResponse, chunk: Uint8Array): Promise<void> {
   });
 }
 
-export async function startAguiProxy(opts: AguiProxyOptions): Promise<RunningAguiProxy> {
-  const limits = opts.limits ?? EDGE.defaults;
-  let sourceOk = false;
+/** What the proxy forwards of a request: its body bytes, and the run input when the body is JSON. */
+interface RequestBody {
+  body?: Buffer;
+  input?: unknown;
+}
+
+/** The upstream response's headers, minus hop-by-hop ones and its content encoding (fetch has decoded the body). */
+function responseHeaders(upstream: Response): Record<string, string> {
+  const out: Record<string, string> = {};
+  upstream.headers.forEach((v, k) => {
+    if (!HOP.has(k) && k !== 'content-encoding') out[k] = v;
+  });
+  return out;
+}
+
+/** One running proxy's state (the source's health, the thread's open interrupts, the oversize count) and its request path. */
+class TeeProxy {
+  private sourceOk = false;
   /** Interrupts left open by a run, answered by a later run input of the thread (one book per proxy). */
-  const interrupts = new InterruptBook();
-  let oversized = 0;
-  const server = createEdgeServer(limits, async (req, res) => {
+  private readonly interrupts = new InterruptBook();
+  private oversized = 0;
+
+  constructor(private readonly opts: AguiProxyOptions, private readonly limits: EdgeLimits) {}
+
+  async serve(req: IncomingMessage, res: ServerResponse): Promise<void> {
     const path = req.url ?? '/';
     if (req.method === 'GET' && path === '/healthz') {
       res.writeHead(200, { 'content-type': 'application/json' });
-      res.end(JSON.stringify({ ok: true, relay: opts.emitter.relayReady(), source: sourceOk }));
+      res.end(JSON.stringify({ ok: true, relay: this.opts.emitter.relayReady(), source: this.sourceOk }));
       return;
     }
     // The path is joined to the upstream's: a target is never resolved as a URL of its own.
-    const target = joinUpstream(opts.upstream, path);
+    const target = joinUpstream(this.opts.upstream, path);
     if (!target) {
       req.resume();
-      return replyJson(res, 400, { error: 'bad-request', detail: `the request target must be a path under the upstream (${opts.upstream}), got ${JSON.stringify(path.slice(0, 200))}` });
+      return replyJson(res, 400, { error: 'bad-request', detail: `the request target must be a path under the upstream (${this.opts.upstream}), got ${JSON.stringify(path.slice(0, 200))}` });
     }
     const abort = new AbortController();
     res.on('close', () => {
       if (!res.writableFinished) abort.abort();
     });
-    let body: Buffer | undefined;
-    let input: unknown;
-    if (req.method !== 'GET' && req.method !== 'HEAD') {
-      const read = await readBody(req, limits.maxBody);
-      if (!read.ok) {
-        if (read.reason === 'encoding') return replyJson(res, 400, { error: 'invalid-encoding', detail: `the body is not valid UTF-8 (first bad byte at offset ${read.offset}); AG-UI run input is UTF-8 JSON; nothing was forwarded` });
-        if (read.reason === 'aborted') return; // the UI hung up: nothing to forward, nobody to answer
-        return refuse(req, res, tooLarge(limits, EDGE.prefix));
-      } else {
-        body = Buffer.from(read.text, 'utf8');
-        if (isJson(req) || /^\s*[[{]/.test(read.text)) {
-          const parsed = parseJsonWithin(read.text, limits, EDGE.prefix);
-          if (parsed.ok) input = parsed.value;
-          else if (parsed.refusal.body.error === 'too-deep') return refuse(req, res, parsed.refusal);
-        }
+    const read = await this.readRequest(req, res);
+    if (!read) return;
+    const upstream = await this.forward(req, res, target, read.body, abort.signal);
+    if (!upstream) return;
+    res.writeHead(upstream.status, responseHeaders(upstream));
+    await this.passThrough(upstream, res, new AguiStream(this.opts, read.input, this.interrupts));
+  }
+
+  /** The request's body and run input; null when the request was answered (bad encoding, too large, too deep) or the UI hung up. */
+  private async readRequest(req: IncomingMessage, res: ServerResponse): Promise<RequestBody | null> {
+    if (req.method === 'GET' || req.method === 'HEAD') return {};
+    const { limits } = this;
+    const read = await readBody(req, limits.maxBody);
+    if (!read.ok) {
+      if (read.reason === 'encoding') replyJson(res, 400, { error: 'invalid-encoding', detail: `the body is not valid UTF-8 (first bad byte at offset ${read.offset}); AG-UI run input is UTF-8 JSON; nothing was forwarded` });
+      else if (read.reason !== 'aborted') refuse(req, res, tooLarge(limits, EDGE.prefix)); // aborted: the UI hung up, nothing to forward, nobody to answer
+      return null;
+    }
+    const out: RequestBody = { body: Buffer.from(read.text, 'utf8') };
+    if (isJson(req) || /^\s*[[{]/.test(read.text)) {
+      const parsed = parseJsonWithin(read.text, limits, EDGE.prefix);
+      if (parsed.ok) out.input = parsed.value;
+      else if (parsed.refusal.body.error === 'too-deep') {
+        refuse(req, res, parsed.refusal);
+        return null;
       }
     }
+    return out;
+  }
+
+  /** The request sent on to the upstream; null when it failed (answered 502) or the UI hung up. */
+  private async forward(req: IncomingMessage, res: ServerResponse, target: URL, body: Buffer | undefined, signal: AbortSignal): Promise<Response | null> {
     const headers: Record<string, string> = {};
     for (const [k, v] of Object.entries(req.headers)) if (!HOP.has(k) && typeof v === 'string') headers[k] = v;
-    let upstream: Response;
     try {
-      upstream = await fetch(target, { method: req.method ?? 'POST', headers, ...(body && body.length > 0 ? { body } : {}), signal: abort.signal });
-      sourceOk = true;
+      const upstream = await fetch(target, { method: req.method ?? 'POST', headers, ...(body && body.length > 0 ? { body } : {}), signal });
+      this.sourceOk = true;
+      return upstream;
     } catch (err) {
-      if (abort.signal.aborted) return;
-      sourceOk = false;
-      return replyJson(res, 502, { error: 'bad-gateway', detail: `the AG-UI upstream ${opts.upstream} is unreachable: ${(err as Error).message}` });
+      if (signal.aborted) return null;
+      this.sourceOk = false;
+      replyJson(res, 502, { error: 'bad-gateway', detail: `the AG-UI upstream ${this.opts.upstream} is unreachable: ${(err as Error).message}` });
+      return null;
     }
-    const out: Record<string, string> = {};
-    upstream.headers.forEach((v, k) => {
-      if (!HOP.has(k) && k !== 'content-encoding') out[k] = v;
-    });
-    res.writeHead(upstream.status, out);
-    const stream = new AguiStream(opts, input, interrupts);
-    // Linear and bounded: an event over the body limit passes to the UI untouched, unobserved.
-    const parser = new SseParser({
-      maxLine: limits.maxBody,
-      onOverflow: () => {
-        if (oversized++ % 100 === 0) opts.log(`an upstream event is over ${limits.maxBody} characters (${EDGE.prefix}_MAX_BODY): passed to the UI, not observed`);
-      },
-    });
-    const decoder = new TextDecoder();
-    const tee = (chunk: Uint8Array): void => {
-      try {
-        parser.feed(decoder.decode(chunk, { stream: true }), (m) => {
-          const parsed = parseJsonWithin(m.data, limits);
-          if (parsed.ok && isPlainObject(parsed.value)) stream.handle(parsed.value);
-        });
-      } catch {
-        // observation never touches the UI's stream
-      }
-    };
+  }
+
+  /** The upstream body to the UI chunk for chunk, each chunk also parsed off-path into `stream`. */
+  private async passThrough(upstream: Response, res: ServerResponse, stream: AguiStream): Promise<void> {
+    const tee = this.observer(stream);
     try {
       if (upstream.body) {
         const reader = upstream.body.getReader();
@@ -219,7 +234,36 @@ export async function startAguiProxy(opts: AguiProxyOptions): Promise<RunningAgu
     } catch {
       res.destroy();
     }
-  }, opts.log);
+  }
+
+  /** The off-path observer of one response: SSE `data:` events, parsed within the limits, into `stream`. */
+  private observer(stream: AguiStream): (chunk: Uint8Array) => void {
+    const { limits, opts } = this;
+    // Linear and bounded: an event over the body limit passes to the UI untouched, unobserved.
+    const parser = new SseParser({
+      maxLine: limits.maxBody,
+      onOverflow: () => {
+        if (this.oversized++ % 100 === 0) opts.log(`an upstream event is over ${limits.maxBody} characters (${EDGE.prefix}_MAX_BODY): passed to the UI, not observed`);
+      },
+    });
+    const decoder = new TextDecoder();
+    return (chunk) => {
+      try {
+        parser.feed(decoder.decode(chunk, { stream: true }), (m) => {
+          const parsed = parseJsonWithin(m.data, limits);
+          if (parsed.ok && isPlainObject(parsed.value)) stream.handle(parsed.value);
+        });
+      } catch {
+        // observation never touches the UI's stream
+      }
+    };
+  }
+}
+
+export async function startAguiProxy(opts: AguiProxyOptions): Promise<RunningAguiProxy> {
+  const limits = opts.limits ?? EDGE.defaults;
+  const proxy = new TeeProxy(opts, limits);
+  const server = createEdgeServer(limits, (req, res) => proxy.serve(req, res), opts.log);
   const port = await listenLoopback(server, opts.port ?? DEFAULT_PORT);
   return {
     url: `http://127.0.0.1:${port}`,

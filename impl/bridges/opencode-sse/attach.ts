@@ -26,6 +26,7 @@ import { SseParser } from '../../relay-client/sse-parser.js';
 import type { BusVendor } from './map-bus.js';
 import { applyModeFor, type SseMode } from './mode-policy.js';
 import type { ControlGate } from './control.js';
+import type { Mapped } from '../../adapter-kit/types.js';
 import { descriptor as opencodeSse } from './descriptor.js';
 import { descriptor as kilocodeSse } from '../kilocode-sse/descriptor.js';
 
@@ -63,91 +64,125 @@ export function busSession(event: Record<string, unknown>): string | undefined {
   return undefined;
 }
 
-export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSseBridge> {
-  const control = opts.mode === 'primary' ? opts.control : undefined;
-  const runs = new Map<string, string>();
-  /** Vendor ask id (permission / question) → the attention.requested event id. */
-  const asks = new Map<string, string>();
-  let runCount = 0;
+/** The vendor ask id a `permission.replied` (or `question.replied`) names, if any. */
+function repliedId(p: Record<string, unknown>): string | undefined {
+  return typeof p.permissionID === 'string' ? p.permissionID : typeof p.requestID === 'string' ? p.requestID : undefined;
+}
 
-  function handle(event: Record<string, unknown>): void {
+const RUN_TERMINALS: ReadonlySet<string> = new Set(['run.finished', 'run.cancelled', 'run.failed']);
+
+/** The runtime state on top of the pure policy: the synthesized runs, the asks' request events, the gate's bookkeeping. */
+class BusFollower {
+  private readonly runs = new Map<string, string>();
+  /** Vendor ask id (permission / question) → the attention.requested event id. */
+  private readonly asks = new Map<string, string>();
+  private runCount = 0;
+
+  constructor(private readonly opts: SseBridgeOptions, private readonly control: ControlGate | undefined) {}
+
+  runOf(session: string): string | undefined {
+    return this.runs.get(session);
+  }
+
+  handle(event: Record<string, unknown>): void {
     const session = busSession(event);
     if (!session) return;
-    let mapped = applyModeFor(opts.vendor, event, opts.mode);
+    let mapped = applyModeFor(this.opts.vendor, event, this.opts.mode);
     if (mapped === null) return;
-    if (mapped.type === 'run.started') {
-      if (runs.has(session)) return; // steering: a run is already open
-      runs.set(session, `run:${opts.emitter.epoch}:${runCount++}`);
-    }
-    const run = runs.get(session);
-    if (mapped.type === 'run.finished' || mapped.type === 'run.cancelled' || mapped.type === 'run.failed') {
-      if (!run) return; // an idle with no open run closes nothing
-      runs.delete(session);
-      const note = control?.pendingCancel.get(session);
-      control?.pendingCancel.delete(session);
-      if (note && mapped.type === 'run.finished' && note.run === run) {
-        opts.emitter.emit(session, { type: 'run.cancelled', data: { by: 'control' } }, { run, cause: note.command });
-        return;
-      }
-    }
-    if (mapped.type === 'session.ended') runs.delete(session);
+    const open = this.trackRun(session, mapped);
+    if (open === null) return;
+    const { run } = open;
     // The pure mapping names the vendor request id; on the wire a resolution names the request EVENT.
     const p = isPlainObject(event.properties) ? event.properties : {};
     let cause: string | undefined;
-    if (mapped.type === 'attention.resolved' && mapped.subject && asks.has(mapped.subject)) {
-      cause = asks.get(mapped.subject)!;
-      asks.delete(mapped.subject);
+    if (mapped.type === 'attention.resolved' && mapped.subject && this.asks.has(mapped.subject)) {
+      cause = this.asks.get(mapped.subject)!;
+      this.asks.delete(mapped.subject);
       mapped = { ...mapped, subject: cause };
-      // Our reply settled it: the answer first (cause = the command), the resolution chained to it.
-      const replied = typeof p.permissionID === 'string' ? p.permissionID : typeof p.requestID === 'string' ? p.requestID : undefined;
-      const mine = control && event.type === 'permission.replied' && replied ? control.settled(replied) : undefined;
-      if (mine) {
-        const answered = opts.emitter.emit(session, { type: 'attention.answered', data: { answer: { option: mine.option }, via: 'control' }, subject: cause }, { ...(run ? { run } : {}), cause: mine.command });
-        cause = answered.id;
-      }
+      cause = this.answerFirst(event, p, session, run, cause);
     }
+    const { control } = this;
     if (control && mapped.type === 'attention.requested' && (event.type === 'permission.updated' || event.type === 'permission.asked')) mapped = control.decorate(mapped);
-    const emitted = opts.emitter.emit(session, mapped, { ...(run ? { run } : {}), ...(cause ? { cause } : {}) });
+    const emitted = this.opts.emitter.emit(session, mapped, { ...(run ? { run } : {}), ...(cause ? { cause } : {}) });
     if (mapped.type === 'attention.requested' && typeof p.id === 'string') {
-      asks.set(p.id, emitted.id);
+      this.asks.set(p.id, emitted.id);
       if (control && mapped.data.kind === 'permission') control.asked(emitted.id, session, p.id);
     }
     if (control && event.type === 'permission.replied') {
-      const replied = typeof p.permissionID === 'string' ? p.permissionID : typeof p.requestID === 'string' ? p.requestID : undefined;
+      const replied = repliedId(p);
       if (replied) control.settled(replied);
     }
   }
 
-  /** One attachment to `GET /event`: resolves when the stream ends (throws when refused). */
-  async function attach(signal: AbortSignal, opened: () => void): Promise<string> {
-    const res = await fetch(new URL('/event', opts.server), { headers: { accept: 'text/event-stream' }, signal });
-    if (res.status !== 200 || !res.body) throw new Error(`GET /event answered HTTP ${res.status}`);
-    opened();
-    const parser = new SseParser();
-    const decoder = new TextDecoder();
-    const reader = res.body.getReader();
-    const cancel = (): void => void reader.cancel().catch(() => undefined);
-    signal.addEventListener('abort', cancel, { once: true });
-    try {
-      for (;;) {
-        const { done, value: chunk } = await reader.read();
-        if (done) return 'stream ended';
-        parser.feed(decoder.decode(chunk, { stream: true }), (m) => {
-          try {
-            const value = JSON.parse(m.data) as unknown;
-            if (isPlainObject(value)) handle(value);
-          } catch {
-            opts.log(`bus message is not JSON; skipped`);
-          }
-        });
-      }
-    } finally {
-      signal.removeEventListener('abort', cancel);
+  /**
+   * The run boundaries: a run.started opens one unless one is open, a terminal closes the open one
+   * (a control cancel's finish becomes `run.cancelled {by: control}`), session.ended forgets it.
+   * `{run}` is the session's run for this event; null when the event is not emitted.
+   */
+  private trackRun(session: string, mapped: Mapped): { run: string | undefined } | null {
+    if (mapped.type === 'run.started') {
+      if (this.runs.has(session)) return null; // steering: a run is already open
+      this.runs.set(session, `run:${this.opts.emitter.epoch}:${this.runCount++}`);
     }
+    const run = this.runs.get(session);
+    if (RUN_TERMINALS.has(mapped.type)) {
+      if (!run) return null; // an idle with no open run closes nothing
+      this.runs.delete(session);
+      const note = this.control?.pendingCancel.get(session);
+      this.control?.pendingCancel.delete(session);
+      if (note && mapped.type === 'run.finished' && note.run === run) {
+        this.opts.emitter.emit(session, { type: 'run.cancelled', data: { by: 'control' } }, { run, cause: note.command });
+        return null;
+      }
+    }
+    if (mapped.type === 'session.ended') this.runs.delete(session);
+    return { run };
   }
 
+  /** Our reply settled it: the answer first (cause = the command), the resolution chained to it. Returns the resolution's cause. */
+  private answerFirst(event: Record<string, unknown>, p: Record<string, unknown>, session: string, run: string | undefined, request: string): string {
+    const { control } = this;
+    const replied = repliedId(p);
+    const mine = control && event.type === 'permission.replied' && replied ? control.settled(replied) : undefined;
+    if (!mine) return request;
+    const answered = this.opts.emitter.emit(session, { type: 'attention.answered', data: { answer: { option: mine.option }, via: 'control' }, subject: request }, { ...(run ? { run } : {}), cause: mine.command });
+    return answered.id;
+  }
+}
+
+/** One attachment to `GET /event`: resolves when the stream ends (throws when refused); every JSON bus message goes to `handle`. */
+async function attachBus(opts: SseBridgeOptions, handle: (event: Record<string, unknown>) => void, signal: AbortSignal, opened: () => void): Promise<string> {
+  const res = await fetch(new URL('/event', opts.server), { headers: { accept: 'text/event-stream' }, signal });
+  if (res.status !== 200 || !res.body) throw new Error(`GET /event answered HTTP ${res.status}`);
+  opened();
+  const parser = new SseParser();
+  const decoder = new TextDecoder();
+  const reader = res.body.getReader();
+  const cancel = (): void => void reader.cancel().catch(() => undefined);
+  signal.addEventListener('abort', cancel, { once: true });
+  try {
+    for (;;) {
+      const { done, value: chunk } = await reader.read();
+      if (done) return 'stream ended';
+      parser.feed(decoder.decode(chunk, { stream: true }), (m) => {
+        try {
+          const value = JSON.parse(m.data) as unknown;
+          if (isPlainObject(value)) handle(value);
+        } catch {
+          opts.log(`bus message is not JSON; skipped`);
+        }
+      });
+    }
+  } finally {
+    signal.removeEventListener('abort', cancel);
+  }
+}
+
+export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSseBridge> {
+  const control = opts.mode === 'primary' ? opts.control : undefined;
+  const follower = new BusFollower(opts, control);
   const loop = reconnectLoop({
-    attempt: ({ signal, opened }) => attach(signal, opened),
+    attempt: ({ signal, opened }) => attachBus(opts, (event) => follower.handle(event), signal, opened),
     onRetry: (why, ms) => opts.log(`bus stream closed (${why}); reconnecting in ${ms} ms`),
   });
 
@@ -157,7 +192,7 @@ export async function startSseBridge(opts: SseBridgeOptions): Promise<RunningSse
   return {
     ...(url ? { url } : {}),
     sourceOpen: () => loop.isOpen(),
-    runOf: (session: string) => runs.get(session),
+    runOf: (session: string) => follower.runOf(session),
     async close() {
       await loop.stop();
       await health?.close();

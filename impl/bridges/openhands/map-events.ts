@@ -84,97 +84,125 @@ function toolOf(ev: Record<string, unknown>): Record<string, unknown> {
   return callId ? { name, call_id: callId } : { name };
 }
 
+/** What every kind's mapping reads: the event, its metadata `base` (vendor_ts, vendor_event_id), the tool name and step, the options. */
+interface MapContext {
+  event: Record<string, unknown>;
+  base: Record<string, unknown>;
+  ceiling: CaptureLevel;
+  tool: string | undefined;
+  step: string | undefined;
+  deltas: boolean | undefined;
+}
+
+function actionEvent({ event, base, ceiling, tool, step }: MapContext): Mapped {
+  const data: Record<string, unknown> = { ...base, tool: toolOf(event) };
+  const risk = str(event.security_risk);
+  if (risk && risk !== 'UNKNOWN') data.risk = risk;
+  const args = actionArgs(event);
+  if (args !== undefined) {
+    data.args_digest = digest(args);
+    if (ceiling === 'full') data.args = args;
+  }
+  return { type: 'tool.requested', data, subject: tool, step };
+}
+
+function observationEvent({ event, base, ceiling, tool }: MapContext): Mapped {
+  const observation = obj(event.observation);
+  const text = contentText(observation.content);
+  if (observation.is_error === true) {
+    const error: Record<string, unknown> = { type: 'tool_error' };
+    const message = text !== undefined ? red(text, ceiling) : undefined;
+    if (message !== undefined) error.message = message;
+    return { type: 'tool.failed', data: { ...base, tool: toolOf(event), error }, subject: tool };
+  }
+  const data: Record<string, unknown> = { ...base, tool: toolOf(event) };
+  if (text !== undefined) {
+    data.result_digest = digest(text);
+    const kept = red(text, ceiling);
+    if (ceiling === 'full') data.result = text;
+    else if (kept !== undefined) data.result_redacted = kept;
+  }
+  return { type: 'tool.completed', data, subject: tool };
+}
+
+function userReject({ event, base, tool }: MapContext): Mapped {
+  if (event.rejection_source === 'hook') return { type: 'tool.denied', data: { ...base, tool: toolOf(event), by: 'policy' }, subject: tool };
+  return { type: 'x.openhands.user_reject.observation', data: { ...base, tool: toolOf(event) }, subject: tool };
+}
+
+function agentError({ event, base, ceiling, tool }: MapContext): Mapped {
+  const error: Record<string, unknown> = { type: 'agent_error' };
+  const message = typeof event.error === 'string' ? red(event.error, ceiling) : undefined;
+  if (message !== undefined) error.message = message;
+  return { type: 'tool.failed', data: { ...base, tool: toolOf(event), error }, subject: tool };
+}
+
+function messageEvent({ event, base, step }: MapContext): Mapped {
+  const data: Record<string, unknown> = { ...base };
+  const role = str(obj(event.llm_message).role);
+  if (role) data.role = role;
+  // The record: "role and sender at metadata" (the multi-agent sender name, when set).
+  if (str(event.sender)) data.sender = event.sender;
+  if (Array.isArray(event.activated_skills) && event.activated_skills.length > 0) data.skills = event.activated_skills.length;
+  return { type: 'x.openhands.message.event', data, step };
+}
+
+function condensation({ event, base, ceiling }: MapContext): Mapped {
+  const data: Record<string, unknown> = { ...base, forgotten: Array.isArray(event.forgotten_event_ids) ? event.forgotten_event_ids.length : 0 };
+  put(data, 'summary', typeof event.summary === 'string' ? red(event.summary, ceiling) : undefined);
+  return { type: 'session.compacted', data };
+}
+
+function stateUpdate({ event, base, ceiling }: MapContext): Mapped {
+  // The value is redaction-gated (the record); state.snapshot's schema member for it is `state`.
+  if (event.key === 'full_state') {
+    const data: Record<string, unknown> = { ...base };
+    if (isPlainObject(event.value)) put(data, 'state', content(event.value, ceiling));
+    return { type: 'state.snapshot', data };
+  }
+  const data: Record<string, unknown> = { ...base, ...(str(event.key) ? { key: event.key } : {}) };
+  put(data, 'value', content(event.value, ceiling));
+  return { type: 'state.delta', data };
+}
+
+function conversationError({ event, base, ceiling }: MapContext): Mapped {
+  const data: Record<string, unknown> = { ...base, ...(str(event.code) ? { code: event.code } : {}) };
+  put(data, 'detail', typeof event.detail === 'string' ? red(event.detail, ceiling) : undefined);
+  return { type: 'error.raised', data };
+}
+
+/** The kinds with their own mapping; any other kind rides as `x.openhands.<kindName>`. */
+const HANDLERS: Readonly<Record<string, (ctx: MapContext) => Mapped | null>> = {
+  ActionEvent: actionEvent,
+  ObservationEvent: observationEvent,
+  UserRejectObservation: userReject,
+  AgentErrorEvent: agentError,
+  MessageEvent: messageEvent,
+  Condensation: condensation,
+  ConversationStateUpdateEvent: stateUpdate,
+  ConversationErrorEvent: conversationError,
+  StreamingDeltaEvent: ({ base, deltas }) => (deltas ? { type: 'x.openhands.streaming.delta', data: base } : null),
+  TokenEvent: () => null,
+};
+
+/** `m` without an undefined `subject` or `step` member. */
+function at(m: Mapped): Mapped {
+  const out: Mapped = { ...m };
+  if (m.subject === undefined) delete out.subject;
+  if (m.step === undefined) delete out.step;
+  return out;
+}
+
 /** One transport-shaped OpenHands event → `{type, data, subject?, step?}`, or null. */
 export function mapEvent(event: Record<string, unknown>, opts: OpenHandsMapOptions = {}): Mapped | null {
-  const ceiling = opts.ceiling ?? 'metadata';
   const kind = str(event.kind) ?? 'Unknown';
   const base: Record<string, unknown> = {};
   if (str(event.timestamp)) base.vendor_ts = event.timestamp;
   if (str(event.id)) base.vendor_event_id = event.id;
-  const tool = str(event.tool_name);
-  const step = str(event.llm_response_id);
-  const at = (m: Mapped): Mapped => {
-    const out: Mapped = { ...m };
-    if (m.subject === undefined) delete out.subject;
-    if (m.step === undefined) delete out.step;
-    return out;
-  };
-  switch (kind) {
-    case 'ActionEvent': {
-      const data: Record<string, unknown> = { ...base, tool: toolOf(event) };
-      const risk = str(event.security_risk);
-      if (risk && risk !== 'UNKNOWN') data.risk = risk;
-      const args = actionArgs(event);
-      if (args !== undefined) {
-        data.args_digest = digest(args);
-        if (ceiling === 'full') data.args = args;
-      }
-      return at({ type: 'tool.requested', data, subject: tool, step });
-    }
-    case 'ObservationEvent': {
-      const observation = obj(event.observation);
-      const text = contentText(observation.content);
-      if (observation.is_error === true) {
-        const error: Record<string, unknown> = { type: 'tool_error' };
-        const message = text !== undefined ? red(text, ceiling) : undefined;
-        if (message !== undefined) error.message = message;
-        return at({ type: 'tool.failed', data: { ...base, tool: toolOf(event), error }, subject: tool });
-      }
-      const data: Record<string, unknown> = { ...base, tool: toolOf(event) };
-      if (text !== undefined) {
-        data.result_digest = digest(text);
-        const kept = red(text, ceiling);
-        if (ceiling === 'full') data.result = text;
-        else if (kept !== undefined) data.result_redacted = kept;
-      }
-      return at({ type: 'tool.completed', data, subject: tool });
-    }
-    case 'UserRejectObservation':
-      if (event.rejection_source === 'hook') return at({ type: 'tool.denied', data: { ...base, tool: toolOf(event), by: 'policy' }, subject: tool });
-      return at({ type: 'x.openhands.user_reject.observation', data: { ...base, tool: toolOf(event) }, subject: tool });
-    case 'AgentErrorEvent': {
-      const error: Record<string, unknown> = { type: 'agent_error' };
-      const message = typeof event.error === 'string' ? red(event.error, ceiling) : undefined;
-      if (message !== undefined) error.message = message;
-      return at({ type: 'tool.failed', data: { ...base, tool: toolOf(event), error }, subject: tool });
-    }
-    case 'MessageEvent': {
-      const data: Record<string, unknown> = { ...base };
-      const role = str(obj(event.llm_message).role);
-      if (role) data.role = role;
-      // The record: "role and sender at metadata" (the multi-agent sender name, when set).
-      if (str(event.sender)) data.sender = event.sender;
-      if (Array.isArray(event.activated_skills) && event.activated_skills.length > 0) data.skills = event.activated_skills.length;
-      return at({ type: 'x.openhands.message.event', data, step });
-    }
-    case 'Condensation': {
-      const data: Record<string, unknown> = { ...base, forgotten: Array.isArray(event.forgotten_event_ids) ? event.forgotten_event_ids.length : 0 };
-      put(data, 'summary', typeof event.summary === 'string' ? red(event.summary, ceiling) : undefined);
-      return at({ type: 'session.compacted', data });
-    }
-    case 'ConversationStateUpdateEvent': {
-      // The value is redaction-gated (the record); state.snapshot's schema member for it is `state`.
-      if (event.key === 'full_state') {
-        const data: Record<string, unknown> = { ...base };
-        if (isPlainObject(event.value)) put(data, 'state', content(event.value, ceiling));
-        return at({ type: 'state.snapshot', data });
-      }
-      const data: Record<string, unknown> = { ...base, ...(str(event.key) ? { key: event.key } : {}) };
-      put(data, 'value', content(event.value, ceiling));
-      return at({ type: 'state.delta', data });
-    }
-    case 'ConversationErrorEvent': {
-      const data: Record<string, unknown> = { ...base, ...(str(event.code) ? { code: event.code } : {}) };
-      put(data, 'detail', typeof event.detail === 'string' ? red(event.detail, ceiling) : undefined);
-      return at({ type: 'error.raised', data });
-    }
-    case 'StreamingDeltaEvent':
-      return opts.deltas ? at({ type: 'x.openhands.streaming.delta', data: base }) : null;
-    case 'TokenEvent':
-      return null;
-    default:
-      return at({ type: `x.openhands.${kindName(kind)}`, data: base });
-  }
+  const ctx: MapContext = { event, base, ceiling: opts.ceiling ?? 'metadata', tool: str(event.tool_name), step: str(event.llm_response_id), deltas: opts.deltas };
+  const handler = Object.prototype.hasOwnProperty.call(HANDLERS, kind) ? HANDLERS[kind]! : undefined;
+  const mapped = handler ? handler(ctx) : { type: `x.openhands.${kindName(kind)}`, data: base };
+  return mapped === null ? null : at(mapped);
 }
 
 /** The server's ConversationExecutionStatus values that leave a run open. */

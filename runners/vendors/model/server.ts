@@ -90,84 +90,107 @@ function geminiSideTurn(body: Record<string, unknown>, fallback: Turn): Turn {
   return { text: JSON.stringify(schemaInstance(config.responseJsonSchema ?? config.responseSchema ?? { type: 'object' })) };
 }
 
+/** One request, read: where it went, its raw body text, the parsed body and the body as an object ({} when not one). */
+interface Received {
+  req: IncomingMessage;
+  res: ServerResponse;
+  url: string;
+  path: string;
+  text: string;
+  body: unknown;
+  obj: Record<string, unknown>;
+}
+
+const GEMINI_ROUTE = /^\/v1(?:beta|alpha)?\/models\/[^/:]+:(streamGenerateContent|generateContent|countTokens)$/;
+
+/** The script's state (the turn cursor, the reply count) and the record of every request; one handler per API. */
+class ScriptedModel {
+  readonly requests: RecordedRequest[] = [];
+  readonly cursor: TurnCursor;
+  private replies = 0;
+
+  constructor(script: Script, private readonly model: string, private readonly now: () => number) {
+    this.cursor = new TurnCursor(script);
+  }
+
+  /** Route one request by method and path; anything unknown is recorded and answered 404. */
+  serve(r: Received): void {
+    const { req, path } = r;
+    if (req.method === 'POST' && path === '/v1/messages') return this.anthropic(r);
+    if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
+      this.record(r, 'anthropic', 'side');
+      return sendJson(r.res, 200, { input_tokens: Math.max(1, Math.ceil(r.text.length / 4)) });
+    }
+    if (req.method === 'POST' && (path === '/v1/responses' || path === '/responses')) return this.responses(r);
+    if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) return this.chat(r);
+    if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
+      this.record(r, 'openai-chat', 'side');
+      return sendJson(r.res, 200, { object: 'list', data: [{ id: this.model, object: 'model', created: 0, owned_by: 'aep-vendor-lane' }] });
+    }
+    const gemini = GEMINI_ROUTE.exec(path);
+    if (req.method === 'POST' && gemini) return this.gemini(r, gemini[1]!);
+    this.record(r, 'unknown', 'side');
+    sendJson(r.res, 404, { error: { type: 'not_found', message: `the scripted model server has no ${req.method} ${path}` } });
+  }
+
+  /** Record the request; returns the setter of the scripted turn it got. */
+  private record(r: Received, api: Api, kind: RequestKind): (turn: number | null) => void {
+    const entry: RecordedRequest = { method: r.req.method ?? '', url: r.url, api, kind, turn: null, headers: { ...r.req.headers }, body: r.body };
+    this.requests.push(entry);
+    return (turn) => void (entry.turn = turn);
+  }
+
+  /** Record the request, then take its turn (main or side) and number the reply. */
+  private take(r: Received, api: Api, kind: RequestKind): { turn: Turn; n: number } {
+    const setTurn = this.record(r, api, kind);
+    const { turn, index } = this.cursor.take(kind);
+    const n = ++this.replies;
+    setTurn(index);
+    return { turn, n };
+  }
+
+  private anthropic(r: Received): void {
+    const { turn, n } = this.take(r, 'anthropic', anthropicOffersTools(r.obj) ? 'main' : 'side');
+    const ids = { message: `msg_scripted_${n}`, tool: (i: number) => `toolu_scripted_${n}_${i}` };
+    if (r.obj.stream === true) sendSse(r.res, anthropicFrames(turn, ids, this.model));
+    else sendJson(r.res, 200, anthropicMessage(turn, ids, this.model));
+  }
+
+  private responses(r: Received): void {
+    const { turn, n } = this.take(r, 'openai-responses', responsesOffersTools(r.obj) ? 'main' : 'side');
+    const ids = { response: `resp_scripted_${n}`, message: `msg_scripted_${n}`, call: (i: number) => ({ item: `fc_scripted_${n}_${i}`, call: `call_scripted_${n}_${i}` }) };
+    sendSse(r.res, responsesFrames(turn, ids, this.model, this.now()));
+  }
+
+  private chat(r: Received): void {
+    const { turn, n } = this.take(r, 'openai-chat', chatOffersTools(r.obj) ? 'main' : 'side');
+    const ids = { completion: `chatcmpl_scripted_${n}`, call: (i: number) => `call_scripted_${n}_${i}` };
+    if (r.obj.stream === true) sendSse(r.res, chatFrames(turn, ids, this.model, this.now()));
+    else sendJson(r.res, 200, chatCompletion(turn, ids, this.model, this.now()));
+  }
+
+  private gemini(r: Received, method: string): void {
+    if (method === 'countTokens') {
+      this.record(r, 'gemini', 'side');
+      return sendJson(r.res, 200, { totalTokens: Math.max(1, Math.ceil(r.text.length / 4)) });
+    }
+    const kind: RequestKind = geminiOffersTools(r.obj) ? 'main' : 'side';
+    const taken = this.take(r, 'gemini', kind);
+    const turn = kind === 'side' ? geminiSideTurn(r.obj, taken.turn) : taken.turn;
+    if (method === 'streamGenerateContent') sendSse(r.res, geminiFrames(turn, this.model));
+    else sendJson(r.res, 200, geminiResponse(turn, this.model));
+  }
+}
+
 /** Start a server following `script`; it listens on 127.0.0.1 and an ephemeral port. */
 export async function startModelServer(script: Script, options: ModelServerOptions = {}): Promise<RunningModelServer> {
-  const model = options.model ?? 'scripted-model';
-  const now = options.now ?? (() => Math.floor(Date.now() / 1000));
-  const cursor = new TurnCursor(script);
-  const requests: RecordedRequest[] = [];
-  let replies = 0;
-
-  const record = (req: IncomingMessage, url: string, api: Api, kind: RequestKind, body: unknown): ((turn: number | null) => void) => {
-    const entry: RecordedRequest = { method: req.method ?? '', url, api, kind, turn: null, headers: { ...req.headers }, body };
-    requests.push(entry);
-    return (turn) => void (entry.turn = turn);
-  };
-  const take = (kind: RequestKind): { turn: Turn; index: number | null; n: number } => ({ ...cursor.take(kind), n: ++replies });
-
+  const scripted = new ScriptedModel(script, options.model ?? 'scripted-model', options.now ?? (() => Math.floor(Date.now() / 1000)));
   const server: Server = createServer((req, res) => {
     const url = req.url ?? '/';
     const path = url.split('?')[0]!;
     void readBody(req).then((text) => {
       const body = parse(text);
-      const obj = isObject(body) ? body : {};
-      if (req.method === 'POST' && path === '/v1/messages') {
-        const kind: RequestKind = anthropicOffersTools(obj) ? 'main' : 'side';
-        const setTurn = record(req, url, 'anthropic', kind, body);
-        const { turn, index, n } = take(kind);
-        setTurn(index);
-        const ids = { message: `msg_scripted_${n}`, tool: (i: number) => `toolu_scripted_${n}_${i}` };
-        if (obj.stream === true) sendSse(res, anthropicFrames(turn, ids, model));
-        else sendJson(res, 200, anthropicMessage(turn, ids, model));
-        return;
-      }
-      if (req.method === 'POST' && path === '/v1/messages/count_tokens') {
-        record(req, url, 'anthropic', 'side', body);
-        sendJson(res, 200, { input_tokens: Math.max(1, Math.ceil(text.length / 4)) });
-        return;
-      }
-      if (req.method === 'POST' && (path === '/v1/responses' || path === '/responses')) {
-        const kind: RequestKind = responsesOffersTools(obj) ? 'main' : 'side';
-        const setTurn = record(req, url, 'openai-responses', kind, body);
-        const { turn, index, n } = take(kind);
-        setTurn(index);
-        const ids = { response: `resp_scripted_${n}`, message: `msg_scripted_${n}`, call: (i: number) => ({ item: `fc_scripted_${n}_${i}`, call: `call_scripted_${n}_${i}` }) };
-        sendSse(res, responsesFrames(turn, ids, model, now()));
-        return;
-      }
-      if (req.method === 'POST' && (path === '/v1/chat/completions' || path === '/chat/completions')) {
-        const kind: RequestKind = chatOffersTools(obj) ? 'main' : 'side';
-        const setTurn = record(req, url, 'openai-chat', kind, body);
-        const { turn, index, n } = take(kind);
-        setTurn(index);
-        const ids = { completion: `chatcmpl_scripted_${n}`, call: (i: number) => `call_scripted_${n}_${i}` };
-        if (obj.stream === true) sendSse(res, chatFrames(turn, ids, model, now()));
-        else sendJson(res, 200, chatCompletion(turn, ids, model, now()));
-        return;
-      }
-      if (req.method === 'GET' && (path === '/v1/models' || path === '/models')) {
-        record(req, url, 'openai-chat', 'side', body);
-        sendJson(res, 200, { object: 'list', data: [{ id: model, object: 'model', created: 0, owned_by: 'aep-vendor-lane' }] });
-        return;
-      }
-      const gemini = /^\/v1(?:beta|alpha)?\/models\/[^/:]+:(streamGenerateContent|generateContent|countTokens)$/.exec(path);
-      if (req.method === 'POST' && gemini) {
-        if (gemini[1] === 'countTokens') {
-          record(req, url, 'gemini', 'side', body);
-          sendJson(res, 200, { totalTokens: Math.max(1, Math.ceil(text.length / 4)) });
-          return;
-        }
-        const kind: RequestKind = geminiOffersTools(obj) ? 'main' : 'side';
-        const setTurn = record(req, url, 'gemini', kind, body);
-        const taken = take(kind);
-        setTurn(taken.index);
-        const turn = kind === 'side' ? geminiSideTurn(obj, taken.turn) : taken.turn;
-        if (gemini[1] === 'streamGenerateContent') sendSse(res, geminiFrames(turn, model));
-        else sendJson(res, 200, geminiResponse(turn, model));
-        return;
-      }
-      record(req, url, 'unknown', 'side', body);
-      sendJson(res, 404, { error: { type: 'not_found', message: `the scripted model server has no ${req.method} ${path}` } });
+      scripted.serve({ req, res, url, path, text, body, obj: isObject(body) ? body : {} });
     });
   });
   await new Promise<void>((resolve, reject) => {
@@ -178,8 +201,8 @@ export async function startModelServer(script: Script, options: ModelServerOptio
   return {
     url: `http://127.0.0.1:${port}`,
     port,
-    requests,
-    served: () => cursor.served(),
+    requests: scripted.requests,
+    served: () => scripted.cursor.served(),
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();

@@ -12,7 +12,7 @@ import { CAPTURE_ORDER, captureRank, type CaptureLevel } from '../impl/core/even
 import { parseEventText } from '../impl/relay/batch.js';
 import { renderAt } from '../impl/relay/render.js';
 import { startRelay } from '../impl/relay/server.js';
-import { helloWs, openSse, post } from '../impl/relay/testing.js';
+import { helloWs, openSse, post } from '../impl/relay/test-utils/testing.js';
 import { CASES, CI, figures } from './test-utils/scale.js';
 
 type Level = 'redacted' | 'full';

@@ -8,7 +8,7 @@ import type { Socket } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { RelayLink } from '../impl/adapter-kit/relay-link.js';
 import { startRelay } from '../impl/relay/server.js';
-import { helloWs, makeEvent, makeSeries, openSse, post, sleep } from '../impl/relay/testing.js';
+import { helloWs, makeEvent, makeSeries, openSse, post, sleep } from '../impl/relay/test-utils/testing.js';
 import { CI, figures } from './test-utils/scale.js';
 import { freePort, seqsOf, spawnRelay, spawnSseConsumer } from './test-utils/processes.js';
 

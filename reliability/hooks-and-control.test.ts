@@ -15,7 +15,7 @@ import { adapter as codex } from '../impl/adapters/codex/adapter.js';
 import { validateEnvelope } from '../impl/core/envelope.js';
 import type { AepEvent } from '../impl/core/event.js';
 import { startRelay } from '../impl/relay/server.js';
-import { helloWs, makeEvent, openWs, post, sleep } from '../impl/relay/testing.js';
+import { helloWs, makeEvent, openWs, post, sleep } from '../impl/relay/test-utils/testing.js';
 import { CI, figures } from './test-utils/scale.js';
 import { jsonData } from './test-utils/arbitraries.js';
 

@@ -15,7 +15,7 @@ import { lookupRule } from '../impl/core/rules.js';
 import { parseJsonl, validateStream } from '../impl/core/stream.js';
 import type { AepEvent } from '../impl/core/event.js';
 import { startRelay, type RunningRelay } from '../impl/relay/server.js';
-import { helloWs, makeEvent } from '../impl/relay/testing.js';
+import { helloWs, makeEvent } from '../impl/relay/test-utils/testing.js';
 import { CASES, CI, figures } from './test-utils/scale.js';
 import { anyEventText, validEvent } from './test-utils/arbitraries.js';
 

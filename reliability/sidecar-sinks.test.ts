@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AepEvent } from '../impl/core/event.js';
 import { startRelay, type RunningRelay } from '../impl/relay/server.js';
-import { makeEvent, post, sleep } from '../impl/relay/testing.js';
+import { makeEvent, post, sleep } from '../impl/relay/test-utils/testing.js';
 import { startSidecar, type RunningSidecar } from '../impl/bridges/ce/sidecar.js';
 import { httpSink } from '../impl/bridges/ce/sink.js';
 import { otlpExporter } from '../impl/bridges/otlp/exporter.js';

@@ -8,7 +8,7 @@ import { request, type ClientRequest } from 'node:http';
 import { describe, expect, it } from 'vitest';
 import WebSocket from 'ws';
 import { startRelay, type RunningRelay } from '../impl/relay/server.js';
-import { makeSeries, post, sleep } from '../impl/relay/testing.js';
+import { makeSeries, post, sleep } from '../impl/relay/test-utils/testing.js';
 import { heapUsedAfterGc } from './test-utils/heap.js';
 import { SOAK, figures } from './test-utils/scale.js';
 

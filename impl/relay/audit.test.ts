@@ -8,7 +8,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { runDemoAgent } from '../demo-agent/agent.js';
 import { startRelay, type RelayOptions, type RunningRelay } from './server.js';
-import { helloWs, makeEvent, makeSeries, openSse, openWs, post, sleep, type WsClient } from './testing.js';
+import { helloWs, makeEvent, makeSeries, openSse, openWs, post, sleep, type WsClient } from './test-utils/testing.js';
 
 let relay: RunningRelay | undefined;
 const clients: WsClient[] = [];

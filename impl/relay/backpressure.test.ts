@@ -1,7 +1,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { connect, type Socket } from 'node:net';
 import { startRelay, type RunningRelay } from './server.js';
-import { helloWs, makeEvent, post, sleep } from './testing.js';
+import { helloWs, makeEvent, post, sleep } from './test-utils/testing.js';
 
 let relay: RunningRelay | undefined;
 const sockets: Socket[] = [];

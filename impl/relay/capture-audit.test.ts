@@ -9,7 +9,7 @@ import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { renderAt } from './render.js';
-import { makeEvent } from './testing.js';
+import { makeEvent } from './test-utils/testing.js';
 import { standardPath } from '../test-utils/standard.js';
 import { skipped, WHY } from '../test-utils/skip.js';
 

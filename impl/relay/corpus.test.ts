@@ -3,7 +3,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { existsSync, readFileSync } from 'node:fs';
 import { isCommand } from './control.js';
 import { startRelay, type RunningRelay } from './server.js';
-import { openSse, post } from './testing.js';
+import { openSse, post } from './test-utils/testing.js';
 import { standardPath } from '../test-utils/standard.js';
 import { skipped, WHY } from '../test-utils/skip.js';
 

@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_DEPTH } from '../core/json-shape.js';
 import { useRelay } from './test-utils/use-relay.js';
-import { helloWs, makeEvent, openSse, post, type WsClient } from './testing.js';
+import { helloWs, makeEvent, openSse, post, type WsClient } from './test-utils/testing.js';
 
 const h = useRelay();
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import { request } from 'node:http';
 import { fleetMember, useRelay } from './test-utils/use-relay.js';
-import { makeEvent, makeSeries, post } from './testing.js';
+import { makeEvent, makeSeries, post } from './test-utils/testing.js';
 
 const harness = useRelay();
 const start = harness.start;

@@ -10,7 +10,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import { DEFAULTS } from './config.js';
 import type { HubLike } from './hub.js';
 import { handleIngest, versionRefusal } from './ingest.js';
-import { makeEvent } from './testing.js';
+import { makeEvent } from './test-utils/testing.js';
 
 let server: Server | null = null;
 afterEach(async () => {

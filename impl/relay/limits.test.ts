@@ -5,7 +5,7 @@
 import { describe, expect, it } from 'vitest';
 import { MAX_FILTER_TERMS } from '../core/filter.js';
 import { useRelay } from './test-utils/use-relay.js';
-import { helloWs, makeSeries, post } from './testing.js';
+import { helloWs, makeSeries, post } from './test-utils/testing.js';
 
 const h = useRelay();
 

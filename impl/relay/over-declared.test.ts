@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { downlevel } from '../core/capture.js';
 import type { AepEvent } from '../core/event.js';
 import { sseEvent } from './sse-format.js';
-import { helloWs, makeEvent, openSse, post } from './testing.js';
+import { helloWs, makeEvent, openSse, post } from './test-utils/testing.js';
 import { useRelay } from './test-utils/use-relay.js';
 
 const harness = useRelay();

@@ -6,7 +6,7 @@ import { ServerResponse } from 'node:http';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { REPLAY_CHUNK } from './sse.js';
 import { useRelay } from './test-utils/use-relay.js';
-import { helloWs, makeEvent, makeSeries, openSse, post } from './testing.js';
+import { helloWs, makeEvent, makeSeries, openSse, post } from './test-utils/testing.js';
 
 const h = useRelay();
 afterEach(() => vi.restoreAllMocks());

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from 'vitest';
 import { useRelay } from './test-utils/use-relay.js';
-import { helloWs, makeEvent, openSse, sleep, type WsClient } from './testing.js';
+import { helloWs, makeEvent, openSse, sleep, type WsClient } from './test-utils/testing.js';
 
 const TOKEN = 'roles-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };

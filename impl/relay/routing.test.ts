@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useRelay } from './test-utils/use-relay.js';
-import { helloWs, makeEvent, openSse, post, sleep, type WsClient } from './testing.js';
+import { helloWs, makeEvent, openSse, post, sleep, type WsClient } from './test-utils/testing.js';
 
 const TOKEN = 'route-token';
 const AUTH = { authorization: `Bearer ${TOKEN}` };

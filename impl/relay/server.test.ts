@@ -4,7 +4,7 @@ import { existsSync } from 'node:fs';
 import { connect } from 'node:net';
 import { request } from 'node:http';
 import { useRelay } from './test-utils/use-relay.js';
-import { helloWs, makeEvent, openSse, post, sleep } from './testing.js';
+import { helloWs, makeEvent, openSse, post, sleep } from './test-utils/testing.js';
 import { skipped, WHY } from '../test-utils/skip.js';
 
 const harness = useRelay();

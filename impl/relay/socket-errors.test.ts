@@ -10,7 +10,7 @@ import { describe, expect, it } from 'vitest';
 import { DEFAULTS } from './config.js';
 import type { HubLike, Unreachable } from './hub.js';
 import { SocketSession, correlation } from './socket.js';
-import { makeEvent, sleep } from './testing.js';
+import { makeEvent, sleep } from './test-utils/testing.js';
 
 const OUTAGE: Unreachable = { ok: false, code: 'unavailable', detail: 'NATS is away' };
 

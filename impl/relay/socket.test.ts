@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { useRelay } from './test-utils/use-relay.js';
-import { helloWs, makeEvent, makeSeries, openSse, openWs, post, sleep, type WsClient } from './testing.js';
+import { helloWs, makeEvent, makeSeries, openSse, openWs, post, sleep, type WsClient } from './test-utils/testing.js';
 
 const harness = useRelay({ instance: 'test/1' });
 const { start, clients } = harness;

@@ -14,7 +14,7 @@ import type { HubLike } from './hub.js';
 import { startRelay, type RunningRelay } from './server.js';
 import { handleStream, SseStreams } from './sse.js';
 import type { SubscriptionWriter } from './subscription.js';
-import { makeEvent, openSse, post, sleep } from './testing.js';
+import { makeEvent, openSse, post, sleep } from './test-utils/testing.js';
 
 let relay: RunningRelay | undefined;
 const sockets: Socket[] = [];

@@ -1,7 +1,7 @@
 import { connect } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { FLEET_HUB, useRelay } from './test-utils/use-relay.js';
-import { makeEvent, makeSeries, openSse, post } from './testing.js';
+import { makeEvent, makeSeries, openSse, post } from './test-utils/testing.js';
 
 const harness = useRelay();
 const start = harness.start;

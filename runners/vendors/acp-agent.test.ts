@@ -14,7 +14,7 @@ import { fileURLToPath } from 'node:url';
 import { ClientSideConnection, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useRelay } from '../../impl/relay/test-utils/use-relay.js';
-import { openSse } from '../../impl/relay/testing.js';
+import { openSse } from '../../impl/relay/test-utils/testing.js';
 import { validateEvent } from '../../impl/core/envelope.js';
 import { validateStream } from '../../impl/core/stream.js';
 import { sseEvents, useTempHome } from '../../impl/bridge-kit/test-utils/bridge-tests.js';

@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach } from 'vitest';
-import type { SseReader } from '../../relay/testing.js';
+import type { SseReader } from '../../relay/test-utils/testing.js';
 
 /** A fresh AEP_HOME per test, removed afterwards. */
 export function useTempHome(): () => string {

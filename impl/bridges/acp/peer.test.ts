@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { ClientSideConnection, ndJsonStream, PROTOCOL_VERSION } from '@agentclientprotocol/sdk';
 import { describe, expect, it } from 'vitest';
 import { useRelay } from '../../relay/test-utils/use-relay.js';
-import { openSse } from '../../relay/testing.js';
+import { openSse } from '../../relay/test-utils/testing.js';
 import { validateEvent } from '../../core/envelope.js';
 import { validateStream } from '../../core/stream.js';
 import { sseEvents, useTempHome } from '../../bridge-kit/test-utils/bridge-tests.js';

@@ -3,7 +3,7 @@ import { join } from 'node:path';
 import { PassThrough } from 'node:stream';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useRelay } from '../../relay/test-utils/use-relay.js';
-import { openSse } from '../../relay/testing.js';
+import { openSse } from '../../relay/test-utils/testing.js';
 import { validateEvent } from '../../core/envelope.js';
 import { validateStream } from '../../core/stream.js';
 import { deadPort } from '../../test-utils/dead-port.js';

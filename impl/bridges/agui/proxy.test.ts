@@ -2,7 +2,7 @@ import { http, HttpResponse } from 'msw';
 import { setupServer } from 'msw/node';
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import { useRelay } from '../../relay/test-utils/use-relay.js';
-import { openSse } from '../../relay/testing.js';
+import { openSse } from '../../relay/test-utils/testing.js';
 import { validateEvent } from '../../core/envelope.js';
 import { validateStream } from '../../core/stream.js';
 import { createEmitter, type Emitter } from '../../bridge-kit/emitter.js';

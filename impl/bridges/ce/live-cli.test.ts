@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useRelay } from '../../relay/test-utils/use-relay.js';
-import { makeEvent, post } from '../../relay/testing.js';
+import { makeEvent, post } from '../../relay/test-utils/testing.js';
 import { fakeIo } from '../../test-utils/cli-io.js';
 import { useTempHome } from '../../bridge-kit/test-utils/bridge-tests.js';
 import { readExport } from '../otlp-in/otlp-json.js';

@@ -7,7 +7,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useRelay } from '../../relay/test-utils/use-relay.js';
-import { makeEvent, post } from '../../relay/testing.js';
+import { makeEvent, post } from '../../relay/test-utils/testing.js';
 import type { AepEvent } from '../../core/event.js';
 import { readExport } from '../otlp-in/otlp-json.js';
 import { otlpExporter } from '../otlp/exporter.js';

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useRelay } from '../../relay/test-utils/use-relay.js';
-import { makeEvent, post } from '../../relay/testing.js';
+import { makeEvent, post } from '../../relay/test-utils/testing.js';
 import { toCloudEvent } from '../../core/project/cloudevents.js';
 import type { AepEvent } from '../../core/event.js';
 import { startSidecar, type RunningSidecar, type SidecarOptions } from './sidecar.js';

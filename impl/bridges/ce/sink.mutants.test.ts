@@ -10,7 +10,7 @@ import type { AddressInfo } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { AepEvent } from '../../core/event.js';
 import { toCloudEvent } from '../../core/project/cloudevents.js';
-import { makeEvent } from '../../relay/testing.js';
+import { makeEvent } from '../../relay/test-utils/testing.js';
 import { deadPort } from '../../test-utils/dead-port.js';
 import { httpSink, parseRetryAfter, postJson, RetryableDelivery } from './sink.js';
 

@@ -8,7 +8,7 @@ import { Resource } from '@opentelemetry/resources';
 import { LoggerProvider, SimpleLogRecordProcessor } from '@opentelemetry/sdk-logs';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useRelay } from '../../relay/test-utils/use-relay.js';
-import { openSse } from '../../relay/testing.js';
+import { openSse } from '../../relay/test-utils/testing.js';
 import { validateEvent } from '../../core/envelope.js';
 import { createEmitter, type Emitter } from '../../bridge-kit/emitter.js';
 import { sseEvents, useTempHome } from '../../bridge-kit/test-utils/bridge-tests.js';

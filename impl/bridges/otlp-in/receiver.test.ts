@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { useRelay } from '../../relay/test-utils/use-relay.js';
-import { openSse } from '../../relay/testing.js';
+import { openSse } from '../../relay/test-utils/testing.js';
 import { validateEvent } from '../../core/envelope.js';
 import { validateStream } from '../../core/stream.js';
 import { createEmitter, type Emitter } from '../../bridge-kit/emitter.js';

@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { afterEach, describe, expect, it } from 'vitest';
 import { useRelay } from '../../relay/test-utils/use-relay.js';
-import { post } from '../../relay/testing.js';
+import { post } from '../../relay/test-utils/testing.js';
 import type { AepEvent } from '../../core/event.js';
 import { validateEvent } from '../../core/envelope.js';
 import { createEmitter } from '../../bridge-kit/emitter.js';

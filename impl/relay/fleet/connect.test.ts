@@ -5,7 +5,7 @@
  */
 import { afterEach, describe, expect, it } from 'vitest';
 import type { NatsConnection } from '@nats-io/transport-node';
-import { sleep } from '../testing.js';
+import { sleep } from '../test-utils/testing.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
 import { skipped } from '../../test-utils/skip.js';
 import { connectFleet, serverList } from './connect.js';

@@ -9,7 +9,7 @@ import type { Peer } from '../hub.js';
 import { fleetStream } from '../test-utils/fleet-nodes.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
 import { skipped } from '../../test-utils/skip.js';
-import { makeEvent, sleep } from '../testing.js';
+import { makeEvent, sleep } from '../test-utils/testing.js';
 import { FLEET_DEFAULTS } from './config.js';
 import { startFleetHub, type FleetHub } from './fleet-hub.js';
 

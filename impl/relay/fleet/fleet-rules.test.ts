@@ -12,7 +12,7 @@ import type { RunningRelay } from '../server.js';
 import { fleetStream, startNode } from '../test-utils/fleet-nodes.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
 import { skipped } from '../../test-utils/skip.js';
-import { helloWs, makeEvent, post, sleep, type WsClient } from '../testing.js';
+import { helloWs, makeEvent, post, sleep, type WsClient } from '../test-utils/testing.js';
 
 const present = natsServerBinary() !== undefined;
 if (!present) console.warn(NATS_MISSING);

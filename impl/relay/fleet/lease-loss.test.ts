@@ -15,7 +15,7 @@ import type { RunningRelay } from '../server.js';
 import { fleetStream, startNode } from '../test-utils/fleet-nodes.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
 import { skipped } from '../../test-utils/skip.js';
-import { helloWs, makeEvent, sleep, type WsClient } from '../testing.js';
+import { helloWs, makeEvent, sleep, type WsClient } from '../test-utils/testing.js';
 import { fleetNames, sessionToken } from './names.js';
 import { startProxy, type TcpProxy } from './test-utils/proxy.js';
 

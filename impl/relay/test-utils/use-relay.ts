@@ -9,7 +9,7 @@ import { randomBytes } from 'node:crypto';
 import { afterAll, afterEach, expect } from 'vitest';
 import { FLEET_DEFAULTS } from '../fleet/config.js';
 import { startRelay, type RelayOptions, type RunningRelay } from '../server.js';
-import type { WsClient } from '../testing.js';
+import type { WsClient } from './testing.js';
 import { startNats, type NatsServer } from './nats-server.js';
 
 /** Whether this run drives the relay suites against the fleet hub. */

@@ -5,7 +5,7 @@
  * beyond one, less the copies the client itself caused by re-posting (AEP-0003 §5: a re-posted
  * event is forwarded live again; consumers dedupe by `(source, id)`).
  */
-import { makeEvent, post, sleep } from '../../testing.js';
+import { makeEvent, post, sleep } from '../../test-utils/testing.js';
 
 export interface PostLog {
   /** Events (by id) answered 202, in order. */

@@ -8,7 +8,7 @@
  */
 import { expect } from 'vitest';
 import { fleetStream, spawnNode, type ChildNode } from '../../test-utils/fleet-nodes.js';
-import { helloWs, makeEvent, openSse, post, sleep, type SseReader, type WsClient } from '../../testing.js';
+import { helloWs, makeEvent, openSse, post, sleep, type SseReader, type WsClient } from '../../test-utils/testing.js';
 import { FLEET_DEFAULTS } from '../config.js';
 import { fleetNames, messageId } from '../names.js';
 import { brokerBack, busiestServer, startCluster, streamLeader, untilCurrent, type ClusterServer, type NatsCluster } from './cluster.js';

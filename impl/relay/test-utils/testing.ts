@@ -5,8 +5,8 @@
  */
 import { request } from 'node:http';
 import WebSocket from 'ws';
-import { buildHello } from '../relay-client/hello.js';
-import { RelayTransport, type RelaySocket } from '../relay-client/transport.js';
+import { buildHello } from '../../relay-client/hello.js';
+import { RelayTransport, type RelaySocket } from '../../relay-client/transport.js';
 
 let counter = 0;
 

@@ -254,4 +254,19 @@ describe('one fan-out, several streams (the shared batch bytes)', () => {
     // One encoding for a and b together; c's bytes (with its marker) are its own, not shared.
     expect(shared.map((s) => s.bytes.toString('utf8'))).toEqual([batch]);
   });
+
+  it('a stream that selected nothing of a fan-out, or that closed holding records, writes nothing and builds no batch', async () => {
+    const idle = await driven();
+    const closing = await driven();
+    const shared: Array<{ bytes: Buffer }> = [];
+    idle.writer().flush?.(shared);
+    closing.writer().live(live(0), undefined);
+    closing.streams.shutdownAll();
+    closing.writer().flush?.(shared);
+    await until(() => body(closing.client.text()).includes('0\r\n\r\n'));
+    expect(body(closing.client.text())).toBe(`${chunk(': shutting-down\n\n')}0\r\n\r\n`);
+    expect(shared).toEqual([]);
+    await sleep(50);
+    expect(body(idle.client.text())).toBe('');
+  });
 });

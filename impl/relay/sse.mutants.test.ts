@@ -7,7 +7,7 @@
  */
 import { connect, type Socket } from 'node:net';
 import { afterEach, describe, expect, it } from 'vitest';
-import { createServer, type Server } from 'node:http';
+import { createServer, type Server, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { DEFAULTS } from './config.js';
 import type { HubLike } from './hub.js';
@@ -117,23 +117,32 @@ describe('the SSE writer', () => {
  * The writer driven directly: `GET /stream` served by `handleStream` over a hub whose `subscribe`
  * hands the test the writer, so each ending is asserted on the bytes a consumer reads.
  */
-async function driven(): Promise<{ writer: () => SubscriptionWriter; streams: SseStreams; client: Awaited<ReturnType<typeof rawSse>>; closedSubs: () => number }> {
+async function driven(): Promise<{ writer: () => SubscriptionWriter; res: () => ServerResponse; streams: SseStreams; client: Awaited<ReturnType<typeof rawSse>>; closedSubs: () => number }> {
   let writer: SubscriptionWriter | undefined;
+  let response: ServerResponse | undefined;
   let closedSubs = 0;
   const hub = { subscribe: (_spec: unknown, w: SubscriptionWriter) => ((writer = w), { close: () => void closedSubs++ }) } as unknown as HubLike;
   const streams = new SseStreams();
-  const server = createServer((req, res) => handleStream(req, res, new URL(req.url ?? '/', 'http://x'), DEFAULTS, hub, streams));
+  const server = createServer((req, res) => {
+    response = res;
+    handleStream(req, res, new URL(req.url ?? '/', 'http://x'), DEFAULTS, hub, streams);
+  });
   servers.push(server);
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   const client = await rawSse((server.address() as AddressInfo).port, '/stream');
   await until(() => writer !== undefined);
-  return { writer: () => writer!, streams, client, closedSubs: () => closedSubs };
+  return { writer: () => writer!, res: () => response!, streams, client, closedSubs: () => closedSubs };
 }
 const body = (text: string): string => text.slice(text.indexOf('\r\n\r\n') + 4);
 const live = (seq: number) => {
   const event = makeEvent({ session: 'w', seq });
   return { event, raw: JSON.stringify(event) } as never;
 };
+/** One HTTP/1.1 chunk of `text` as it appears on the wire (size in hex, CRLF, the bytes, CRLF). */
+const chunk = (text: string): string => `${Buffer.byteLength(text).toString(16)}\r\n${text}\r\n`;
+/** The SSE message of a record made by `live` (no ceiling: the received bytes). */
+const message = (rec: { event: { session?: string; seq?: number; type: string }; raw: string }): string =>
+  `${typeof rec.event.session === 'string' ? `id: ${rec.event.session}:0:${rec.event.seq}\n` : ''}event: ${rec.event.type}\ndata: ${rec.raw}\n\n`;
 
 describe('how a stream ends, on the wire', () => {
   it('slow-consumer: what was held goes first, then the goodbye naming how to resume, then the end; nothing after it', async () => {
@@ -203,5 +212,61 @@ describe('how a stream ends, on the wire', () => {
     expect(await connections()).toBe(1);
     await until(async () => (await connections()) === 0, 5_000);
   }, 15_000);
+
+  it('a response that fails (an error on it) ends the stream: the terminating chunk only, the subscription closed, shutdown forgets it', async () => {
+    const d = await driven();
+    d.res().emit('error', Object.assign(new Error('write EPIPE'), { code: 'EPIPE' }));
+    await until(() => body(d.client.text()).includes('0\r\n\r\n'));
+    expect(body(d.client.text())).toBe('0\r\n\r\n');
+    expect(d.closedSubs()).toBe(1);
+    expect(d.streams.size).toBe(0);
+  });
 });
 
+describe('one fan-out, several streams (the shared batch bytes)', () => {
+  it('streams that selected the same records share one encoded batch, byte-exact; a stream owed gap markers writes its own bytes', async () => {
+    const a = await driven();
+    const b = await driven();
+    const c = await driven();
+    const r0 = live(0) as unknown as { event: { session: string; seq: number; type: string }; raw: string };
+    const r1 = live(1) as unknown as typeof r0;
+    const agentEvent = makeEvent({ session: undefined, seq: undefined });
+    const agent = { event: agentEvent, raw: JSON.stringify(agentEvent) } as unknown as typeof r0;
+    const shared: Array<{ bytes: Buffer }> = [];
+    for (const d of [a, b]) {
+      d.writer().live(r0 as never, undefined);
+      d.writer().live(r1 as never, undefined);
+      d.writer().flush?.(shared);
+    }
+    // Stream c resumed into a session held from 0:0 only: its marker goes before that session's
+    // first event; an agent-scoped event (no session) never gets one, whatever the position says.
+    c.writer().live(r0 as never, { epoch: 0, seq: 0 });
+    c.writer().live(agent as never, { epoch: 0, seq: 0 });
+    c.writer().live(r1 as never, undefined);
+    c.writer().flush?.(shared);
+    const batch = message(r0) + message(r1);
+    for (const d of [a, b]) await until(() => body(d.client.text()).length >= chunk(batch).length);
+    expect(body(a.client.text())).toBe(chunk(batch));
+    expect(body(b.client.text())).toBe(chunk(batch));
+    const own = `: replay-exhausted w 0:0\n\n${message(r0)}${message(agent)}${message(r1)}`;
+    await until(() => body(c.client.text()).length >= chunk(own).length);
+    expect(body(c.client.text())).toBe(chunk(own));
+    // One encoding for a and b together; c's bytes (with its marker) are its own, not shared.
+    expect(shared.map((s) => s.bytes.toString('utf8'))).toEqual([batch]);
+  });
+
+  it('a stream that selected nothing of a fan-out, or that closed holding records, writes nothing and builds no batch', async () => {
+    const idle = await driven();
+    const closing = await driven();
+    const shared: Array<{ bytes: Buffer }> = [];
+    idle.writer().flush?.(shared);
+    closing.writer().live(live(0), undefined);
+    closing.streams.shutdownAll();
+    closing.writer().flush?.(shared);
+    await until(() => body(closing.client.text()).includes('0\r\n\r\n'));
+    expect(body(closing.client.text())).toBe(`${chunk(': shutting-down\n\n')}0\r\n\r\n`);
+    expect(shared).toEqual([]);
+    await sleep(50);
+    expect(body(idle.client.text())).toBe('');
+  });
+});

@@ -98,11 +98,14 @@ describe('isCleanEnvelope', () => {
     expect(isCleanEnvelope(BASES[0])).toBe(true);
   });
 
-  it('remembers only a source found absolute', () => {
+  it('remembers only sources found absolute, and a bounded number of them', () => {
     expect(isCleanEnvelope({ ...BASES[0], source: 'aep://h/a' })).toBe(true);
     expect(isCleanEnvelope({ ...BASES[0], source: 'not a uri' })).toBe(false);
     expect(isCleanEnvelope({ ...BASES[0], source: 'not a uri' })).toBe(false);
     expect(isCleanEnvelope({ ...BASES[0], source: 'aep://h/a' })).toBe(true);
+    for (let i = 0; i < 600; i++) expect(isCleanEnvelope({ ...BASES[0], source: `aep://h/${i}` })).toBe(true);
+    expect(isCleanEnvelope({ ...BASES[0], source: 'aep://h/a b' })).toBe(false);
+    expect(isCleanEnvelope({ ...BASES[0], source: 'aep://h/7' })).toBe(true);
   });
 
   it('validateEvent is unchanged on top of it: registry and payload findings still come after a clean envelope', () => {

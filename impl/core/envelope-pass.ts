@@ -40,8 +40,20 @@ const NOT_AGENT_SCOPED = SESSION | RUN | STEP | SEQ;
 /** Each core member's bit and name. */
 const CORE: readonly (readonly [number, string])[] = [...CORE_ATTRIBUTES, 'data'].map((name, i) => [1 << i, name] as const);
 
-/** The last `source` found absolute: a stream repeats one source, so the pattern runs once per change. */
-let lastSource = '';
+/**
+ * Sources found absolute, so the pattern runs once per source rather than once per Event (a stream
+ * carries a handful). Bounded: emptied when it reaches {@link SOURCES_KEPT}.
+ */
+const absoluteSources = new Set<string>();
+const SOURCES_KEPT = 256;
+
+function isAbsoluteSource(v: string): boolean {
+  if (absoluteSources.has(v)) return true;
+  if (!ABSOLUTE_URI.test(v)) return false;
+  if (absoluteSources.size >= SOURCES_KEPT) absoluteSources.clear();
+  absoluteSources.add(v);
+  return true;
+}
 
 /** Whether Object.prototype has no enumerable member (something may have made one so): then for...in lists own names only. */
 function enumeratesOwn(): boolean {
@@ -92,12 +104,7 @@ function memberBit(name: string, v: unknown, depthChecked: boolean): number {
     case 'time':
       return typeof v !== 'string' || !isDateTime(v) ? -1 : TIME;
     case 'source':
-      if (typeof v !== 'string' || v.length === 0) return -1;
-      if (v !== lastSource) {
-        if (!ABSOLUTE_URI.test(v)) return -1;
-        lastSource = v;
-      }
-      return SOURCE;
+      return typeof v !== 'string' || v.length === 0 || !isAbsoluteSource(v) ? -1 : SOURCE;
     case 'agent':
       return !nonEmpty(v) ? -1 : AGENT;
     case 'session':

@@ -174,9 +174,13 @@ function mayOverCapture(node: Record<string, unknown>, gate: GateNode, rank: num
   const members = gate.members;
   for (const name in node) {
     if (!Object.hasOwn(node, name)) continue;
-    if (name === '' || name.includes('.') || name.includes('[]')) return true;
+    if (name === '') return true;
     const step = members?.get(name);
-    if (step === undefined) continue;
+    // A name holding `.` or `[]` is never a step of the tree (plant splits there), but as a key it may match one.
+    if (step === undefined) {
+      if (name.includes('.') || name.includes('[]')) return true;
+      continue;
+    }
     if (step.rank > rank) return true;
     const value = node[name];
     if (isPlainObject(value)) {

@@ -6,7 +6,8 @@
  * capture honesty (AEP-0002 §5.1) and the payload schema (`validatePayload`).
  * Pure; never throws on any input.
  */
-import { CAPTURE_ORDER, CORE_ATTRIBUTES, SEVERITY_ORDER, isPlainObject, type CaptureLevel } from './event.js';
+import { CAPTURE_ORDER, CORE_ATTRIBUTES, SEVERITY_ORDER, captureRank, isPlainObject, type CaptureLevel } from './event.js';
+import { MAY_OVER_CAPTURE, TOO_DEEP, dataVerdict } from './data-pass.js';
 import { ABSOLUTE_URI, CORE_TYPE, EXTENSION_NAME, VENDOR_COMMAND, VENDOR_TYPE, isDateTime, traceparentProblem } from './envelope-formats.js';
 import { isCleanEnvelope } from './envelope-pass.js';
 import { findOverCapture, gatesForType } from './honesty.js';
@@ -34,7 +35,8 @@ const ACK_TYPES: ReadonlySet<string> = new Set(['control.accepted', 'control.rej
  * (`capture.none.data`). Returns every problem found, `[]` when valid.
  */
 export function validateEvent(value: unknown): Issue[] {
-  const issues = validateEnvelope(value);
+  const pass = eventPass(value);
+  const issues = pass < 0 || (pass & TOO_DEEP) !== 0 ? validateEnvelope(value) : [];
   if (!isPlainObject(value)) return issues;
   const ev = value;
   const type = typeof ev.type === 'string' ? ev.type : undefined;
@@ -48,9 +50,29 @@ export function validateEvent(value: unknown): Issue[] {
     }
   } else if (registered && isPlainObject(ev.data) && lookupType(type)?.payload === true) {
     issues.push(...validatePayload(type, ev.data));
-    checkCaptureHonesty(type, ev.capture, ev.data, issues);
+    if (pass !== 0) checkCaptureHonesty(type, ev.capture, ev.data, issues);
   }
   return issues;
+}
+
+/**
+ * The one pass of `validateEvent`: -1 when the envelope is not proven clean (`isCleanEnvelope`),
+ * else `data` walked once for the depth verdict and capture honesty together (`dataVerdict`,
+ * data-pass.ts): 0 when it is within the bound and `findOverCapture` would find nothing in it,
+ * `TOO_DEEP` past the bound, `MAY_OVER_CAPTURE` when the honesty walk must decide.
+ */
+function eventPass(value: unknown): number {
+  if (!isCleanEnvelope(value, true)) return -1;
+  const ev = value as Record<string, unknown>;
+  // Clean: every other member is a scalar, so nothing nests. Without an own `data` the honesty step decides as before.
+  if (!Object.hasOwn(ev, 'data')) return MAY_OVER_CAPTURE;
+  const data = ev.data as Record<string, unknown>; // clean: a JSON object
+  const type = ev.type as string;
+  // What checkCaptureHonesty would be asked, read as it reads it.
+  const declared = ev.capture === undefined ? 'metadata' : ev.capture;
+  const rank = captureRank(declared as CaptureLevel);
+  const gates = declared !== 'none' && !type.startsWith('x.') && lookupType(type)?.payload === true ? gatesForType(type) : undefined;
+  return dataVerdict(data, gates !== undefined && rank > 0 && gates.top > rank ? gates.tree : undefined, rank);
 }
 
 /**

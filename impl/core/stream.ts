@@ -323,7 +323,7 @@ export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker
       ofSource.sessions.set(session, state);
       window.remember(ofSource.sessions, session, ofSource);
     }
-    scratch.length = 0;
+    if (scratch.length > 0) scratch.length = 0; // setting a length is a runtime call: only when needed
     crossCheck(value, line, state, state.view, scratch, window);
     if (scratch.length > 0) for (const i of atLine(scratch, line)) issues.push(i);
     return issues;

@@ -6,7 +6,10 @@
  * capture honesty (AEP-0002 §5.1) and the payload schema (`validatePayload`).
  * Pure; never throws on any input.
  */
-import { CAPTURE_ORDER, CORE_ATTRIBUTES, SEVERITY_ORDER, isPlainObject, type CaptureLevel } from './event.js';
+import { CAPTURE_ORDER, CORE_ATTRIBUTES, SEVERITY_ORDER, captureRank, isPlainObject, type CaptureLevel } from './event.js';
+import { MAY_OVER_CAPTURE, TOO_DEEP, dataVerdict } from './data-pass.js';
+import { ABSOLUTE_URI, CORE_TYPE, EXTENSION_NAME, VENDOR_COMMAND, VENDOR_TYPE, isDateTime, traceparentProblem } from './envelope-formats.js';
+import { isCleanEnvelope } from './envelope-pass.js';
 import { findOverCapture, gatesForType } from './honesty.js';
 import { MAX_DEPTH, tooDeepAt } from './json-shape.js';
 import { childPath, type Issue } from './issue.js';
@@ -14,16 +17,11 @@ import { validatePayload } from './payload.js';
 import { violation, type RuleId } from './rules.js';
 import { COMMAND_TYPES, lookupCategory, lookupType } from '../../spec/registry.js';
 
+export { isDateTime };
+
 /** Names that are never extension attributes: the sixteen context attributes plus `data`. */
 const CORE_NAMES: ReadonlySet<string> = new Set<string>([...CORE_ATTRIBUTES, 'data']);
 
-const EXTENSION_NAME = /^[a-z0-9]{1,20}$/;
-const CORE_TYPE = /^[a-z0-9_]+(\.[a-z0-9_]+)+$/;
-const VENDOR_TYPE = /^x\.[a-z0-9_-]+\.[a-z0-9_]+(\.[a-z0-9_]+)+$/;
-const VENDOR_COMMAND = /^x\.[a-z0-9_-]+\.control\..+$/;
-const TRACEPARENT = /^[0-9a-f]{2}-[0-9a-f]{32}-[0-9a-f]{16}-[0-9a-f]{2}$/;
-/** RFC 3986 absolute URI: scheme, then URI characters only, with well-formed percent escapes. */
-const ABSOLUTE_URI = /^[A-Za-z][A-Za-z0-9+.-]*:(?:[A-Za-z0-9\-._~!$&'()*+,;=:@/?#[\]]|%[0-9A-Fa-f]{2})*$/;
 
 /** Lifecycle types whose `subject` must name the request (AEP-0002 §7 rule 1). */
 const ATTENTION_FOLLOWERS: ReadonlySet<string> = new Set(['attention.routed', 'attention.answered', 'attention.resolved', 'attention.timeout']);
@@ -37,12 +35,13 @@ const ACK_TYPES: ReadonlySet<string> = new Set(['control.accepted', 'control.rej
  * (`capture.none.data`). Returns every problem found, `[]` when valid.
  */
 export function validateEvent(value: unknown): Issue[] {
-  const issues = validateEnvelope(value);
+  const pass = eventPass(value);
+  const issues = pass < 0 || (pass & TOO_DEEP) !== 0 ? validateEnvelope(value) : [];
   if (!isPlainObject(value)) return issues;
   const ev = value;
   const type = typeof ev.type === 'string' ? ev.type : undefined;
   if (type === undefined) return issues;
-  const registered = !issues.some((i) => i.path === '$.type') && checkRegistered(type, issues);
+  const registered = (issues.length === 0 || !issues.some((i) => i.path === '$.type')) && checkRegistered(type, issues);
   checkTypeRules(ev, type, issues);
   if (ev.capture === 'none') {
     // Envelope only: no payload member can be demanded (REQ fields included), and any content is the one finding.
@@ -51,9 +50,29 @@ export function validateEvent(value: unknown): Issue[] {
     }
   } else if (registered && isPlainObject(ev.data) && lookupType(type)?.payload === true) {
     issues.push(...validatePayload(type, ev.data));
-    checkCaptureHonesty(type, ev.capture, ev.data, issues);
+    if (pass !== 0) checkCaptureHonesty(type, ev.capture, ev.data, issues);
   }
   return issues;
+}
+
+/**
+ * The one pass of `validateEvent`: -1 when the envelope is not proven clean (`isCleanEnvelope`),
+ * else `data` walked once for the depth verdict and capture honesty together (`dataVerdict`,
+ * data-pass.ts): 0 when it is within the bound and `findOverCapture` would find nothing in it,
+ * `TOO_DEEP` past the bound, `MAY_OVER_CAPTURE` when the honesty walk must decide.
+ */
+function eventPass(value: unknown): number {
+  if (!isCleanEnvelope(value, true)) return -1;
+  const ev = value as Record<string, unknown>;
+  // Clean: every other member is a scalar, so nothing nests. Without an own `data` the honesty step decides as before.
+  if (!Object.hasOwn(ev, 'data')) return MAY_OVER_CAPTURE;
+  const data = ev.data as Record<string, unknown>; // clean: a JSON object
+  const type = ev.type as string;
+  // What checkCaptureHonesty would be asked, read as it reads it.
+  const declared = ev.capture === undefined ? 'metadata' : ev.capture;
+  const rank = captureRank(declared as CaptureLevel);
+  const gates = declared !== 'none' && !type.startsWith('x.') && lookupType(type)?.payload === true ? gatesForType(type) : undefined;
+  return dataVerdict(data, gates !== undefined && rank > 0 && gates.top > rank ? gates.tree : undefined, rank);
 }
 
 /**
@@ -61,8 +80,14 @@ export function validateEvent(value: unknown): Issue[] {
  * types and formats, extension attributes, the type grammar and category, and scope. Unknown
  * members of known categories pass, as consumers and relays must tolerate them (AEP-0001 §6).
  * Use it where an Event is accepted rather than certified, e.g. at a relay's ingest.
+ *
+ * A valid Event is recognized in one pass over its members (`isCleanEnvelope`, envelope-pass.ts);
+ * only an Event it cannot prove valid is searched by the checks below, which build the issues.
+ * `depthChecked`: the caller's scanner already refused nesting past `MAX_DEPTH` (`scanJson`), so
+ * the valid case skips the depth walk; the issues are the same either way.
  */
-export function validateEnvelope(value: unknown): Issue[] {
+export function validateEnvelope(value: unknown, depthChecked = false): Issue[] {
+  if (isCleanEnvelope(value, depthChecked)) return [];
   if (!isPlainObject(value)) {
     const got = value === null ? 'null' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
     return [violation('envelope.not_object', '$', `an Event must be a JSON object, got ${got}`)];
@@ -188,68 +213,6 @@ function checkAttributes(ev: Record<string, unknown>, issues: Issue[]): void {
   }
 }
 
-/**
- * Why a W3C Trace Context `traceparent` value is malformed, or `undefined` when it is well-formed:
- * lowercase hex `version-traceid-parentid-flags`, version `ff` forbidden, ids not all zeros.
- */
-function traceparentProblem(v: string): string | undefined {
-  if (!TRACEPARENT.test(v)) return 'is not a W3C traceparent: version-traceid-parentid-flags in lowercase hex, e.g. "00-<32 hex>-<16 hex>-01"';
-  const [version, traceId, parentId] = v.split('-') as [string, string, string, string];
-  if (version === 'ff') return 'uses version ff, which W3C Trace Context forbids';
-  if (/^0+$/.test(traceId)) return 'has an all-zero trace id, which W3C Trace Context forbids';
-  if (/^0+$/.test(parentId)) return 'has an all-zero parent id, which W3C Trace Context forbids';
-  return undefined;
-}
-
-/** Days per month in a common year. */
-const MONTH_DAYS: readonly number[] = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31];
-
-/** RFC 3339 `date-time` (§5.6) with calendar and clock ranges checked; leap second 60 allowed. */
-export function isDateTime(s: string): boolean {
-  // By hand rather than with a regular expression (envelope.fast.test.ts holds it equal to one): no
-  // match array, no capture strings. `YYYY-MM-DDTHH:MM:SS[.frac](Z|+HH:MM|-HH:MM)`, ASCII digits, T/t, Z/z.
-  const n = s.length;
-  if (n < 20 || s.charCodeAt(4) !== 0x2d || s.charCodeAt(7) !== 0x2d || s.charCodeAt(13) !== 0x3a || s.charCodeAt(16) !== 0x3a) return false;
-  const t = s.charCodeAt(10);
-  if (t !== 0x54 && t !== 0x74) return false;
-  const year = digits(s, 0, 4);
-  const month = digits(s, 5, 2);
-  const day = digits(s, 8, 2);
-  const hour = digits(s, 11, 2);
-  const minute = digits(s, 14, 2);
-  const second = digits(s, 17, 2);
-  if (year < 0 || month < 0 || day < 0 || hour < 0 || minute < 0 || second < 0) return false;
-  let i = 19;
-  if (s.charCodeAt(i) === 0x2e) {
-    const start = ++i;
-    while (i < n && s.charCodeAt(i) >= 0x30 && s.charCodeAt(i) <= 0x39) i++;
-    if (i === start) return false;
-  }
-  const zone = s.charCodeAt(i);
-  if (zone === 0x5a || zone === 0x7a) {
-    if (i + 1 !== n) return false;
-  } else if (zone === 0x2b || zone === 0x2d) {
-    if (i + 6 !== n || s.charCodeAt(i + 3) !== 0x3a) return false;
-    const zh = digits(s, i + 1, 2);
-    const zm = digits(s, i + 4, 2);
-    if (zh < 0 || zm < 0 || zh > 23 || zm > 59) return false;
-  } else return false;
-  if (month < 1 || month > 12 || day < 1) return false;
-  const leap = year % 4 === 0 && (year % 100 !== 0 || year % 400 === 0);
-  const days = month === 2 && leap ? 29 : MONTH_DAYS[month - 1]!;
-  return day <= days && hour <= 23 && minute <= 59 && second <= 60;
-}
-
-/** The number spelled by the `count` ASCII digits of `s` at `at`, or -1 when one is not a digit. */
-function digits(s: string, at: number, count: number): number {
-  let v = 0;
-  for (let i = at; i < at + count; i++) {
-    const c = s.charCodeAt(i) - 0x30;
-    if (!(c >= 0 && c <= 9)) return -1; // NaN past the end included
-    v = v * 10 + c;
-  }
-  return v;
-}
 
 function checkExtensions(ev: Record<string, unknown>, issues: Issue[]): void {
   // for...in filtered to own names: Object.keys' names in Object.keys' order, without the array.

@@ -8,7 +8,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import { TYPES } from '../../spec/registry.js';
 import { type CaptureLevel, captureRank, isPlainObject } from './event.js';
-import { findOverCapture, gatesForType, type CaptureFinding, type CaptureGates } from './honesty.js';
+import { compileGates, findOverCapture, gatesForType, type CaptureFinding, type CaptureGates } from './honesty.js';
 import { childPath } from './issue.js';
 
 /** The walk before the change, verbatim in behaviour. */
@@ -113,5 +113,46 @@ describe('findOverCapture (paths built only for findings)', () => {
       }),
       { numRuns: 4000 },
     );
+  });
+});
+
+describe('findOverCapture (the tree walk that proves a payload clean without building a key)', () => {
+  it('finds what the string keys find when member names hold `.` or `[]` or are empty', () => {
+    const gates = compileGates({ 'a.b': 'full', 'c[].d': 'redacted', 'e[]': 'full', '.f': 'full', 'g..h': 'full', 'i[][]': 'full' });
+    const cases: Record<string, unknown>[] = [
+      { 'a.b': 1 },
+      { a: { b: 1 } },
+      { 'c[].d': 1 },
+      { c: [{ d: 'x' }] },
+      { 'c[]': { d: 1 } },
+      { e: [] },
+      { e: [1] },
+      { '': { f: 1 } },
+      { f: 1 },
+      { g: { '': { h: 1 } } },
+      { 'g.': { h: 1 } },
+      { i: [[1]] },
+      { i: [[]] },
+      { a: { c: 1 }, x: 1 },
+    ];
+    for (const data of cases) {
+      for (const first of [false, true]) expect(findOverCapture(data, gates, 'metadata', { first })).toEqual(referenceFind(data, gates, 'metadata', first));
+    }
+    expect(findOverCapture({ 'a.b': 1 }, gates, 'metadata')).toHaveLength(1); // a dotted name matches the dotted key, as before
+    expect(findOverCapture({ a: { b: 1 } }, gates, 'metadata')).toHaveLength(1);
+    expect(findOverCapture({ a: { c: 1 }, x: 1 }, gates, 'metadata')).toEqual([]);
+  });
+
+  it('agrees with the string keys on generated payloads with such names and such annotations', () => {
+    const odd = fc.constantFrom('a', 'b', 'a.b', '', 'b[]', '[', ']', '.');
+    const paths = fc.array(fc.tuple(fc.array(fc.oneof(odd, fc.constant('[]')), { minLength: 1, maxLength: 4 }), fc.constantFrom<CaptureLevel>('redacted', 'full')), { maxLength: 4 });
+    const data: fc.Arbitrary<Record<string, unknown>> = fc.letrec<{ obj: Record<string, unknown>; v: unknown }>((tie) => ({
+      obj: fc.dictionary(odd, tie('v'), { maxKeys: 4 }),
+      v: fc.oneof({ depthSize: 'small' }, fc.constant(1), tie('obj'), fc.array(tie('v'), { maxLength: 2 })),
+    })).obj;
+    fc.assert(fc.property(paths, data, fc.boolean(), (annotations, payload, first) => {
+      const gates = compileGates(Object.fromEntries(annotations.map(([steps, level]) => [steps.map((s, i) => (s === '[]' || i === 0 ? s : `.${s}`)).join(''), level])));
+      expect(findOverCapture(payload, gates, 'metadata', { first })).toEqual(referenceFind(payload, gates, 'metadata', first));
+    }), { numRuns: 5000 });
   });
 });

@@ -22,6 +22,61 @@ export interface CaptureGates {
   readonly parents: ReadonlySet<string>;
   /** The highest rank of any level (at least `metadata`'s). */
   readonly top: number;
+  /** The same annotations as a tree of member names, for the walk that allocates nothing (`mayOverCapture`). */
+  readonly tree: GateNode;
+}
+
+/**
+ * One step of an annotated path: the rank its own annotation requires (-1 when it has none), and
+ * the steps below it: members by name (`a.b`), and the items of an array (`a[]`).
+ */
+export interface GateNode {
+  readonly rank: number;
+  readonly members: Map<string, GateNode> | undefined;
+  readonly items: GateNode | undefined;
+}
+
+interface MutableGateNode {
+  rank: number;
+  members: Map<string, MutableGateNode> | undefined;
+  items: MutableGateNode | undefined;
+}
+
+const node = (): MutableGateNode => ({ rank: -1, members: undefined, items: undefined });
+
+/** The step below `at` for member `name`, made when missing. */
+function member(at: MutableGateNode, name: string): MutableGateNode {
+  const members = (at.members ??= new Map());
+  let next = members.get(name);
+  if (next === undefined) members.set(name, (next = node()));
+  return next;
+}
+
+/**
+ * Put annotation path `path` (capture.ts syntax: names joined by `.`, `[]` for an array's items)
+ * in the tree: a key `walk` builds from names without `.` or `[]` is read back into those names.
+ */
+function plant(root: MutableGateNode, path: string, rank: number): void {
+  let at = root;
+  let i = 0;
+  let named = false; // whether the last step was a name or `[]` (then a `.` separates)
+  while (i < path.length) {
+    if (path.startsWith('[]', i)) {
+      at = at.items ??= node();
+      i += 2;
+      named = true;
+    } else if (named && path[i] === '.') {
+      i++;
+      named = false;
+    } else {
+      let end = i;
+      while (end < path.length && path[end] !== '.' && !path.startsWith('[]', end)) end++;
+      at = member(at, path.slice(i, end));
+      i = end;
+      named = true;
+    }
+  }
+  at.rank = rank;
 }
 
 /** A payload member, or an item of a payload array, annotated above the declared level. */
@@ -47,14 +102,16 @@ export function compileGates(annotations: Readonly<Record<string, CaptureLevel>>
   const levels = new Map<string, CaptureLevel>();
   const parents = new Set<string>();
   let top = METADATA;
+  const tree = node();
   for (const [path, level] of Object.entries(annotations)) {
     levels.set(path, level);
+    plant(tree, path, captureRank(level));
     top = Math.max(top, captureRank(level));
     for (let i = 0; i < path.length; i++) {
       if (path[i] === '.' || path.startsWith('[]', i)) parents.add(path.slice(0, i));
     }
   }
-  return { levels, parents, top };
+  return { levels, parents, top, tree };
 }
 
 /** Built from the schema the payload is validated against (`schemaForType`), once per type. */
@@ -87,7 +144,7 @@ export function findOverCapture(
 ): CaptureFinding[] {
   const rank = captureRank(declared);
   const found: CaptureFinding[] = [];
-  if (rank > 0 && gates.top > rank) walk(data, '', { gates, rank, first: options?.first === true, found, at: [] });
+  if (rank > 0 && gates.top > rank && mayOverCapture(data, gates.tree, rank)) walk(data, '', { gates, rank, first: options?.first === true, found, at: [] });
   return found;
 }
 
@@ -105,6 +162,43 @@ export function isOverDeclared(event: AepEvent): boolean {
   const type = event.type;
   if (type.startsWith('x.') || lookupType(type)?.payload !== true) return false;
   return findOverCapture(data, gatesForType(type), event.capture ?? 'metadata', { first: true }).length > 0;
+}
+
+/**
+ * Whether `walk` could find anything in `node` (annotation step `gate`) at declared rank `rank`:
+ * the same descent over the tree of names, building no key, path or finding. `false` proves there
+ * is no finding. `true` when there is one, or when a member name could make the string keys
+ * `walk` compares differ from the tree's steps (empty, or holding `.` or `[]`): `walk` then decides.
+ */
+function mayOverCapture(node: Record<string, unknown>, gate: GateNode, rank: number): boolean {
+  const members = gate.members;
+  for (const name in node) {
+    if (!Object.hasOwn(node, name)) continue;
+    if (name === '') return true;
+    const step = members?.get(name);
+    // A name holding `.` or `[]` is never a step of the tree (plant splits there), but as a key it may match one.
+    if (step === undefined) {
+      if (name.includes('.') || name.includes('[]')) return true;
+      continue;
+    }
+    if (step.rank > rank) return true;
+    const value = node[name];
+    if (isPlainObject(value)) {
+      if (mayOverCapture(value, step, rank)) return true;
+    } else if (Array.isArray(value)) {
+      const items = step.items;
+      if (items === undefined) continue;
+      if (items.rank > rank) {
+        if (value.length > 0) return true;
+        continue;
+      }
+      for (let i = 0; i < value.length; i++) {
+        const item: unknown = value[i];
+        if (isPlainObject(item) && mayOverCapture(item, items, rank)) return true;
+      }
+    }
+  }
+  return false;
 }
 
 interface Walk {

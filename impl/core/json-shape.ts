@@ -198,6 +198,16 @@ function membersWithin(value: object, depth: number, maxDepth: number, ownEnumer
   return members;
 }
 
+/**
+ * Whether `value`, sitting at level `depth` (the Event object being level 1), holds no container
+ * deeper than `maxDepth`: `tooDeepAt`'s verdict for a value nested inside a checked parent, without
+ * a path. Recursion never passes `maxDepth + 1`.
+ */
+export function fitsDepth(value: object, depth: number, maxDepth = MAX_DEPTH): boolean {
+  if (maxDepth <= RECURSION_BOUND) return within(value, depth, maxDepth);
+  return deepPath({ value }, maxDepth + 2 - depth) === undefined; // the wrapper sits at level depth - 1
+}
+
 /** Whether `value` (at `depth`) holds no container deeper than `maxDepth`; recursion never passes `maxDepth + 1`. */
 function within(value: object, depth: number, maxDepth: number): boolean {
   if (depth > maxDepth) return false;

@@ -323,7 +323,7 @@ export function streamChecker(options: StreamCheckerOptions = {}): StreamChecker
       ofSource.sessions.set(session, state);
       window.remember(ofSource.sessions, session, ofSource);
     }
-    scratch.length = 0;
+    if (scratch.length > 0) scratch.length = 0; // setting a length is a runtime call: only when needed
     crossCheck(value, line, state, state.view, scratch, window);
     if (scratch.length > 0) for (const i of atLine(scratch, line)) issues.push(i);
     return issues;
@@ -358,10 +358,12 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState,
   const subject = str(ev.subject);
   if (RUN_TERMINALS.has(type)) {
     const run = str(ev.run);
-    if (run !== undefined) once(window, st, st.runTerminals, run, line, issues, 'stream.run.terminal', (at) => `run "${run}" already reached its terminal at line ${at}; run.finished, run.failed and run.cancelled are exclusive and unrepeatable`);
+    const at = run === undefined ? undefined : once(window, st, st.runTerminals, run, line);
+    if (at !== undefined) issues.push(violation('stream.run.terminal', '$', `run "${run}" already reached its terminal at line ${at}; run.finished, run.failed and run.cancelled are exclusive and unrepeatable`));
   } else if (TOOL_TERMINALS.has(type)) {
     const tool = data !== undefined && isPlainObject(data.tool) ? str(data.tool.call_id) : undefined;
-    if (tool !== undefined) once(window, st, st.toolTerminals, `${str(ev.run) ?? ''}\u0000${tool}`, line, issues, 'stream.tool.terminal', (at) => `tool call "${tool}" already reached its terminal at line ${at}; tool.completed, tool.failed and tool.denied are exclusive`);
+    const at = tool === undefined ? undefined : once(window, st, st.toolTerminals, `${str(ev.run) ?? ''}\u0000${tool}`, line);
+    if (at !== undefined) issues.push(violation('stream.tool.terminal', '$', `tool call "${tool}" already reached its terminal at line ${at}; tool.completed, tool.failed and tool.denied are exclusive`));
   } else if (type === 'session.ended') {
     if (st.ended !== undefined) {
       issues.push(violation('stream.session.terminal', '$', `this session already ended at line ${st.ended}; a second distinct session.ended is not allowed`));
@@ -381,11 +383,13 @@ function crossCheck(ev: Record<string, unknown>, line: number, st: SessionState,
     }
     st.open.add(id);
   } else if (ATTENTION_TERMINALS.has(type) && subject !== undefined) {
-    once(window, st, st.attentionTerminals, subject, line, issues, 'stream.attention.terminal', (at) => `attention request "${subject}" already reached its terminal at line ${at}; attention.resolved and attention.timeout are exclusive`);
+    const at = once(window, st, st.attentionTerminals, subject, line);
+    if (at !== undefined) issues.push(violation('stream.attention.terminal', '$', `attention request "${subject}" already reached its terminal at line ${at}; attention.resolved and attention.timeout are exclusive`));
     st.open.delete(subject);
   } else if (ACKS.has(type)) {
     const cause = str(ev.cause);
-    if (cause !== undefined) once(window, st, st.acks, cause, line, issues, 'stream.ack.duplicate', (at) => `command "${cause}" was already acknowledged at line ${at}; a target makes one ack decision per command, and answers a redelivery by re-emitting that same ack byte-identically`);
+    const at = cause === undefined ? undefined : once(window, st, st.acks, cause, line);
+    if (at !== undefined) issues.push(violation('stream.ack.duplicate', '$', `command "${cause}" was already acknowledged at line ${at}; a target makes one ack decision per command, and answers a redelivery by re-emitting that same ack byte-identically`));
   } else if (type === 'attention.answered' && subject !== undefined) {
     issues.push(...checkAnswer(ev, data, st.requests.get(subject)));
   } else if (type === 'control.attention.respond' && subject !== undefined) {
@@ -405,13 +409,16 @@ function forgetting(window: { readonly forgotten: number; readonly capacity: num
   return `. Note: this stream outgrew the validator's window of ${window.capacity} remembered keys ((source, id) pairs, sessions, terminals), so if this Event repeats one from before that window it is a legal redelivery that can no longer be compared; to tell, validate this session's lines on their own (e.g. filter the file by "session")`;
 }
 
-/** Record the first Event for `key`; a second, different one is a violation naming the first's line. */
-function once(window: KeyWindow<SourceState | SessionState>, st: SessionState, map: Map<string, number>, key: string, line: number, issues: Issue[], rule: 'stream.run.terminal' | 'stream.tool.terminal' | 'stream.attention.terminal' | 'stream.ack.duplicate', message: (firstLine: number) => string): void {
+/**
+ * Record the first Event for `key` and return `undefined`; for a second, different one return the
+ * first's line (the caller reports it: no message closure is built per Event).
+ */
+function once(window: KeyWindow<SourceState | SessionState>, st: SessionState, map: Map<string, number>, key: string, line: number): number | undefined {
   const first = map.get(key);
-  if (first === undefined) {
-    map.set(key, line);
-    window.remember(map, key, st);
-  } else issues.push(violation(rule, '$', message(first)));
+  if (first !== undefined) return first;
+  map.set(key, line);
+  window.remember(map, key, st);
+  return undefined;
 }
 
 /** AEP-0006: `answer.values` against the request's fields, and its type-dependent capture gating. */

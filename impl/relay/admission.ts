@@ -20,11 +20,13 @@ import type { Received } from './buffer.js';
 import { isCommand } from './control.js';
 
 /**
- * Judge a decoded JSON value as an event. `raw` is the one-line text to forward.
+ * Judge a decoded JSON value as an event. `raw` is the one-line text to forward. `value` comes
+ * from the relay's scanner (`scanJson`, or `jsonTextProblem` on the WebSocket), which refused
+ * nesting past `MAX_DEPTH`: the envelope check takes that depth verdict instead of walking again.
  * Returns the envelope issues when it is not acceptable.
  */
 export function admitEvent(value: unknown, raw: string): { ok: true; rec: Received } | { ok: false; issues: Issue[] } {
-  let issues = validateEnvelope(value);
+  let issues = validateEnvelope(value, true);
   // Any `control.{verb}` is a command to the relay (AEP-0004 §2.1), and commands omit `seq`
   // (§2.2), including verbs the 0.1 registry does not list: such a command is routed, and the
   // target's declared `accepts` answers it (`unsupported`), rather than refused as seq-less.

@@ -2,8 +2,8 @@
  * One WebSocket connection to a relay's `/socket` (AEP-0003 §3.5, §4), shaped like the MCP SDK's
  * `Transport`: `start()`, `send()`, `close()`, with `onmessage`/`onerror`/`onclose`. Every client
  * of the relay's socket in the project (the adapters' and bridges' `RelayLink`, the operator
- * verbs, the demo agent, the live runner, the console's pipe, the relay's own wire tests) opens it
- * through this class; `check-live` keeps its own on purpose, as the independent checker.
+ * verbs, the demo agent, the live runner, the console's pipe and its page (through
+ * `browserSocket`), the relay's own wire tests) opens it through this class; `check-live` keeps its own on purpose, as the independent checker.
  *
  * One transport is one connection: `start()` once, then frames until it closes. Reconnecting is
  * a policy above it (`RelayLink`, the demo agent), each attempt a new transport. The socket comes

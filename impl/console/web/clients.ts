@@ -9,6 +9,8 @@
 import type { ConsoleModel, Json } from './model.js';
 import { buildHello } from '../../relay-client/hello.js';
 import { SseParser } from '../../relay-client/sse-parser.js';
+import { browserSocket } from '../../relay-client/browser-socket.js';
+import { RelayTransport } from '../../relay-client/transport.js';
 import { parseExhausted } from '../replay-gap.js';
 
 export interface RelayConfigView {
@@ -35,7 +37,7 @@ export function refusalWords(status: number, auth: boolean): string {
 
 export class RelayClient {
   #abort: AbortController | undefined;
-  #socket: WebSocket | undefined;
+  #socket: RelayTransport | undefined;
   #rosterTimer: ReturnType<typeof setInterval> | undefined;
   #filter: Json = {};
   #stopped = false;
@@ -63,9 +65,7 @@ export class RelayClient {
   }
 
   send(frame: Json): boolean {
-    if (this.#socket?.readyState !== WebSocket.OPEN) return false;
-    this.#socket.send(JSON.stringify(frame));
-    return true;
+    return this.#socket?.send(JSON.stringify(frame)) ?? false;
   }
 
   #query(which: 'lanes' | 'inbox'): string {
@@ -170,38 +170,39 @@ export class RelayClient {
   }
 
   #openSocket(delay: number): void {
-    const ws = new WebSocket(`ws://${location.host}/relay/${this.relay.id}/socket`);
-    this.#socket = ws;
+    const transport = new RelayTransport({ url: `ws://${location.host}/relay/${this.relay.id}/socket`, socket: browserSocket });
+    this.#socket = transport;
     this.#greeted = false;
-    ws.onopen = () => ws.send(JSON.stringify(buildHello({ role: 'both', identity: { agent: 'aep-console', instance: `aep-console/${location.host}` }, capabilities: {} })));
-    ws.onmessage = (m) => {
-      let f: Json;
-      try {
-        f = JSON.parse(String(m.data)) as Json;
-      } catch {
-        return;
-      }
+    transport.onmessage = ({ frame: f }) => {
+      if (!f) return;
       if (!this.#greeted) {
         if (f.type !== 'hello') return;
         this.#greeted = true;
         this.model.setLink(this.relay.id, 'socket', { state: 'live' });
         // The roster is asked for only where the relay advertises it (AEP-0003 §4.1 rule 1).
         this.#startRoster();
-      } else if (f.type === 'roster') this.model.setRoster(this.relay.id, f.entries);
-      else if (f.type === 'error') this.model.socketError(this.relay.id, f);
+      } else if (f.type === 'roster') this.model.setRoster(this.relay.id, (f as Json).entries);
+      else if (f.type === 'error') this.model.socketError(this.relay.id, f as Json);
       this.changed();
     };
-    ws.onclose = (e) => {
-      clearInterval(this.#rosterTimer);
-      const refused = /HTTP (401|403)/.exec(e.reason);
-      this.model.setLink(
-        this.relay.id,
-        'socket',
-        refused ? { state: 'refused', status: Number(refused[1]), detail: refusalWords(Number(refused[1]), this.relay.auth) } : this.#greeted ? { state: 'reconnecting', detail: e.reason || `socket closed (${e.code})` } : { state: 'down', detail: e.reason || `socket closed (${e.code})` },
-      );
-      this.changed();
-      if (!this.#stopped) setTimeout(() => this.#openSocket(Math.min(delay * 2, BACKOFF.max)), this.#greeted ? BACKOFF.min : delay);
-    };
+    transport.onclose = (e) => this.#socketEnded(e, delay);
+    transport.start().then(
+      () => transport.send(JSON.stringify(buildHello({ role: 'both', identity: { agent: 'aep-console', instance: `aep-console/${location.host}` }, capabilities: {} }))),
+      // A browser reports a socket that never opened as an error and a close 1006 without a reason.
+      () => this.#socketEnded({ code: 1006, reason: '' }, delay),
+    );
+  }
+
+  #socketEnded(e: { code: number; reason: string }, delay: number): void {
+    clearInterval(this.#rosterTimer);
+    const refused = /HTTP (401|403)/.exec(e.reason);
+    this.model.setLink(
+      this.relay.id,
+      'socket',
+      refused ? { state: 'refused', status: Number(refused[1]), detail: refusalWords(Number(refused[1]), this.relay.auth) } : this.#greeted ? { state: 'reconnecting', detail: e.reason || `socket closed (${e.code})` } : { state: 'down', detail: e.reason || `socket closed (${e.code})` },
+    );
+    this.changed();
+    if (!this.#stopped) setTimeout(() => this.#openSocket(Math.min(delay * 2, BACKOFF.max)), this.#greeted ? BACKOFF.min : delay);
   }
 
   #askRoster(): void {

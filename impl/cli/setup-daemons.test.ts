@@ -8,7 +8,7 @@ import { existsSync, mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deadPort } from '../test-utils/dead-port.js';
+import { deadPort, deadPorts } from '../test-utils/dead-port.js';
 import { probe } from '../operator/doctor-probe.js';
 import { isAlive, readPid } from '../operator/daemons.js';
 import { CATALOG } from '../operator/catalog.js';
@@ -21,7 +21,9 @@ const BUILT = existsSync(new URL('../../dist/impl/cli/setup.js', import.meta.url
 /** Every catalog port variable moved to a free port, so nothing here meets a daemon someone else runs. */
 async function isolatedEnv(): Promise<Record<string, string>> {
   const env: Record<string, string> = { AEP_HOME: mkdtempSync(join(tmpdir(), 'aep-setup-all-')), PATH: process.env.PATH ?? '', AEP_TOKEN: 'setup-all-token', AEP_KIMI_WEB_TOKEN: 'kimi-test-token' };
-  for (const d of CATALOG) env[d.portEnv] = String(await deadPort());
+  // Distinct ports: picked one after another, a closed port can come back from the next pick.
+  const ports = await deadPorts(CATALOG.length);
+  CATALOG.forEach((d, i) => (env[d.portEnv] = String(ports[i])));
   return env;
 }
 
@@ -45,7 +47,8 @@ describe('aep setup: every integration of the registry', () => {
 
   it.skipIf(!BUILT)(`status lists every daemon; up <name> starts each one on its port variable, /healthz answers, doctor sees it, down stops it${skipped(!BUILT, WHY.build)}`, async () => {
     const env = await isolatedEnv();
-    const dead = await deadPort();
+    let dead = await deadPort();
+    while (Object.values(env).includes(String(dead))) dead = await deadPort();
     const status = await aep(['setup', 'status', '--json'], env);
     expect(status.code).toBe(0);
     expect((JSON.parse(status.out) as Array<{ id: string; state: string }>).map((s) => [s.id, s.state])).toEqual(CATALOG.map((d) => [d.id, 'down']));

@@ -10,12 +10,14 @@ import { join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { CATALOG } from '../operator/catalog.js';
 import { judge, type DaemonProbe, type Probes } from '../operator/doctor-findings.js';
-import { deadPort } from '../test-utils/dead-port.js';
+import { deadPorts } from '../test-utils/dead-port.js';
 import { aep } from '../operator/test-utils/stack.js';
 
 async function isolatedEnv(): Promise<Record<string, string>> {
   const env: Record<string, string> = { AEP_HOME: mkdtempSync(join(tmpdir(), 'aep-setup-report-')), HOME: mkdtempSync(join(tmpdir(), 'aep-setup-report-home-')), PATH: process.env.PATH ?? '' };
-  for (const d of CATALOG) env[d.portEnv] = String(await deadPort());
+  // Distinct ports: picked one after another, a closed port can come back from the next pick.
+  const ports = await deadPorts(CATALOG.length);
+  CATALOG.forEach((d, i) => (env[d.portEnv] = String(ports[i])));
   return env;
 }
 

@@ -3,7 +3,7 @@ import { createServer } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deadPort } from '../test-utils/dead-port.js';
+import { deadPort, deadPorts } from '../test-utils/dead-port.js';
 import { judge, type Probes } from '../operator/doctor-findings.js';
 import { TOKEN, aep, useStack } from '../operator/test-utils/stack.js';
 
@@ -11,7 +11,8 @@ const stack = useStack();
 
 async function env(): Promise<Record<string, string>> {
   const home = mkdtempSync(join(tmpdir(), 'aep-doctor-'));
-  return { AEP_HOME: home, AEP_CLAUDE_CODE_PORT: String(await deadPort()), AEP_CODEX_PORT: String(await deadPort()) };
+  const [claude, codex] = await deadPorts(2);
+  return { AEP_HOME: home, AEP_CLAUDE_CODE_PORT: String(claude), AEP_CODEX_PORT: String(codex) };
 }
 
 describe('aep doctor against a real relay', () => {

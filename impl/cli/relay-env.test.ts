@@ -6,14 +6,14 @@ import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { describe, expect, it } from 'vitest';
 import { parseConsoleConfig } from '../console/config.js';
-import { deadPort } from '../test-utils/dead-port.js';
+import { deadPort, deadPorts } from '../test-utils/dead-port.js';
 import { relayTarget } from '../operator/relay-opts.js';
 import { daemonOptions } from '../adapter-kit/config.js';
 import { aep } from '../operator/test-utils/stack.js';
 
 describe('the relay URL variable', () => {
   it('an operator verb reads AEP_RELAY_URL, else AEP_RELAY with a deprecation line', async () => {
-    const [a, b] = [await deadPort(), await deadPort()];
+    const [a, b] = await deadPorts(2);
     const canonical = await aep(['doctor', '--json'], { AEP_RELAY_URL: `http://127.0.0.1:${a}`, AEP_RELAY: `http://127.0.0.1:${b}`, AEP_HOME: '/nonexistent-aep-home' });
     expect(canonical.out).toContain(`http://127.0.0.1:${a}`);
     expect(canonical.err).not.toContain('deprecated');

@@ -2,7 +2,7 @@ import { existsSync, mkdtempSync, readFileSync, readdirSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { deadPort } from '../test-utils/dead-port.js';
+import { deadPorts } from '../test-utils/dead-port.js';
 import { readPid, isAlive } from '../operator/daemons.js';
 import { aep } from '../operator/test-utils/stack.js';
 import { skipped, WHY } from '../test-utils/skip.js';
@@ -12,7 +12,8 @@ const BUILT = existsSync(new URL('../../dist/impl/cli/setup.js', import.meta.url
 describe.skipIf(!BUILT)(`aep setup up/down (built dist/)${skipped(!BUILT, WHY.build)}`, () => {
   it('starts the relay detached with a pid file, status and doctor see it, down stops it', async () => {
     const home = mkdtempSync(join(tmpdir(), 'aep-setup-home-'));
-    const env = { AEP_HOME: home, AEP_PORT: String(await deadPort()), AEP_TOKEN: 'setup-test-token', AEP_CLAUDE_CODE_PORT: String(await deadPort()), AEP_CODEX_PORT: String(await deadPort()), PATH: process.env.PATH ?? '' };
+    const [relay, claude, codex] = await deadPorts(3);
+    const env = { AEP_HOME: home, AEP_PORT: String(relay), AEP_TOKEN: 'setup-test-token', AEP_CLAUDE_CODE_PORT: String(claude), AEP_CODEX_PORT: String(codex), PATH: process.env.PATH ?? '' };
     try {
       const upR = await aep(['setup', 'up', 'relay'], env);
       expect(upR.code, upR.err).toBe(0);

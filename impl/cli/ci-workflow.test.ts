@@ -54,6 +54,16 @@ function bash(script: string, env: Record<string, string>, cwd: string): Promise
   });
 }
 
+/**
+ * One step, run once more if it was killed at its 180 s bound. The likely cause of such a kill is a
+ * registry fetch that stalls on a cold npm cache (seen once in CI, where the step was not named in
+ * the log); a second kill fails the step.
+ */
+async function runStep(script: string, env: Record<string, string>, cwd: string): ReturnType<typeof bash> {
+  const first = await bash(script, env, cwd);
+  return first.status === null ? bash(script, env, cwd) : first;
+}
+
 describe('docs/ci.md', () => {
   const yamlBlocks = fenced('yaml');
   const workflow = parseYaml(yamlBlocks[0] ?? '') as Workflow;
@@ -100,15 +110,13 @@ describe('docs/ci.md', () => {
       for (const step of steps.filter((s) => s.run !== undefined)) {
         // The release download, replaced by what makes the release file.
         const script = step.run!.includes('gh release download') ? `cd ${JSON.stringify(root)} && npm pack --ignore-scripts --pack-destination ${JSON.stringify(clone)} > /dev/null` : step.run!;
-        // A step killed at its bound (a stalled registry fetch on a cold npm cache) is run once more.
-        let r = await bash(script, { ...env, ...(step.env ?? {}) }, clone);
-        if (r.status === null) r = await bash(script, { ...env, ...(step.env ?? {}) }, clone);
+        const r = await runStep(script, { ...env, ...(step.env ?? {}) }, clone);
         results.push({ name: step.name ?? script, status: r.status, stderr: r.stderr });
         if (r.status !== 0) return;
         if (step.run!.includes('npm install -g')) {
           // Before the run step: the baseline, written by the doc's own command.
           const write = fenced('sh').find((b) => b.includes('--write-expected-failures'))!;
-          const w = await bash(write, env, clone);
+          const w = await runStep(write, env, clone);
           results.push({ name: 'write the baseline', status: w.status, stderr: w.stderr });
           if (w.status !== 0) return;
         }

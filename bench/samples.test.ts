@@ -97,3 +97,37 @@ describe('measureSamples', () => {
     expect(doc.benchmarks[1]).toMatchObject({ name: 'runner', value: 900, unit: 'ms (p50 latency)', baseline: 'none (absolute)', baseline_value: null, ratio: null, ok: true });
   });
 });
+
+describe("interleave: 'trials'", () => {
+  it('alternates the sides trial by trial, the round starting with each side in turn, until both spent their budget', async () => {
+    const { prepared, log, now } = rig([2, 4], [1, 1]);
+    const r = await measureSamples(bench({ interleave: 'trials', budgetMs: 25 }), prepared, { rounds: 2, now, warmupRounds: 0 });
+    // 10 ms per trial: three trials per side reach 25 ms; round 2 begins with the baseline.
+    expect(log).toEqual(['ours', 'baseline', 'ours', 'baseline', 'ours', 'baseline', 'baseline', 'ours', 'baseline', 'ours', 'baseline', 'ours']);
+    expect(r.sampleRounds.map((s) => s.first)).toEqual(['ours', 'baseline']);
+    expect(r.stats.ours.latency).toEqual({ n: 12, p50: 2, p99: 4, max: 4 });
+    expect(r.stats.baseline!.latency).toEqual({ n: 12, p50: 1, p99: 1, max: 1 });
+    expect(r.sampleRounds.map((s) => s.ratio)).toEqual([0.25, 0.25]);
+  });
+
+  it('counts each side its own trials’ time, and runs minTrials pairs at least', async () => {
+    const clock = { t: 0 };
+    const log: string[] = [];
+    const side = (name: string, ms: number) => ({
+      trial: async () => {
+        log.push(name);
+        clock.t += ms;
+        return { latency: [ms] };
+      },
+    });
+    // ours takes 30 ms a trial, the baseline 5: the baseline alone would stop at once, but the pairs go on until it too spent 20 ms.
+    await measureSamples(bench({ interleave: 'trials', budgetMs: 20, minTrials: 2 }), { ours: side('ours', 30), baseline: side('baseline', 5) }, { rounds: 1, now: () => clock.t, warmupRounds: 0 });
+    expect(log).toEqual(['ours', 'baseline', 'ours', 'baseline', 'ours', 'baseline', 'ours', 'baseline']);
+  });
+
+  it('runs a benchmark without a baseline as before', async () => {
+    const { prepared, log, now } = rig([3], undefined);
+    await measureSamples(bench({ interleave: 'trials', budgetMs: 15 }), prepared, { rounds: 1, now, warmupRounds: 0 });
+    expect(log).toEqual(['ours', 'ours']);
+  });
+});

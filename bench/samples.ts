@@ -44,6 +44,15 @@ export interface SampleBenchmark {
   readonly minTrials?: number;
   /** At most this many rounds, whatever `--rounds` says (a costly trial, e.g. `memory`). */
   readonly maxRounds?: number;
+  /**
+   * How the sides share a round. `'rounds'` (the default): one side's trials, then the other's.
+   * `'trials'`: the sides alternate trial by trial within the round (the round's first side
+   * still alternates between rounds), until each side has spent its budget and run `minTrials`,
+   * so a stall of the machine (a collection in another process, a timer's late wake-up) falls
+   * on both sides of the same round instead of on one. For quantiles far in the tail, which one
+   * stall can move.
+   */
+  readonly interleave?: 'rounds' | 'trials';
   /** Every metric a trial reports; each trial must report each one. */
   readonly metrics: readonly string[];
   /** The row's value: this quantile (0.5 = median, 0.99 = p99) of this metric. */
@@ -100,6 +109,14 @@ function checkSamples(bench: SampleBenchmark, got: Samples, side: string): void 
   }
 }
 
+/** Append one trial's samples (already checked) to the round's pool. */
+function add(bench: SampleBenchmark, pool: Pool, got: Samples): void {
+  for (const m of bench.metrics) {
+    const into = pool.get(m)!;
+    for (const v of got[m]!) into.push(v);
+  }
+}
+
 /** Run trials of `side` until the budget is spent (at least `minTrials`); the samples of the round. */
 async function roundOf(bench: SampleBenchmark, side: SampleSide, name: string, budgetMs: number, now: () => number): Promise<Pool> {
   const pool: Pool = new Map(bench.metrics.map((m) => [m, []]));
@@ -108,13 +125,37 @@ async function roundOf(bench: SampleBenchmark, side: SampleSide, name: string, b
   do {
     const got = await side.trial();
     checkSamples(bench, got, name);
-    for (const m of bench.metrics) {
-      const into = pool.get(m)!;
-      for (const v of got[m]!) into.push(v);
-    }
+    add(bench, pool, got);
     trials++;
   } while (trials < (bench.minTrials ?? 1) || now() - start < budgetMs);
   return pool;
+}
+
+/**
+ * One round of `interleave: 'trials'`: `a`, `b`, `a`, `b`, ... until each side has run at least
+ * `minTrials` trials and spent `budgetMs` of its own trials' time. Both sides run the same number
+ * of trials. The samples of the round, per side.
+ */
+async function pairedRound(bench: SampleBenchmark, a: SampleSide, aName: string, b: SampleSide, bName: string, budgetMs: number, now: () => number): Promise<[Pool, Pool]> {
+  const pools: [Pool, Pool] = [new Map(bench.metrics.map((m) => [m, []])), new Map(bench.metrics.map((m) => [m, []]))];
+  const spent = [0, 0];
+  const sides: Array<[SampleSide, string]> = [
+    [a, aName],
+    [b, bName],
+  ];
+  let trials = 0;
+  do {
+    for (let i = 0; i < 2; i++) {
+      const [side, name] = sides[i]!;
+      const start = now();
+      const got = await side.trial();
+      spent[i]! += now() - start;
+      checkSamples(bench, got, name);
+      add(bench, pools[i]!, got);
+    }
+    trials++;
+  } while (trials < (bench.minTrials ?? 1) || spent[0]! < budgetMs || spent[1]! < budgetMs);
+  return pools;
 }
 
 function merge(into: Pool, from: Pool): void {
@@ -161,7 +202,10 @@ export async function measureSamples(bench: SampleBenchmark, prepared: SamplePre
     const first = round % 2 === 1 || !prepared.baseline ? 'ours' : 'baseline';
     let ours: Pool;
     let base: Pool | undefined;
-    if (first === 'ours') {
+    if (prepared.baseline && bench.interleave === 'trials') {
+      if (first === 'ours') [ours, base] = await pairedRound(bench, prepared.ours, 'ours', prepared.baseline, 'baseline', budget, opts.now);
+      else [base, ours] = await pairedRound(bench, prepared.baseline, 'baseline', prepared.ours, 'ours', budget, opts.now);
+    } else if (first === 'ours') {
       ours = await roundOf(bench, prepared.ours, 'ours', budget, opts.now);
       if (prepared.baseline) base = await roundOf(bench, prepared.baseline, 'baseline', budget, opts.now);
     } else {

@@ -7,7 +7,11 @@
  * the same bytes to every socket). Value: the p99 over every delivery; ratio baseline p99 / ours.
  * Checked on both sides: every subscriber gets every event once, in order, with the planted
  * content, except ours' ceiling subscriber, which must never see it.
+ *
+ * Method: the sides alternate trial by trial within each round (`interleave: 'trials'`), each trial
+ * starting on a collected heap (`collectGarbage`), at least four pairs per round.
  */
+import { collectGarbage } from '../collect.js';
 import type { LoadProcess } from '../load-process.js';
 import type { SampleBenchmark } from '../samples.js';
 import { startRelayPair } from './pair.js';
@@ -22,7 +26,12 @@ export const latencyBench: SampleBenchmark = {
   name: 'latency',
   unit: 'ms',
   what: `POST-to-SSE delivery at a steady ${LATENCY_RATE} events/s to ${SUBSCRIBERS} subscribers of startRelay (one with a metadata ceiling), load in a separate process, vs the bare broadcaster`,
-  budgetMs: 1500,
+  budgetMs: 2000,
+  // Four pairs of half-second trials at least per round, the sides alternating trial by trial, so a
+  // stall of the machine falls on both sides of a round: 20 000 deliveries per side per round, the
+  // p99 being the 200th slowest (issue 33: one run's rounds ranged from 0.04x to 5x).
+  interleave: 'trials',
+  minTrials: 4,
   metrics: ['latency'],
   primary: { metric: 'latency', quantile: 0.99 },
   async prepare({ quick }) {
@@ -33,6 +42,9 @@ export const latencyBench: SampleBenchmark = {
       const events = quick ? EVENTS / 5 : EVENTS;
       const side = (load: LoadProcess, checkCeilings: boolean) => ({
         async trial() {
+          // Both servers live in this process: each trial starts on a collected heap, so neither
+          // side pays for the other's garbage (the trials alternate, below).
+          collectGarbage();
           const reply = await load.ask({ kind: 'run', events, rate: LATENCY_RATE, checkCeilings });
           return { latency: reply.latencies as number[] };
         },

@@ -24,22 +24,10 @@ import { SseWriter } from '../impl/relay/sse.js';
 import { BatchMaker } from './cases/relay-ingest.js';
 import { syntheticStream } from './inputs.js';
 
-/** Which path a stage belongs to: the relay's ingest, `validateStream`, or a bare limit. */
-export type StageGroup = 'ingest' | 'stream' | 'limit';
+import type { Stage } from './budget-stage.js';
+import { WS_LIMITS, WS_STAGES } from './budget-ws.js';
 
-export interface Stage {
-  readonly name: string;
-  readonly group: StageGroup;
-  /** One sentence: what one run over a set does. */
-  readonly what: string;
-  /** Build the inputs of `sets` sets of `n` events; the returned `run(i)` handles set `i` (0 ≤ i < sets). */
-  prepare(n: number, sets: number): Promise<PreparedStage>;
-}
-
-export interface PreparedStage {
-  run(set: number): void | Promise<void>;
-  close?(): void | Promise<void>;
-}
+export type { PreparedStage, Stage, StageGroup } from './budget-stage.js';
 
 /** One NDJSON body per set: the relay-ingest bench's batches (one session, `progress.status`). */
 function bodies(n: number, sets: number): string[] {
@@ -257,6 +245,7 @@ export const STAGES: readonly Stage[] = [
       };
     },
   },
+  ...WS_STAGES,
   {
     name: 'parseJsonl',
     group: 'stream',
@@ -358,6 +347,7 @@ export const STAGES: readonly Stage[] = [
       };
     },
   },
+  ...WS_LIMITS,
 ];
 
 function streams(n: number, sets: number): string[] {

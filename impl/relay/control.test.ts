@@ -10,6 +10,17 @@ describe('isCommand', () => {
     for (const t of ['control.cancel', 'control.attention.respond', 'control.pause', 'x.acme.control.instruct']) expect(isCommand(t), t).toBe(true);
     for (const t of ['control.accepted', 'control.rejected', 'run.cancelled', 'x.acme.session.control', 'x.acme.controls.do']) expect(isCommand(t), t).toBe(false);
   });
+
+  it('answers as the two patterns alone do (its prefix check only skips them), on generated types', () => {
+    const reference = (type: string): boolean =>
+      type !== 'control.accepted' && type !== 'control.rejected' && (/^control\.[^.]/.test(type) || /^x\.[^.]+\.control\.[^.]/.test(type));
+    const parts = ['control', 'x', 'acme', 'accepted', 'rejected', 'cancel', 'progress', 'status', '', 'c', 'ontrol', 'X', 'Control', '\n', 'x.'];
+    let seed = 7;
+    const pick = (): string => parts[(seed = (seed * 1103515245 + 12345) % 2147483648) % parts.length]!;
+    const types = ['', 'control', 'control.', 'control..x', 'x', 'x.', 'x..control.a', 'x.a.control.', 'x.a.control..b', 'xcontrol.a', ' control.a', 'control.\n'];
+    for (let i = 0; i < 5000; i++) types.push(Array.from({ length: 1 + (i % 5) }, pick).join(i % 7 === 0 ? '' : '.'));
+    for (const t of types) expect(isCommand(t), JSON.stringify(t)).toBe(reference(t));
+  });
 });
 
 describe('routeCommand', () => {

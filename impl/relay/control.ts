@@ -36,6 +36,8 @@ export function isAck(type: string): boolean {
  * or a vendor `x.{vendor}.control.{verb}` (AEP-0004 §2, §5).
  */
 export function isCommand(type: string): boolean {
+  // Both patterns are anchored on these prefixes: any other type (every event an emitter streams) is no command, without a pattern run.
+  if (!type.startsWith('control.') && !type.startsWith('x.')) return false;
   if (type === 'control.accepted' || type === 'control.rejected') return false;
   return /^control\.[^.]/.test(type) || /^x\.[^.]+\.control\.[^.]/.test(type);
 }

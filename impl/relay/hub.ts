@@ -88,6 +88,12 @@ export interface HubLike {
    * Answers how many were new. A fleet node answers once JetStream acknowledged every event.
    */
   ingest(recs: readonly Received[]): Promise<Ingested>;
+  /**
+   * `ingest`, answered in the call: set only on a hub that stores and fans out synchronously
+   * (the in-memory hub), so a transport may hand it the events of several frames at once
+   * without a promise per event. A fleet node has none: it waits for JetStream.
+   */
+  ingestNow?(recs: readonly Received[]): Ingested;
   /** A connection that completed its hello: it may claim sessions and receive commands. */
   attach(peer: Peer): void;
   /** A connection closed: it owns nothing any more. */
@@ -136,6 +142,10 @@ export class Hub implements HubLike {
   }
 
   async ingest(recs: readonly Received[]): Promise<Ingested> {
+    return { ok: true, fresh: this.publishAll(recs) };
+  }
+
+  ingestNow(recs: readonly Received[]): Ingested {
     return { ok: true, fresh: this.publishAll(recs) };
   }
 

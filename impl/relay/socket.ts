@@ -17,7 +17,7 @@ import type { RelayConfig } from './config.js';
 import { isAck, isCommand } from './control.js';
 import { relayHello } from './discovery.js';
 import { acceptHello, declaredAccepts, errorFrame, frame, parseSubscribe, type Frame, type PeerHello } from './frames.js';
-import type { HubLike, Peer, Unreachable } from './hub.js';
+import type { HubLike, Ingested, Peer, Unreachable } from './hub.js';
 import { SocketWriter, type SocketConnection, type SocketSubscription } from './socket-writer.js';
 
 /** What a connection needs from the relay around it. */
@@ -53,6 +53,15 @@ export class SocketSession implements Peer {
   #chain: Promise<void> | undefined;
   /** Events of this connection the hub has not acknowledged yet (a fleet node waits for JetStream). */
   readonly #storing = new Set<Promise<void>>();
+  /**
+   * Events admitted from the frames of this tick, not yet handed to a hub that ingests in the
+   * call (`ingestNow`): the frames of one socket read reach the hub as one batch, at the end of
+   * the tick, so a subscriber gets them in one write. Before anything else this connection does
+   * (a reply, a hub call, a close) the batch goes to the hub, so every reply and every hub call
+   * keeps its order with the events before it.
+   */
+  #pending: Received[] = [];
+  readonly #flushPending = (): void => this.#flush();
 
   /** What this connection's subscription writers use. */
   readonly #connection: SocketConnection;
@@ -95,12 +104,14 @@ export class SocketSession implements Peer {
 
   /** Send one text frame; a no-op once the connection is closing. */
   send(text: string): void {
+    if (this.#pending.length > 0) this.#flush();
     if (!this.#closed && this.ws.readyState === this.ws.OPEN) this.ws.send(text);
   }
 
   /** Orderly close (AEP-0003 §3.5 rule 4): a `closing` frame with delivered positions, then close. */
   shutdown(reason: string, code = 1001): void {
     if (this.#closed) return;
+    this.#flush();
     const delivered: Array<Record<string, unknown>> = [];
     for (const sub of this.#subs.values()) {
       for (const [session, pos] of sub.sub.delivered()) delivered.push({ ...(sub.id === undefined ? {} : { sub: sub.id }), session, epoch: pos.epoch, seq: pos.seq });
@@ -111,6 +122,7 @@ export class SocketSession implements Peer {
   }
 
   #detach(): void {
+    this.#flush();
     this.#closed = true;
     for (const { sub } of this.#subs.values()) sub.close();
     this.#subs.clear();
@@ -147,6 +159,7 @@ export class SocketSession implements Peer {
     }
     if (!isPlainObject(value)) return this.send(errorFrame('invalid-frame', 'each text frame must carry one JSON object: an event or a frame'));
     if (isEventLike(value)) return this.#onEvent(value, text);
+    this.#flush();
     const type = value.type;
     if (typeof type !== 'string') return this.send(errorFrame('invalid-frame', 'a frame needs a string type', correlation(value)));
     switch (type) {
@@ -184,7 +197,10 @@ export class SocketSession implements Peer {
     }
     const rec = admitted.rec;
     const event = rec.event;
-    if (isCommand(event.type)) return this.#command(rec);
+    if (isCommand(event.type)) {
+      this.#flush();
+      return this.#command(rec);
+    }
     const session = typeof event.session === 'string' ? event.session : undefined;
     const sequenced = session !== undefined && typeof event.seq === 'number';
     // Roles (AEP-0003 §4, AEP-0004 §4): a consumer watches and commands; only an emitter (or
@@ -196,6 +212,7 @@ export class SocketSession implements Peer {
       // An ack answers a command routed to the session's owner (AEP-0004 §3): it never makes its
       // sender a claimant, and one from a connection other than the live claimant is a forgery.
       if (session !== undefined && !this.claims.has(session)) {
+        this.#flush();
         return this.ctx.hub.ownedElsewhere(this, session).then((owned) => {
           if (!owned.ok) return this.#notProcessed(owned, event.id);
           if (!owned.elsewhere) return this.#ingest(rec);
@@ -205,6 +222,7 @@ export class SocketSession implements Peer {
       }
     } else if (sequenced && !this.claims.has(session!)) {
       // One owner per session (AEP-0001 §5.2): on a fleet node the claim is fleet-wide.
+      this.#flush();
       return this.ctx.hub.claim(this, session!).then((claim) => {
         if (!claim.ok) return claim.code === 'unavailable' ? this.#notStored(claim, event.id) : this.send(errorFrame(claim.code, claim.detail, { cause: event.id }));
         this.claims.add(session!);
@@ -215,6 +233,17 @@ export class SocketSession implements Peer {
   }
 
   #ingest(rec: Received): void {
+    if (this.ctx.hub.ingestNow !== undefined) {
+      // Stored and fanned out with the other events of this tick, before anything else this
+      // connection does (see `#pending`). A connection that also subscribes hands each event over
+      // at once, as before: its own subscription may close it (slow consumer) during a fan-out,
+      // and then no later frame of it may be stored.
+      if (this.#pending.push(rec) === 1) {
+        if (this.#subs.size > 0) this.#flush();
+        else queueMicrotask(this.#flushPending);
+      }
+      return;
+    }
     // Stored (and fanned out) in frame order: the hub takes the event in this call. Later frames
     // do not wait for its acknowledgement; a ping does.
     const done: Promise<void> = this.ctx.hub.ingest([rec]).then(
@@ -229,6 +258,22 @@ export class SocketSession implements Peer {
       },
     );
     this.#storing.add(done);
+  }
+
+  /** Hand the pending events to the hub (`ingestNow`), in frame order; answers as `#ingest` does for each event. */
+  #flush(): void {
+    const recs = this.#pending;
+    if (recs.length === 0) return;
+    this.#pending = [];
+    let stored: Ingested;
+    try {
+      stored = this.ctx.hub.ingestNow!(recs);
+    } catch (err) {
+      this.ctx.log(`storing an event failed: ${err instanceof Error ? err.message : String(err)}`);
+      for (const rec of recs) this.send(errorFrame('internal', `the relay failed to store event ${JSON.stringify(rec.event.id)}; send it again`, { cause: rec.event.id }));
+      return;
+    }
+    if (!stored.ok) for (const rec of recs) this.#notStored(stored, rec.event.id);
   }
 
   /** The error frame for an event the hub could not store (or claim for): send it again. */

@@ -23,23 +23,10 @@ import { Hub } from '../impl/relay/hub.js';
 import { SseWriter } from '../impl/relay/sse.js';
 import { BatchMaker } from './cases/relay-ingest.js';
 import { syntheticStream } from './inputs.js';
+import { FANOUT_STAGES } from './budget-fanout.js';
+import type { Stage } from './budget-stage.js';
 
-/** Which path a stage belongs to: the relay's ingest, `validateStream`, or a bare limit. */
-export type StageGroup = 'ingest' | 'stream' | 'limit';
-
-export interface Stage {
-  readonly name: string;
-  readonly group: StageGroup;
-  /** One sentence: what one run over a set does. */
-  readonly what: string;
-  /** Build the inputs of `sets` sets of `n` events; the returned `run(i)` handles set `i` (0 ≤ i < sets). */
-  prepare(n: number, sets: number): Promise<PreparedStage>;
-}
-
-export interface PreparedStage {
-  run(set: number): void | Promise<void>;
-  close?(): void | Promise<void>;
-}
+export type { PreparedStage, Stage, StageGroup } from './budget-stage.js';
 
 /** One NDJSON body per set: the relay-ingest bench's batches (one session, `progress.status`). */
 function bodies(n: number, sets: number): string[] {
@@ -358,6 +345,7 @@ export const STAGES: readonly Stage[] = [
       };
     },
   },
+  ...FANOUT_STAGES,
 ];
 
 function streams(n: number, sets: number): string[] {

@@ -1,4 +1,4 @@
-/** The shape of a stage of the per-event cost budget (`budget-stages.ts`, `budget-ws.ts`). */
+/** The shape of one stage of the per-event cost budget (`budget-stages.ts`, `budget-ws.ts`, `budget-fanout.ts`). */
 
 /** Which path a stage belongs to: the relay's ingest, `validateStream`, or a bare limit. */
 export type StageGroup = 'ingest' | 'stream' | 'limit';

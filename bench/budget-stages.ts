@@ -23,7 +23,7 @@ import { Hub } from '../impl/relay/hub.js';
 import { SseWriter } from '../impl/relay/sse.js';
 import { BatchMaker } from './cases/relay-ingest.js';
 import { syntheticStream } from './inputs.js';
-
+import { FANOUT_STAGES } from './budget-fanout.js';
 import type { Stage } from './budget-stage.js';
 import { WS_LIMITS, WS_STAGES } from './budget-ws.js';
 
@@ -348,6 +348,7 @@ export const STAGES: readonly Stage[] = [
     },
   },
   ...WS_LIMITS,
+  ...FANOUT_STAGES,
 ];
 
 function streams(n: number, sets: number): string[] {

@@ -172,7 +172,9 @@ export function downlevel(event: AepEvent, ceiling: CaptureLevel, annotations: C
     delete out.data;
     return out;
   }
-  const typeAnnotations = Object.prototype.hasOwnProperty.call(annotations, event.type) ? annotations[event.type] : undefined;
+  // This project's annotations are read from the loaded table, not through the proxy (one trap call and a descriptor less per event).
+  const table = annotations === CAPTURE_ANNOTATIONS ? ours() : annotations;
+  const typeAnnotations = Object.prototype.hasOwnProperty.call(table, event.type) ? table[event.type] : undefined;
   if (typeAnnotations === undefined) {
     // Rule 4: no schema to tell content from structure. Only a `redacted` source claim at a
     // `redacted` ceiling survives (the claim was minted at the source, §8.2e).

@@ -94,40 +94,70 @@ export type FilterMatch = (event: Readonly<Record<string, unknown>>) => boolean;
 
 /**
  * Compile a filter once (at subscribe time) into a matcher with `attrMatch`'s semantics: exact
- * alternatives become one set lookup, type patterns prefix tests. A filter `validateFilter`
- * rejects compiles to a matcher that matches nothing (fail closed). The filter is copied: later
- * changes to the object do not change the matcher.
+ * alternatives become one set lookup (one comparison for a single value), type patterns prefix
+ * tests. A filter `validateFilter` rejects compiles to a matcher that matches nothing (fail
+ * closed). The filter is copied: later changes to the object do not change the matcher.
+ * Matching allocates nothing.
  */
 export function compileFilter(filter: unknown): FilterMatch {
   if (filterIssues(filter).length > 0) return () => false;
-  const tests: FilterMatch[] = Object.entries(filter as Record<string, unknown>).map(([key, predicate]) => {
-    const fallback = Object.hasOwn(DEFAULTS, key) ? DEFAULTS[key] : undefined;
-    const read = (event: Readonly<Record<string, unknown>>): unknown => {
-      const own = Object.hasOwn(event, key) ? event[key] : undefined;
-      return own !== undefined ? own : fallback;
-    };
-    if (key === 'severity' && isPlainObject(predicate)) {
-      const band = { ...predicate };
-      return (event) => {
-        const value = read(event);
-        return value !== undefined && severityInBand(band, value);
-      };
-    }
-    const alternatives = Array.isArray(predicate) ? predicate : [predicate];
-    const patterns = key === 'type' ? alternatives.filter(isTypePattern) : [];
-    const exact = new Set(alternatives.filter((p) => !patterns.includes(p as string)));
-    const prefixes = patterns.map((p) => p.slice(0, -1));
-    return (event) => {
-      const value = read(event);
-      if (value === undefined) return false;
-      if (exact.has(value)) return true;
-      return typeof value === 'string' && prefixes.some((prefix) => value.startsWith(prefix) && value.length > prefix.length);
-    };
-  });
-  if (tests.length === 0) return () => true;
-  return (event) => {
+  const tests: FilterMatch[] = Object.entries(filter as Record<string, unknown>).map(([key, predicate]) => compileMember(key, predicate));
+  const match: FilterMatch = tests.length === 0 ? () => true : tests.length === 1 ? tests[0]! : (event) => {
     for (const test of tests) if (!test(event)) return false;
     return true;
+  };
+  keys.set(match, JSON.stringify(filter));
+  return match;
+}
+
+/** The text of the filter each matcher `compileFilter` made was compiled from. */
+const keys = new WeakMap<FilterMatch, string>();
+
+/**
+ * The filter a matcher was compiled from, as JSON text, when `compileFilter` made it (else
+ * undefined): two matchers with the same key select the same events, so a fan-out may match once
+ * for both. A filter `validateFilter` rejects has no key.
+ */
+export function filterKey(match: FilterMatch): string | undefined {
+  return keys.get(match);
+}
+
+/** One member's predicate as a test: the event's own value (or the default) against it. */
+function compileMember(key: string, predicate: unknown): FilterMatch {
+  const fallback = Object.hasOwn(DEFAULTS, key) ? DEFAULTS[key] : undefined;
+  const read = (event: Readonly<Record<string, unknown>>): unknown => {
+    const own = Object.hasOwn(event, key) ? event[key] : undefined;
+    return own !== undefined ? own : fallback;
+  };
+  if (key === 'severity' && isPlainObject(predicate)) {
+    const band = { ...predicate };
+    return (event) => {
+      const value = read(event);
+      return value !== undefined && severityInBand(band, value);
+    };
+  }
+  const alternatives = Array.isArray(predicate) ? predicate : [predicate];
+  const patterns = key === 'type' ? alternatives.filter(isTypePattern) : [];
+  const exact = new Set(alternatives.filter((p) => !patterns.includes(p as string)));
+  const prefixes = patterns.map((p) => p.slice(0, -1));
+  if (prefixes.length === 0) {
+    // Predicates are strings, integers or booleans: `===` is the set's SameValueZero on them.
+    if (exact.size === 1) {
+      const only = exact.values().next().value;
+      return (event) => read(event) === only;
+    }
+    return (event) => {
+      const value = read(event);
+      return value !== undefined && exact.has(value);
+    };
+  }
+  return (event) => {
+    const value = read(event);
+    if (value === undefined) return false;
+    if (exact.has(value)) return true;
+    if (typeof value !== 'string') return false;
+    for (const prefix of prefixes) if (value.startsWith(prefix) && value.length > prefix.length) return true;
+    return false;
   };
 }
 

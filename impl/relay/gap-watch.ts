@@ -15,6 +15,11 @@ export class GapWatch {
     for (const p of points) this.#waiting.set(p.session, p);
   }
 
+  /** Whether no session is watched any more: `check` answers undefined for every event. */
+  get idle(): boolean {
+    return this.#waiting.size === 0;
+  }
+
   /**
    * Call once per event, just before delivering it. Returns the position to announce in a
    * `replay-exhausted` marker before the event, or undefined. Only the first positioned event

@@ -7,6 +7,7 @@
  */
 import type { FailoverStatus } from './fleet/failover.js';
 import { compileFilter, type FilterMatch } from '../core/filter.js';
+import { FanoutSet } from './fanout-set.js';
 import { onIndex, ReplayBuffer, type Held, type Received } from './buffer.js';
 import { routeCommand, type Claimant, type RefusalCode } from './control.js';
 import type { Position, ReplayRequest, ResumePoint } from './positions.js';
@@ -125,7 +126,7 @@ const CLAIMED: Claim = { ok: true };
 
 export class Hub implements HubLike {
   readonly buffer: ReplayBuffer;
-  readonly #subs = new Set<Subscription>();
+  readonly #subs = new FanoutSet();
   readonly #peers = new Set<Peer>();
 
   /** @param log receives one line when a subscription throws; the others still get the event. */
@@ -226,39 +227,69 @@ export class Hub implements HubLike {
   /**
    * Store every event of a batch in order and forward each to the matching live subscriptions,
    * then `flush` them once, so a subscriber gets the batch in one write. Returns how many events
-   * were new (not duplicates).
+   * were new (not duplicates). Each event is matched once per distinct filter (`FanoutSet`), and
+   * the subscriptions of one filter are handed the same selection, in order (`deliverAll`).
    */
   publishAll(recs: readonly Received[]): number {
     // No subscription can be added while the batch fans out (fan-out is synchronous and
-    // subscriptions are opened by request handlers), so one snapshot serves the batch;
-    // removals are checked per event.
-    const subs = [...this.#subs];
+    // subscriptions are opened by request handlers), so one set of groups serves the batch;
+    // removals are checked per subscription.
+    const groups = this.#subs.groups();
+    const selected: Received[][] = groups.map(() => []);
     let fresh = 0;
     try {
       for (const rec of recs) {
         if (this.buffer.store(rec) !== undefined || typeof rec.event.session !== 'string') fresh++;
-        for (let i = 0; i < subs.length; i++) {
-          const sub = subs[i]!;
-          if (sub.ended) continue;
+        for (let g = 0; g < groups.length; g++) {
+          const group = groups[g]!;
           try {
-            if (sub.match(rec.event)) sub.deliver(rec);
+            if (group.match(rec.event)) selected[g]!.push(rec);
           } catch (err) {
-            this.log(`delivery of ${JSON.stringify(rec.event.id)} to one subscriber failed: ${describe(err)}`);
+            for (let i = 0; i < group.subs.length; i++) this.log(`delivery of ${JSON.stringify(rec.event.id)} to one subscriber failed: ${describe(err)}`);
           }
         }
       }
     } finally {
-      // What the writers build for this fan-out (one encoded batch per selection and ceiling), shared among them.
+      for (let g = 0; g < groups.length; g++) {
+        const selection = selected[g]!;
+        if (selection.length > 0) for (const sub of groups[g]!.subs) this.#deliverAll(sub, selection);
+      }
+      // What the writers build for this fan-out (one encoded batch per selection and ceiling), shared
+      // among them; the largest selections first, so the smaller ones can be cut from them (`sse-bytes.ts`).
       const shared: unknown[] = [];
-      for (const sub of subs) {
-        try {
-          sub.flush(shared);
-        } catch (err) {
-          this.log(`delivery to one subscriber failed: ${describe(err)}`);
+      const order = groups.length < 2 ? [0] : groups.map((_, g) => g).sort((a, b) => selected[b]!.length - selected[a]!.length);
+      for (const g of order) {
+        const group = groups[g];
+        if (!group) continue;
+        for (const sub of group.subs) {
+          try {
+            sub.flush(shared);
+          } catch (err) {
+            this.log(`delivery to one subscriber failed: ${describe(err)}`);
+          }
         }
       }
     }
     return fresh;
+  }
+
+  /** The selection to one subscription: at once when it can take it whole, else event by event. */
+  #deliverAll(sub: Subscription, selection: readonly Received[]): void {
+    if (sub.ended) return;
+    try {
+      if (sub.deliverAll(selection)) return;
+    } catch (err) {
+      this.log(`delivery to one subscriber failed: ${describe(err)}`);
+      return;
+    }
+    for (const rec of selection) {
+      if (sub.ended) return;
+      try {
+        sub.deliver(rec);
+      } catch (err) {
+        this.log(`delivery of ${JSON.stringify(rec.event.id)} to one subscriber failed: ${describe(err)}`);
+      }
+    }
   }
 
   /**

@@ -42,12 +42,20 @@ export function renderAt(rec: Received, ceiling: CaptureLevel | undefined): stri
   if (!perCeiling) cache.set(key, (perCeiling = new Map()));
   let text = perCeiling.get(ceiling);
   if (text === undefined) {
-    const event = rec.event;
-    const lowered = JSON.stringify(downlevel(rec.overDeclared ? { ...event, capture: 'full' } : event, ceiling));
-    // An honest event the ceiling lowers gets a `capture` it did not carry, so its text differs
-    // from the received one: no need to serialize the event again to compare.
-    text = !rec.overDeclared && lowers(event, ceiling) ? lowered : lowered === JSON.stringify(event) ? rec.raw : lowered;
+    text = lowerText(rec, ceiling);
     perCeiling.set(ceiling, text);
   }
   return text;
+}
+
+/**
+ * `renderAt`'s text for a ceiling below `full`, computed without its cache: the core `downlevel`
+ * re-serialized, or the received bytes when that changed nothing.
+ */
+export function lowerText(rec: Received, ceiling: CaptureLevel): string {
+  const event = rec.event;
+  const lowered = JSON.stringify(downlevel(rec.overDeclared ? { ...event, capture: 'full' } : event, ceiling));
+  // An honest event the ceiling lowers gets a `capture` it did not carry, so its text differs
+  // from the received one: no need to serialize the event again to compare.
+  return !rec.overDeclared && lowers(event, ceiling) ? lowered : lowered === JSON.stringify(event) ? rec.raw : lowered;
 }

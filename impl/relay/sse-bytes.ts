@@ -11,7 +11,7 @@
  */
 import type { CaptureLevel } from '../core/event.js';
 import type { Received } from './received.js';
-import { renderAt } from './render.js';
+import { lowerText, renderAt } from './render.js';
 import { formatEventId, type Position } from './positions.js';
 
 /** The key for "no ceiling" and `full` (both render the received bytes); never a capture level's name. */
@@ -23,6 +23,13 @@ interface Built {
   readonly key: CeilingKey;
   readonly recs: readonly Received[];
   readonly bytes: Buffer;
+  /**
+   * Set when the batch was built within a fan-out and its bytes are ASCII (so characters are
+   * bytes): where the message of `recs[i]` starts in `bytes`, and at `recs.length` where the
+   * last one ends. Another selection of the same fan-out at the same ceiling whose records all
+   * appear here, in order, is cut from these bytes instead of built again.
+   */
+  readonly starts?: Uint32Array;
 }
 /**
  * What the streams of one hub fan-out built, shared among them (the hub's per-fan-out list,
@@ -47,12 +54,25 @@ export function batchBytes(recs: readonly Received[], ceiling: CaptureLevel | un
   const key: CeilingKey = ceiling === undefined || ceiling === 'full' ? NO_CEILING : ceiling;
   const built = shared ?? recent;
   for (const b of built) if (b.key === key && sameRecords(b.recs, recs)) return b.bytes;
-  const bytes = Buffer.from(batchText(recs, ceiling), 'utf8');
-  if (shared) shared.push({ key, recs, bytes });
-  else {
-    recent.unshift({ key, recs, bytes });
-    if (recent.length > RECENT) recent.pop();
+  if (shared) {
+    // A larger selection of this fan-out at this ceiling holding every record: its messages, cut out.
+    for (const b of shared) {
+      if (b.key !== key || b.starts === undefined || b.recs.length <= recs.length) continue;
+      const bytes = cut(b, recs);
+      if (bytes === undefined) continue;
+      shared.push({ key, recs, bytes });
+      return bytes;
+    }
+    const starts = new Uint32Array(recs.length + 1);
+    const text = build(recs, ceiling, starts);
+    const bytes = Buffer.from(text, 'utf8');
+    // Offsets in characters are offsets in bytes only for ASCII text.
+    shared.push(bytes.length === text.length && starts[recs.length] === text.length ? { key, recs, bytes, starts } : { key, recs, bytes });
+    return bytes;
   }
+  const bytes = Buffer.from(batchText(recs, ceiling), 'utf8');
+  recent.unshift({ key, recs, bytes });
+  if (recent.length > RECENT) recent.pop();
   return bytes;
 }
 
@@ -63,25 +83,94 @@ export function batchBytes(recs: readonly Received[], ceiling: CaptureLevel | un
  * when the event has a `session` and a `seq` and the session can be carried in an SSE field.
  */
 export function batchText(recs: readonly Received[], ceiling: CaptureLevel | undefined): string {
+  return build(recs, ceiling, undefined);
+}
+
+/**
+ * `batchText`; with `starts`, also where each message starts (in characters) and where the last
+ * ends, and the text at a ceiling below `full` is rendered afresh (`lowerText`) rather than through
+ * `renderAt`'s per-event cache: within a fan-out each record is rendered once per ceiling anyway
+ * (larger selections are built first and the others cut from them), and a cache entry per event
+ * costs more than it saves there.
+ */
+function build(recs: readonly Received[], ceiling: CaptureLevel | undefined, starts: Uint32Array | undefined): string {
   const parts: Array<string | number> = [];
+  const lower = ceiling === undefined || ceiling === 'full' ? undefined : ceiling;
   let lastSession: string | undefined;
   let lastSafe = false;
+  let at = 0;
   for (let i = 0; i < recs.length; i++) {
     const rec = recs[i]!;
     const event = rec.event;
     const session = event.session;
     const seq = event.seq;
+    if (starts) starts[i] = at;
     if (typeof session === 'string' && typeof seq === 'number') {
-      // A batch is mostly one session: its name is checked once.
+      // A run of one session: its name is checked once.
       if (session !== lastSession) {
         lastSession = session;
-        lastSafe = formatEventId(session, ORIGIN) !== undefined;
+        lastSafe = sseSafe(session);
       }
-      if (lastSafe) parts.push('id: ', session, ':', event.epoch ?? 0, ':', seq, '\n');
+      if (lastSafe) {
+        const epoch = event.epoch ?? 0;
+        parts.push('id: ', session, ':', epoch, ':', seq, '\n');
+        if (starts) at += 7 + session.length + decimalLength(epoch) + decimalLength(seq);
+      }
     }
-    parts.push('event: ', event.type, '\ndata: ', renderAt(rec, ceiling), '\n\n');
+    const json = lower === undefined ? rec.raw : starts ? lowerText(rec, lower) : renderAt(rec, lower);
+    parts.push('event: ', event.type, '\ndata: ', json, '\n\n');
+    if (starts) at += 16 + event.type.length + json.length;
   }
+  if (starts) starts[recs.length] = at;
   return parts.join('');
+}
+
+/** The messages of `recs` cut from `b` (built at the same ceiling), or undefined when one of them is not in `b`. */
+function cut(b: Built, recs: readonly Received[]): Buffer | undefined {
+  const all = b.recs;
+  const starts = b.starts!;
+  // Runs of adjacent messages as [start, end) pairs.
+  const runs: number[] = [];
+  let total = 0;
+  let j = 0;
+  for (let i = 0; i < recs.length; i++) {
+    const rec = recs[i]!;
+    while (j < all.length && all[j] !== rec) j++;
+    if (j === all.length) return undefined;
+    const start = starts[j]!;
+    const end = starts[j + 1]!;
+    if (runs.length > 0 && runs[runs.length - 1] === start) runs[runs.length - 1] = end;
+    else runs.push(start, end);
+    total += end - start;
+    j++;
+  }
+  if (runs.length === 2) return b.bytes.subarray(runs[0]!, runs[1]!);
+  const out = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (let k = 0; k < runs.length; k += 2) at += b.bytes.copy(out, at, runs[k]!, runs[k + 1]!);
+  return out;
+}
+
+/** Characters of a number written as `join` writes it. */
+function decimalLength(n: number): number {
+  if (!Number.isSafeInteger(n) || n < 0) return String(n).length;
+  let digits = 1;
+  for (let v = n; v >= 10; v = Math.floor(v / 10)) digits++;
+  return digits;
+}
+
+/** The last few session names judged for an SSE `id:`, most sessions of a fan-out being among them. */
+const safety = new Map<string, boolean>();
+
+/** Whether an SSE field can carry `session` (`formatEventId`). */
+function sseSafe(session: string): boolean {
+  let safe = safety.get(session);
+  if (safe === undefined) {
+    safe = formatEventId(session, ORIGIN) !== undefined;
+    if (safety.size >= 256) safety.clear();
+    safety.set(session, safe);
+  }
+  return safe;
 }
 
 const ORIGIN: Position = { epoch: 0, seq: 0 };

@@ -118,6 +118,8 @@ export class SseWriter implements SubscriptionWriter {
    */
   #held: Received[] = [];
   #heldChars = 0;
+  /** Whether `#held` is a fan-out's selection shared with other writers (`liveAll`): copied before a push. */
+  #heldShared = false;
   /** Gap markers owed before some held records (a resume after a restart; rare): index in `#held` to position. */
   #gaps: Map<number, Position> | undefined;
 
@@ -155,8 +157,28 @@ export class SseWriter implements SubscriptionWriter {
 
   live(rec: Received, gap: Position | undefined): void {
     if (gap && typeof rec.event.session === 'string') (this.#gaps ??= new Map()).set(this.#held.length, gap);
+    if (this.#heldShared) this.#unshare();
     this.#held.push(rec);
     this.#heldChars += rec.raw.length;
+  }
+
+  liveAll(recs: readonly Received[]): void {
+    let chars = 0;
+    for (let i = 0; i < recs.length; i++) chars += recs[i]!.raw.length;
+    this.#heldChars += chars;
+    if (this.#held.length === 0) {
+      // Held by reference: the writers of the same selection then share its encoded bytes at once (`batchBytes`).
+      this.#held = recs as Received[];
+      this.#heldShared = true;
+      return;
+    }
+    if (this.#heldShared) this.#unshare();
+    for (let i = 0; i < recs.length; i++) this.#held.push(recs[i]!);
+  }
+
+  #unshare(): void {
+    this.#held = this.#held.slice();
+    this.#heldShared = false;
   }
 
   flush(shared?: unknown[]): void {
@@ -165,6 +187,7 @@ export class SseWriter implements SubscriptionWriter {
     const gaps = this.#gaps;
     this.#held = [];
     this.#heldChars = 0;
+    this.#heldShared = false;
     this.#gaps = undefined;
     if (this.closed) return;
     // The batch's bytes, shared with every stream that selected the same records at this ceiling,

@@ -78,6 +78,14 @@ export interface SubscriptionWriter {
   /** One live event, its gap marker first when `gap` is set; the writer may hold it until `flush`. */
   live(rec: Received, gap: Position | undefined): void;
   /**
+   * Optional: the records of one fan-out at once, exactly as `live(rec, undefined)` for each in
+   * order. Offered only by a writer whose `bufferedBytes` grows by `rec.raw.length` for each
+   * record it holds until `flush` (the subscription checks the slow-consumer bound for the whole
+   * selection from that). `recs` may be shared with other writers and kept until `flush`: neither
+   * side changes it.
+   */
+  liveAll?(recs: readonly Received[]): void;
+  /**
    * End of one hub fan-out (after its last `live`, or with none): write what is held. `shared` is
    * one list per fan-out, handed to every writer's `flush` in turn, empty at the start of the
    * fan-out and dropped at its end: a writer may leave what it built there (e.g. a batch's
@@ -180,6 +188,24 @@ export class Subscription {
     const gap = this.#gaps.check(rec);
     if (this.#delivered) this.#track(rec);
     this.#writer.live(rec, gap);
+  }
+
+  /**
+   * Called by the hub's fan-out with every matching event of the batch, in arrival order, when
+   * the subscription can take them as one: live, no gap marker owed, no positions kept, a writer
+   * with `liveAll`, and the whole selection within the slow-consumer bound (checked before each
+   * event, the bound is tightest before the last one). Returns false, having done nothing, when
+   * the events must go one by one through `deliver` instead; true when taken (or ended).
+   */
+  deliverAll(recs: readonly Received[]): boolean {
+    if (this.#ended) return true;
+    const w = this.#writer;
+    if (this.#replaying || this.#delivered !== undefined || !this.#gaps.idle || w.liveAll === undefined || recs.length === 0) return false;
+    let chars = 0;
+    for (let i = 0; i < recs.length - 1; i++) chars += recs[i]!.raw.length;
+    if (w.bufferedBytes() + chars > this.#spec.slowBytes) return false;
+    w.liveAll(recs);
+    return true;
   }
 
   /** Called by the hub at the end of every fan-out, with the fan-out's shared list (see `SubscriptionWriter.flush`). */

@@ -18,6 +18,7 @@ export interface FanoutGroup {
 export class FanoutSet implements SinkRegistry {
   readonly #subs = new Set<Subscription>();
   #groups: readonly FanoutGroup[] | undefined;
+  #ordered: readonly Subscription[] = [];
 
   get size(): number {
     return this.#subs.size;
@@ -32,12 +33,18 @@ export class FanoutSet implements SinkRegistry {
     if (this.#subs.delete(sub)) this.#groups = undefined;
   }
 
+  /** Every subscription in joining order, as of the last `groups()`. */
+  get ordered(): readonly Subscription[] {
+    return this.#ordered;
+  }
+
   /** The groups, in the order their first subscription joined; each group's subscriptions in joining order. */
   groups(): readonly FanoutGroup[] {
     if (this.#groups) return this.#groups;
+    this.#ordered = [...this.#subs];
     const byKey = new Map<string, { match: FilterMatch; subs: Subscription[] }>();
     const groups: FanoutGroup[] = [];
-    for (const sub of this.#subs) {
+    for (const sub of this.#ordered) {
       const key = filterKey(sub.match);
       const known = key === undefined ? undefined : byKey.get(key);
       if (known) {

@@ -106,6 +106,21 @@ describe('Hub.publishAll', () => {
   });
 });
 
+describe('Hub.publishAll, subscriptions that take events one by one', () => {
+  it('interleaves them per event in joining order, as one socket with several subscriptions always saw them', () => {
+    // Writers without `liveAll` (the WebSocket binding's) write each event as it comes: their order is the wire's.
+    const hub = new Hub(10, 10);
+    const timeline: string[] = [];
+    recorder(hub, [], {}, (r) => timeline.push(`all:${r.event.id}`));
+    recorder(hub, [], { session: 'a' }, (r) => timeline.push(`a:${r.event.id}`));
+    recorder(hub, [], {}, (r) => timeline.push(`all2:${r.event.id}`));
+    const batch = [rec('a', 0), rec('b', 0), rec('a', 1)];
+    hub.publishAll(batch);
+    const [a0, b0, a1] = batch.map((r) => r.event.id);
+    expect(timeline).toEqual([`all:${a0}`, `a:${a0}`, `all2:${a0}`, `all:${b0}`, `all2:${b0}`, `all:${a1}`, `a:${a1}`, `all2:${a1}`]);
+  });
+});
+
 describe('Hub as the in-memory HubLike', () => {
   const peer = (claims: string[], accepts?: string[]) => {
     const sent: string[] = [];

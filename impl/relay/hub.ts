@@ -250,9 +250,24 @@ export class Hub implements HubLike {
         }
       }
     } finally {
+      // A subscription that takes its selection whole gets it now; the others get the events one
+      // by one, interleaved as before grouping (per event, in joining order), so the frames of
+      // several subscriptions on one WebSocket keep the order they always had.
+      const oneByOne = new Map<Subscription, { selection: readonly Received[]; next: number }>();
       for (let g = 0; g < groups.length; g++) {
         const selection = selected[g]!;
-        if (selection.length > 0) for (const sub of groups[g]!.subs) this.#deliverAll(sub, selection);
+        if (selection.length > 0) for (const sub of groups[g]!.subs) if (!this.#takeAll(sub, selection)) oneByOne.set(sub, { selection, next: 0 });
+      }
+      if (oneByOne.size > 0) {
+        const order = this.#subs.ordered.filter((sub) => oneByOne.has(sub));
+        for (const rec of recs) {
+          for (const sub of order) {
+            const state = oneByOne.get(sub)!;
+            if (state.selection[state.next] !== rec) continue;
+            state.next++;
+            this.#deliverOne(sub, rec);
+          }
+        }
       }
       // What the writers build for this fan-out (one encoded batch per selection and ceiling), shared
       // among them; the largest selections first, so the smaller ones can be cut from them (`sse-bytes.ts`).
@@ -273,22 +288,24 @@ export class Hub implements HubLike {
     return fresh;
   }
 
-  /** The selection to one subscription: at once when it can take it whole, else event by event. */
-  #deliverAll(sub: Subscription, selection: readonly Received[]): void {
-    if (sub.ended) return;
+  /** The selection to one subscription at once, when it can take it whole; false when it must get the events one by one. */
+  #takeAll(sub: Subscription, selection: readonly Received[]): boolean {
+    if (sub.ended) return true;
     try {
-      if (sub.deliverAll(selection)) return;
+      return sub.deliverAll(selection);
     } catch (err) {
       this.log(`delivery to one subscriber failed: ${describe(err)}`);
-      return;
+      return true;
     }
-    for (const rec of selection) {
-      if (sub.ended) return;
-      try {
-        sub.deliver(rec);
-      } catch (err) {
-        this.log(`delivery of ${JSON.stringify(rec.event.id)} to one subscriber failed: ${describe(err)}`);
-      }
+  }
+
+  /** One event to one subscription (the path of a subscription that cannot take a selection whole). */
+  #deliverOne(sub: Subscription, rec: Received): void {
+    if (sub.ended) return;
+    try {
+      sub.deliver(rec);
+    } catch (err) {
+      this.log(`delivery of ${JSON.stringify(rec.event.id)} to one subscriber failed: ${describe(err)}`);
     }
   }
 

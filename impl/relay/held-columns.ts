@@ -3,22 +3,23 @@
  * no I/O.
  *
  * Each held event has a slot (a number, stable while it is held) whose columns are:
- * - `Float64Array` (3 per slot): its epoch and seq (its attach point when seq-less) and its arrival
- *   counter, negated for a seq-less event;
+ * - `WideColumn`s (4 bytes each until a value needs 8): its seq (its attach point's when seq-less)
+ *   and its arrival counter relative to the session's first, negated for a seq-less event;
  * - `Uint32Array` (5 per slot): its text as chunk, offset and length (`TextChunks`), its
- *   `(source, agent, type)` triple (`HeldKinds`) with the over-declared mark in the top two bits,
- *   and where its `id` lies in its text (length << 24 | offset, or `NO_ID` when the text spells
- *   the id with escapes: it is then read from the parsed event);
+ *   `(source, agent, type, epoch)` kind (`HeldKinds`, the epoch its position's) with the
+ *   over-declared mark in the top two bits, and where its `id` lies in its text
+ *   (length << 24 | offset, or `NO_ID` when the text does not spell the id verbatim, e.g. with
+ *   escapes: it is then read from the parsed event);
  * - the dedupe index's 32-bit hash (`IdIndex`).
  * The order is a ring of slot numbers sorted by `(epoch, seq)`, ties in arrival order; a free slot's
  * first `Uint32Array` word links the free list. The arrays grow by doubling up to `maxSlots`.
- * About 58 bytes per held event besides its text (see docs/performance.md, issue 33).
+ * About 42 bytes per held event besides its text (see docs/performance.md, issue 33).
  */
 import { IdIndex, pairHash, hashText } from './id-index.js';
 import { HeldKinds, type Kind } from './held-kinds.js';
 import { TextChunks } from './text-chunks.js';
+import { WideColumn } from './wide-column.js';
 
-const F = 3; // epoch, seq, signed ord
 const U = 5; // chunk, offset, length, kind | flags, id ref
 const NO_ID = 0xffffffff;
 const NO_SLOT = 0xffffffff;
@@ -28,7 +29,10 @@ const KIND_MASK = 0x3fffffff;
 const flagsOf = (over: boolean | undefined): number => (over === undefined ? 0 : over ? 2 : 1);
 
 export class HeldColumns {
-  #f: Float64Array;
+  readonly #seq: WideColumn;
+  /** The arrival counter minus `#ordBase`, negated for a seq-less event. */
+  readonly #ord: WideColumn;
+  #ordBase = -1;
   #u: Uint32Array;
   #order: Int32Array;
   #head = 0;
@@ -48,7 +52,8 @@ export class HeldColumns {
   /** @param maxSlots the most events held at once (the buffer's `perSession` plus the one being admitted) */
   constructor(private readonly maxSlots: number, private readonly parseId: (raw: string) => string) {
     const slots = Math.min(8, maxSlots);
-    this.#f = new Float64Array(slots * F);
+    this.#seq = new WideColumn(slots);
+    this.#ord = new WideColumn(slots);
     this.#u = new Uint32Array(slots * U);
     this.#order = new Int32Array(slots);
     this.#index = new IdIndex(slots);
@@ -64,16 +69,17 @@ export class HeldColumns {
   }
 
   epoch(slot: number): number {
-    return this.#f[slot * F]!;
+    return this.kind(slot).epoch;
   }
 
   seq(slot: number): number {
-    return this.#f[slot * F + 1]!;
+    return this.#seq.get(slot);
   }
 
   /** The arrival counter, negated for a seq-less event. */
   signedOrd(slot: number): number {
-    return this.#f[slot * F + 2]!;
+    const rel = this.#ord.get(slot);
+    return rel > 0 ? rel + this.#ordBase : rel - this.#ordBase;
   }
 
   kind(slot: number): Kind {
@@ -113,16 +119,16 @@ export class HeldColumns {
   add(raw: string, id: string, epoch: number, seq: number, signedOrd: number, source: string, agent: string | undefined, type: string, over: boolean | undefined): void {
     if (source !== this.#probeSource || id !== this.#probeId) this.find(source, id);
     const slot = this.#allocate();
-    const f = this.#f;
-    f[slot * F] = epoch;
-    f[slot * F + 1] = seq;
-    f[slot * F + 2] = signedOrd;
+    const ord = signedOrd > 0 ? signedOrd : -signedOrd;
+    if (this.#ordBase < 0) this.#ordBase = ord - 1;
+    this.#seq.set(slot, seq);
+    this.#ord.set(slot, signedOrd > 0 ? ord - this.#ordBase : this.#ordBase - ord);
     const u = this.#u;
     const at = slot * U;
     u[at + 1] = this.#text.append(raw);
     u[at] = this.#text.appendedTo;
     u[at + 2] = raw.length;
-    u[at + 3] = (this.#kinds.use(source, agent, type, hashText) | (flagsOf(over) << 30)) >>> 0;
+    u[at + 3] = (this.#kinds.use(source, agent, type, epoch, hashText) | (flagsOf(over) << 30)) >>> 0;
     const idAt = raw.indexOf(id);
     u[at + 4] = idAt >= 0 && idAt < 0xffffff && id.length < 0xff ? ((id.length << 24) | idAt) >>> 0 : NO_ID;
     this.#index.add(slot, this.#probeHash);
@@ -183,9 +189,8 @@ export class HeldColumns {
 
   #grow(): void {
     const slots = Math.min(this.maxSlots, this.#order.length * 2);
-    const f = new Float64Array(slots * F);
-    f.set(this.#f);
-    this.#f = f;
+    this.#seq.grow(slots);
+    this.#ord.grow(slots);
     const u = new Uint32Array(slots * U);
     u.set(this.#u);
     this.#u = u;

@@ -40,6 +40,8 @@ export class TextChunks {
 
   /** Add one event's text; returns its offset in chunk `appendedTo`. */
   append(text: string): number {
+    // A chunk is sealed before it would pass `CHUNK` (the trailing newline included), so chunks fill their heap pages.
+    if (this.#pendingLength > 0 && this.#pendingLength + text.length >= CHUNK) this.seal();
     if (this.#open < 0) {
       this.#open = (this.#base + this.#texts.length) >>> 0;
       this.#texts.push(undefined);
@@ -50,7 +52,6 @@ export class TextChunks {
     this.#pending.push(text);
     this.#pendingLength += text.length;
     this.#live[this.#index(this.#open)]!++;
-    if (this.#pendingLength >= CHUNK) this.seal();
     return at;
   }
 

@@ -9,9 +9,9 @@
  * same order, same index), the `replay-exhausted` position and the unanchored answer, replay-all,
  * `has` and the counts.
  *
- * The columnar layout (`held-columns.ts`) is driven through its corners: runs that store without
- * settling (several events per text chunk, chunks evicted before they are sealed) and runs that
- * settle after every event; ids its text does not spell verbatim (escapes) or spells elsewhere
+ * The columnar layout (`held-columns.ts`) is driven through its corners: runs that `store` and
+ * `settle` at random points (the hub's path: several events per text chunk, chunks evicted before
+ * they are sealed) and runs that `admit` and never settle (chunks sealed by size or by a read); ids its text does not spell verbatim (escapes) or spells elsewhere
  * first; non-ASCII text; seqs past 32 bits (the seq column widens).
  */
 import fc from 'fast-check';

@@ -120,11 +120,11 @@ export class ReplayBuffer {
   /**
    * Offer an event for buffering. Returns `buffered: false` for agent-scoped events and for
    * a `(source, id)` already held in its session. Call once per accepted event, in arrival order.
-   * The buffer keeps a copy of `rec.raw` and the index, not `rec.event`.
+   * The buffer keeps a copy of `rec.raw` and the index, not `rec.event` (as `store`: call `settle`
+   * after a batch).
    */
   admit(rec: Received): { buffered: boolean; held?: Held } {
     const held = this.store(rec);
-    this.settle();
     return held === undefined ? { buffered: false } : { buffered: true, held };
   }
 

@@ -24,6 +24,8 @@ export class TextChunks {
   #live: number[] = [];
   /** The chunk id of index 0 (ids are the running count of chunks opened, modulo 2^32). */
   #base = 0;
+  /** How many chunks at the front are known dead. */
+  #front = 0;
   /** The open chunk's id, or -1. */
   #open = -1;
   #pending: string[] = [];
@@ -93,15 +95,16 @@ export class TextChunks {
     return (chunk - this.#base) >>> 0;
   }
 
-  /** Drop the dead chunks at the front once they are at least half of the list. */
+  /** Drop the dead chunks at the front once they are at least half of the list (`#front` counts them). */
   #trim(): void {
-    let dead = 0;
     const live = this.#live;
+    let dead = this.#front;
     while (dead < live.length && live[dead] === 0 && ((this.#base + dead) >>> 0) !== this.#open) dead++;
-    if (dead === 0 || (dead < 32 && dead < live.length)) return;
-    if (dead * 2 < live.length) return;
+    this.#front = dead;
+    if (dead === 0 || (dead < 32 && dead < live.length) || dead * 2 < live.length) return;
     this.#texts.splice(0, dead);
     live.splice(0, dead);
     this.#base = (this.#base + dead) >>> 0;
+    this.#front = 0;
   }
 }

@@ -2,14 +2,15 @@
  * The per-session replay buffer (AEP-0003 §5). Pure data structure, no I/O.
  *
  * Bytes first, by column: a held event is its received JSON text (a range of a per-session text
- * chunk) plus the index routing needs (position, arrival order, its `(source, agent, type)`
- * triple, where its id lies in its text, the over-declared mark), stored in typed arrays per
+ * chunk) plus the index routing needs (position, arrival order, its `(source, agent, type, epoch)`
+ * kind, where its id lies in its text, the over-declared mark), stored in typed arrays per
  * session (`held-columns.ts`): no object and no string per held event. `Held` records are made on
  * demand (`held-record.ts`); `Held.event` re-parses the text (validated at admission, so it parses
  * to the same value), and the last `MATERIALIZED` parses are memoized so a replay that reads an
  * event several times (filter, framing, rendering) parses it once.
  * `buffer-reference.ts` is the buffer as it was (parsed objects held), kept for the property
- * test that runs both side by side.
+ * test that runs both side by side. The hub calls `settle` after each batch, so the held text is
+ * a copy and keeps no batch body alive (docs/performance.md, issue 33: the columnar replay buffer).
  *
  * - Admission dedupes on `(source, id)` (AEP-0001 §7.4); fan-out does not (the caller
  *   forwards duplicates live, so a retried command's re-ack can cross the hop).

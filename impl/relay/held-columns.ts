@@ -47,6 +47,7 @@ export class HeldColumns {
   #probeSource = '';
   #probeId = '';
   #probeHash = 0;
+  #probed = false;
   readonly #same = (slot: number): boolean => this.#kinds.get(this.#u[slot * U + 3]! & KIND_MASK).source === this.#probeSource && this.#idIs(slot, this.#probeId);
 
   /** @param maxSlots the most events held at once (the buffer's `perSession` plus the one being admitted) */
@@ -111,13 +112,14 @@ export class HeldColumns {
     const sourceHash = this.#kinds.sourceHash(source);
     this.#probeSource = source;
     this.#probeId = id;
+    this.#probed = true;
     this.#probeHash = pairHash(sourceHash ?? hashText(source), id);
     return sourceHash === undefined || this.#index.size === 0 ? -1 : this.#index.find(this.#probeHash, this.#same);
   }
 
   /** Hold a new event (its pair found absent by `find`), in order after every event at or before its position. */
   add(raw: string, id: string, epoch: number, seq: number, signedOrd: number, source: string, agent: string | undefined, type: string, over: boolean | undefined): void {
-    if (source !== this.#probeSource || id !== this.#probeId) this.find(source, id);
+    if (!this.#probed || source !== this.#probeSource || id !== this.#probeId) this.find(source, id);
     const slot = this.#allocate();
     const ord = signedOrd > 0 ? signedOrd : -signedOrd;
     if (this.#ordBase < 0) this.#ordBase = ord - 1;

@@ -8,6 +8,11 @@
  * After every step both must agree on: what was admitted, every replay (same events, same bytes,
  * same order, same index), the `replay-exhausted` position and the unanchored answer, replay-all,
  * `has` and the counts.
+ *
+ * The columnar layout (`held-columns.ts`) is driven through its corners: runs that `store` and
+ * `settle` at random points (the hub's path: several events per text chunk, chunks evicted before
+ * they are sealed) and runs that `admit` and never settle (chunks sealed by size or by a read); ids its text does not spell verbatim (escapes) or spells elsewhere
+ * first; non-ASCII text; seqs past 32 bits (the seq column widens).
  */
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
@@ -18,7 +23,7 @@ import type { ResumePoint } from './positions.js';
 
 const SESSIONS = ['s1', 's2', 's3', 's4', 's5'] as const;
 const SOURCES = ['aep://h/agent/a/session/x', 'aep://h/agent/b', 'src-c'] as const;
-const IDS = ['e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8'] as const;
+const IDS = ['e1', 'e2', 'e3', 'e4', 'e5', 'e6', 'e7', 'e8', 'e\n9', 'é10', 'a', 'e"11'] as const;
 const TYPES = ['progress.status', 'tool.completed', 'control.cancel', 'agent.heartbeat'] as const;
 
 type Step =
@@ -26,7 +31,8 @@ type Step =
   | { readonly kind: 'again'; readonly back: number }
   | { readonly kind: 'replay'; readonly point: ResumePoint }
   | { readonly kind: 'all' }
-  | { readonly kind: 'restart' };
+  | { readonly kind: 'restart' }
+  | { readonly kind: 'settle' };
 
 const admit = fc.record({
   kind: fc.constant('admit' as const),
@@ -34,7 +40,7 @@ const admit = fc.record({
   source: fc.constantFrom(...SOURCES),
   id: fc.constantFrom(...IDS),
   type: fc.constantFrom(...TYPES),
-  seq: fc.option(fc.integer({ min: 0, max: 12 }), { nil: undefined, freq: 6 }),
+  seq: fc.option(fc.oneof({ arbitrary: fc.integer({ min: 0, max: 12 }), weight: 12 }, { arbitrary: fc.constantFrom(2 ** 31, 2 ** 40 + 1), weight: 1 }), { nil: undefined, freq: 6 }),
   epoch: fc.constantFrom(0, 0, 0, 1),
   // Content whose bytes differ from its characters (multi-byte UTF-8, escapes, astral code points).
   text: fc.string({ unit: 'binary', maxLength: 12 }),
@@ -45,11 +51,12 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   { arbitrary: admit, weight: 12 },
   { arbitrary: fc.record({ kind: fc.constant('again' as const), back: fc.nat(20) }), weight: 2 },
   {
-    arbitrary: fc.record({ kind: fc.constant('replay' as const), point: fc.record({ session: fc.constantFrom(...SESSIONS), epoch: fc.constantFrom(0, 0, 1), seq: fc.integer({ min: 0, max: 13 }) }) }),
+    arbitrary: fc.record({ kind: fc.constant('replay' as const), point: fc.record({ session: fc.constantFrom(...SESSIONS), epoch: fc.constantFrom(0, 0, 1), seq: fc.oneof({ arbitrary: fc.integer({ min: 0, max: 13 }), weight: 8 }, { arbitrary: fc.constantFrom(2 ** 31 - 1, 2 ** 31, 2 ** 40, 2 ** 40 + 1), weight: 1 }) }) }),
     weight: 4,
   },
   { arbitrary: fc.constant({ kind: 'all' as const }), weight: 1 },
   { arbitrary: fc.constant({ kind: 'restart' as const }), weight: 1 },
+  { arbitrary: fc.constant({ kind: 'settle' as const }), weight: 2 },
 );
 
 /** The record a step offers: its raw text is what a relay would hold (spacing kept as sent). */
@@ -77,12 +84,14 @@ const replayView = (r: Replay): unknown => ({ events: r.events.map(view), exhaus
 describe('ReplayBuffer (bytes first) against the reference buffer', () => {
   it('admits, replays and marks exhaustion exactly as the reference does', () => {
     fc.assert(
-      fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 4 }), fc.array(step, { minLength: 1, maxLength: 80 }), (perSession, maxSessions, steps) => {
+      fc.property(fc.integer({ min: 1, max: 5 }), fc.integer({ min: 1, max: 4 }), fc.array(step, { minLength: 1, maxLength: 80 }), fc.boolean(), (perSession, maxSessions, steps, batched) => {
         let ours = new ReplayBuffer(perSession, maxSessions);
         let ref = new ReferenceReplayBuffer(perSession, maxSessions);
         const sent: Received[] = [];
         const offer = (rec: Received): void => {
-          const got = ours.admit(rec);
+          // Batched: the hub's path (`store`, then `settle` at the end of a batch).
+          const stored = batched ? ours.store(rec) : undefined;
+          const got = batched ? { buffered: stored !== undefined, held: stored } : ours.admit(rec);
           const want = ref.admit(rec);
           expect(got.buffered).toBe(want.buffered);
           expect(got.held && view(got.held)).toEqual(want.held && view(want.held));
@@ -99,6 +108,8 @@ describe('ReplayBuffer (bytes first) against the reference buffer', () => {
             if (sent.length > 0) offer(sent[Math.max(0, sent.length - 1 - (s.back % sent.length))]!);
           } else if (s.kind === 'replay') {
             expect(replayView(ours.replay(s.point))).toEqual(replayView(ref.replay(s.point)));
+          } else if (s.kind === 'settle') {
+            ours.settle();
           } else if (s.kind === 'all') {
             expect(ours.replayAll().map(view)).toEqual(ref.replayAll().map(view));
           } else {
@@ -113,7 +124,7 @@ describe('ReplayBuffer (bytes first) against the reference buffer', () => {
         expect(raws(ours.replayAll())).toEqual(raws(ref.replayAll()));
         for (const session of SESSIONS) expect(replayView(ours.replay({ session, epoch: 0, seq: 0 }))).toEqual(replayView(ref.replay({ session, epoch: 0, seq: 0 })));
       }),
-      { numRuns: 300 },
+      { numRuns: 600 },
     );
   });
 

@@ -1,13 +1,16 @@
 /**
  * The per-session replay buffer (AEP-0003 §5). Pure data structure, no I/O.
  *
- * Bytes first: a held event is its received JSON text plus the index routing needs (session,
- * id, source, position, arrival order, the over-declared mark). No parsed object is kept
- * per held event; `Held.event` re-parses the text on demand (the text was validated at
- * admission, so it parses to the same value), and the last `MATERIALIZED` parses are memoized
- * so a replay that reads an event several times (filter, framing, rendering) parses it once.
+ * Bytes first, by column: a held event is its received JSON text (a range of a per-session text
+ * chunk) plus the index routing needs (position, arrival order, its `(source, agent, type, epoch)`
+ * kind, where its id lies in its text, the over-declared mark), stored in typed arrays per
+ * session (`held-columns.ts`): no object and no string per held event. `Held` records are made on
+ * demand (`held-record.ts`); `Held.event` re-parses the text (validated at admission, so it parses
+ * to the same value), and the last `MATERIALIZED` parses are memoized so a replay that reads an
+ * event several times (filter, framing, rendering) parses it once.
  * `buffer-reference.ts` is the buffer as it was (parsed objects held), kept for the property
- * test that runs both side by side.
+ * test that runs both side by side. The hub calls `settle` after each batch, so the held text is
+ * a copy and keeps no batch body alive (docs/performance.md, issue 33: the columnar replay buffer).
  *
  * - Admission dedupes on `(source, id)` (AEP-0001 §7.4); fan-out does not (the caller
  *   forwards duplicates live, so a retried command's re-ack can cross the hop).
@@ -21,23 +24,14 @@
  *   a consumer resuming from that position does not receive them again.
  */
 import type { AepEvent } from '../core/event.js';
+import { HeldColumns } from './held-columns.js';
+import { HeldRecord, type Held, type ParseMemo } from './held-record.js';
 import { comparePositions, type Position, type ResumePoint } from './positions.js';
 import type { Received } from './received.js';
 import { shareRendering } from './render-link.js';
-import { SortedDeque } from './sorted-deque.js';
 
 export type { Received } from './received.js';
-
-/** An event as held by the buffer. */
-export interface Held extends Received {
-  readonly session: string;
-  /** The event's own `(epoch, seq)`, or its attach point when `positioned` is false. */
-  readonly pos: Position;
-  /** Whether the event carries its own `seq` (and so has an SSE `id:`). */
-  readonly positioned: boolean;
-  /** Arrival counter: breaks ties between equal positions. */
-  readonly ord: number;
-}
+export { MATERIALIZED, type Held } from './held-record.js';
 
 /** The result of a resume request against one session. */
 export interface Replay {
@@ -61,80 +55,7 @@ export function isSuccessor(pos: Position, next: Position): boolean {
 }
 
 /**
- * How many held events keep their parsed form at once (the most recently parsed ones): more than
- * one session at the default `AEP_BUFFER` (10 000), so a replay that filters a whole session and
- * then frames it parses each event once. About 1 KiB per kept parse of a ~600 B event.
- */
-export const MATERIALIZED = 16_384;
-
-/**
- * The memoized parses of one buffer: at most `MATERIALIZED`, the oldest dropped first (Map order
- * is insertion order). Kept beside the held events rather than in a field of each (each held
- * event pays one reference to its buffer's memo). One per buffer, not one per process: a
- * module-level memo kept up to 16 384 events (their text and parsed form, tens of MB) of a relay
- * after it closed (issue 37, the soak's heap after close).
- */
-type ParseMemo = Map<HeldEvent, AepEvent>;
-
-/**
- * A held event: the received text and its index, never the parsed object (except while it is
- * one of the last `MATERIALIZED` parsed). Implements `Held`, so it goes wherever a `Received` goes.
- * It is its own sort key: `epoch` and `seq` are its position (its attach point when seq-less).
- */
-class HeldEvent implements Held, Position {
-  declare readonly overDeclared?: boolean;
-  /** The arrival counter, negated for a seq-less event (one field for `ord` and `positioned`). */
-  readonly #order: number;
-
-  constructor(
-    readonly raw: string,
-    /** The session and the event's `id`: the index the buffer reads without parsing (the `source` is in the session's keys). */
-    readonly session: string,
-    readonly id: string,
-    readonly epoch: number,
-    readonly seq: number,
-    positioned: boolean,
-    ord: number,
-    /** The buffer's parse memo. */
-    private readonly parsed: ParseMemo,
-    /** The event's `agent` and `type`, so the common filters match on the index (`INDEX_KEYS`) without a parse. */
-    readonly agent: string | undefined,
-    readonly type: string,
-  ) {
-    this.#order = positioned ? ord : -ord;
-  }
-
-  /** The event's own `(epoch, seq)`, or its attach point when `positioned` is false (a new object per read). */
-  get pos(): Position {
-    return { epoch: this.epoch, seq: this.seq };
-  }
-
-  get positioned(): boolean {
-    return this.#order > 0;
-  }
-
-  get ord(): number {
-    return this.#order > 0 ? this.#order : -this.#order;
-  }
-
-  /** The event, parsed from `raw` on demand; the last `MATERIALIZED` parses are kept. */
-  get event(): AepEvent {
-    const parsed = this.parsed;
-    let event = parsed.get(this);
-    if (event === undefined) {
-      event = JSON.parse(this.raw) as AepEvent;
-      if (parsed.size >= MATERIALIZED) parsed.delete(parsed.keys().next().value!);
-      parsed.set(this, event);
-    }
-    return event;
-  }
-}
-
-/** Distinct event types a buffer shares one string for. */
-const TYPES = 1024;
-
-/**
- * The filter keys a held event answers from its index, with the same value its event has:
+ * The filter keys a held record answers from its index, with the same value its event has:
  * a filter naming only these (`onIndex`) is matched against the held record itself, which
  * carries them as own fields, so a replay filters without parsing a single event.
  */
@@ -148,55 +69,31 @@ export function onIndex(filter: Readonly<Record<string, unknown>>): boolean {
 
 /** Whether `rec` is an event held by a `ReplayBuffer` (its parsed form is not kept). */
 export function isHeldRecord(rec: Received): boolean {
-  return rec instanceof HeldEvent;
+  return rec instanceof HeldRecord;
 }
 
+/** Positions are kept as two numbers in the session (no object per event or eviction). */
 interface SessionState {
-  /** The session name every held event of the session shares (one string, not one per event). */
+  /** The session name every record of the session shares (one string, not one per event). */
   readonly name: string;
-  readonly events: SortedDeque<HeldEvent, Position>;
-  readonly keys: HeldKeys;
-  highWater: Position | undefined;
-  evictedHigh: Position | undefined;
-  /** The source of the last event admitted, so a run from one source shares one string. */
-  lastSource: string;
-  /** The agent of the last event admitted, likewise. */
-  lastAgent: string | undefined;
+  readonly events: HeldColumns;
+  /** The highest own position admitted, when `high`. */
+  high: boolean;
+  highEpoch: number;
+  highSeq: number;
+  /** The highest position evicted, when `lost` (may be before every position: a seq-less event held first). */
+  lost: boolean;
+  lostEpoch: number;
+  lostSeq: number;
+  /** Whether the session is listed in the buffer's `#unsettled`. */
+  unsettled: boolean;
 }
 
-const BEFORE_ALL: Position = Object.freeze({ epoch: -1, seq: -1 });
+/** The `id` of an event text whose id is not spelled verbatim in it (escapes): read from its parse. */
+const parseId = (raw: string): string => (JSON.parse(raw) as AepEvent).id;
 
-const posOf = (h: HeldEvent): Position => h;
-
-// The held `(source, id)` pairs of a session, keyed by id (one hash per lookup): the source,
-// or a set of sources once two sources share an id.
-type HeldKeys = Map<string, string | Set<string>>;
-
-/** Whether `keys` holds the pair `(source, id)`. */
-function holds(keys: HeldKeys, source: string, id: string): boolean {
-  const sources = keys.get(id);
-  return sources === source || (typeof sources === 'object' && sources.has(source));
-}
-
-/** Record a pair found absent; `sources` is what `keys` holds for `id` (looked up by the caller). */
-function hold(keys: HeldKeys, source: string, id: string, sources: string | Set<string> | undefined): void {
-  if (sources === undefined) keys.set(id, source);
-  else if (typeof sources === 'string') keys.set(id, new Set([sources, source]));
-  else sources.add(source);
-}
-
-/**
- * Forget an evicted event's pair. A lone source for its id is its own (every held pair is in
- * `keys`), so only an id shared by several sources needs the event's `source`, read from its text.
- */
-function release(keys: HeldKeys, gone: HeldEvent): void {
-  const sources = keys.get(gone.id);
-  if (typeof sources === 'string') keys.delete(gone.id);
-  else if (typeof sources === 'object') {
-    sources.delete(gone.event.source);
-    if (sources.size === 0) keys.delete(gone.id);
-  }
-}
+/** Whether `(epoch, seq)` is after `(e, s)`. */
+const above = (epoch: number, seq: number, e: number, s: number): boolean => epoch > e || (epoch === e && seq > s);
 
 export class ReplayBuffer {
   /** Sessions in recency order: the least recently written first. */
@@ -209,10 +106,10 @@ export class ReplayBuffer {
   readonly #evicted = new Map<string, Position>();
   /** The last `MATERIALIZED` parses of this buffer's held events (see `ParseMemo`). */
   readonly #parsed: ParseMemo = new Map();
-  /** Event types seen, so held events share one string per type (bounded: past `TYPES`, a type is held as it came). */
-  readonly #types = new Map<string, string>();
   /** The most recently written session (the Map's last key), so a run of writes to it skips the re-insert. */
   #newest: string | undefined;
+  /** Sessions written since the last `settle`, whose open text chunk may hold slices of a batch body. */
+  #unsettled: SessionState[] = [];
   #ord = 0;
 
   /**
@@ -224,22 +121,24 @@ export class ReplayBuffer {
   /**
    * Offer an event for buffering. Returns `buffered: false` for agent-scoped events and for
    * a `(source, id)` already held in its session. Call once per accepted event, in arrival order.
-   * The buffer keeps `rec.raw` and the index, not `rec.event`.
+   * The buffer keeps a copy of `rec.raw` and the index, not `rec.event` (as `store`: call `settle`
+   * after a batch).
    */
   admit(rec: Received): { buffered: boolean; held?: Held } {
     const held = this.store(rec);
     return held === undefined ? { buffered: false } : { buffered: true, held };
   }
 
-  /** `admit` without the result object (the hub's fan-out path): the held record, or undefined when not buffered. */
+  /**
+   * `admit` without the result object (the hub's fan-out path): the held record, or undefined when
+   * not buffered. Call `settle` after a batch: until then the text may keep the batch body alive.
+   */
   store(rec: Received): Held | undefined {
     const event = rec.event;
     const session = event.session;
     if (typeof session !== 'string') return undefined;
     let state = this.#sessions.get(session);
-    // The sources already holding this id in the session: one lookup serves the dedupe and the record below.
-    const sources = state?.keys.get(event.id);
-    if (sources === event.source || (typeof sources === 'object' && sources.has(event.source))) return undefined;
+    if (state !== undefined && state.events.find(event.source, event.id) >= 0) return undefined;
     if (!state) {
       if (this.#sessions.size >= this.maxSessions) {
         const oldest = this.#sessions.entries().next().value;
@@ -251,7 +150,8 @@ export class ReplayBuffer {
       // A session evicted earlier comes back knowing what it lost.
       const lost = this.#evicted.get(session);
       if (lost) this.#evicted.delete(session);
-      state = { name: session, events: new SortedDeque(posOf, comparePositions), keys: new Map(), highWater: undefined, evictedHigh: lost, lastSource: event.source, lastAgent: event.agent };
+      const events = new HeldColumns(this.perSession + 1, parseId);
+      state = { name: session, events, high: false, highEpoch: 0, highSeq: 0, lost: lost !== undefined, lostEpoch: lost?.epoch ?? 0, lostSeq: lost?.seq ?? 0, unsettled: false };
       this.#sessions.set(session, state);
     } else if (session !== this.#newest) {
       this.#sessions.delete(session); // re-inserted last: Map order is recency order
@@ -261,43 +161,79 @@ export class ReplayBuffer {
 
     const seq = event.seq;
     const positioned = typeof seq === 'number';
-    // No position object per event: the held event is its own position (`epoch`, `seq`).
-    const at = positioned ? undefined : (state.highWater ?? BEFORE_ALL);
-    const source = event.source === state.lastSource ? state.lastSource : (state.lastSource = event.source);
-    const agent = event.agent === state.lastAgent ? state.lastAgent : (state.lastAgent = event.agent);
-    const held = new HeldEvent(rec.raw, state.name, event.id, at ? at.epoch : (event.epoch ?? 0), at ? at.seq : seq!, positioned, ++this.#ord, this.#parsed, agent, this.#type(event.type));
-    if (rec.overDeclared !== undefined) (held as { overDeclared?: boolean }).overDeclared = rec.overDeclared;
-    if (positioned && (!state.highWater || comparePositions(held, state.highWater) > 0)) state.highWater = held;
-    // A down-levelled copy made for live delivery is the held event's too (made once per event and ceiling).
+    // A seq-less event is held at the session's high-water position (before all when none).
+    const epoch = positioned ? (event.epoch ?? 0) : state.high ? state.highEpoch : -1;
+    const at = positioned ? seq : state.high ? state.highSeq : -1;
+    const ord = ++this.#ord;
+    const events = state.events;
+    if (!state.unsettled) {
+      // Bounded even if `settle` is never called: it lists each session once.
+      if (this.#unsettled.length >= this.maxSessions) this.settle();
+      state.unsettled = true;
+      this.#unsettled.push(state);
+    }
+    events.add(rec.raw, event.id, epoch, at, positioned ? ord : -ord, event.source, event.agent, event.type, rec.overDeclared);
+    if (positioned && (!state.high || above(epoch, at, state.highEpoch, state.highSeq))) {
+      state.high = true;
+      state.highEpoch = epoch;
+      state.highSeq = at;
+    }
+    const held = new HeldRecord(rec.raw, state.name, event.id, epoch, at, positioned ? ord : -ord, this.#parsed, event.agent, event.type, rec.overDeclared);
+    // A down-levelled copy made for live delivery is the held record's too (made once per event and ceiling).
     shareRendering(rec, held);
 
-    // Equal positions keep arrival order: the deque inserts after every equal key.
-    state.events.insert(held);
-    hold(state.keys, source, held.id, sources);
-    while (state.events.length > this.perSession) {
-      const gone = state.events.shift()!;
-      release(state.keys, gone);
-      // The evicted event is its own position (no object per eviction); it stays alive, one per
-      // session, until the next eviction replaces it.
-      if (!state.evictedHigh || comparePositions(gone, state.evictedHigh) > 0) state.evictedHigh = gone;
+    // Equal positions keep arrival order: the columns insert after every equal position.
+    while (events.length > this.perSession) {
+      const gone = events.slotAt(0);
+      const e = events.epoch(gone);
+      const s = events.seq(gone);
+      if (!state.lost || above(e, s, state.lostEpoch, state.lostSeq)) {
+        state.lost = true;
+        state.lostEpoch = e;
+        state.lostSeq = s;
+      }
+      events.shift();
     }
     return held;
   }
 
-  #type(type: string): string {
-    const known = this.#types.get(type);
-    if (known !== undefined) return known;
-    if (this.#types.size < TYPES) this.#types.set(type, type);
-    return type;
+  /**
+   * The end of a batch: the text of the events stored since the last call is copied into their
+   * sessions' text chunks, so no held event keeps a received batch body alive.
+   */
+  settle(): void {
+    const unsettled = this.#unsettled;
+    if (unsettled.length === 0) return;
+    for (const state of unsettled) {
+      state.events.seal();
+      state.unsettled = false;
+    }
+    this.#unsettled = [];
   }
 
   #rememberEvicted(session: string, state: SessionState): void {
-    const high = [state.highWater, state.evictedHigh].reduce<Position | undefined>((a, b) => (!b ? a : !a || comparePositions(b, a) > 0 ? b : a), undefined);
+    let high: Position | undefined;
+    if (state.high) high = { epoch: state.highEpoch, seq: state.highSeq };
+    if (state.lost && (!high || above(state.lostEpoch, state.lostSeq, high.epoch, high.seq))) high = { epoch: state.lostEpoch, seq: state.lostSeq };
     if (!high) return;
     this.#evicted.delete(session);
-    // A copy: `high` may be a held event (its text must not outlive the session).
-    this.#evicted.set(session, { epoch: high.epoch, seq: high.seq });
+    this.#evicted.set(session, high);
     if (this.#evicted.size > 4 * this.maxSessions) this.#evicted.delete(this.#evicted.keys().next().value!);
+  }
+
+  /** The record of the event in `slot` of `state`. */
+  #record(state: SessionState, slot: number): HeldRecord {
+    const events = state.events;
+    const raw = events.raw(slot);
+    const kind = events.kind(slot);
+    return new HeldRecord(raw, state.name, events.id(slot, raw), events.epoch(slot), events.seq(slot), events.signedOrd(slot), this.#parsed, kind.agent, kind.type, events.overDeclared(slot));
+  }
+
+  /** The records of `state` from index `from` in order on. */
+  #records(state: SessionState, from: number): HeldRecord[] {
+    const out: HeldRecord[] = [];
+    for (let i = from; i < state.events.length; i++) out.push(this.#record(state, state.events.slotAt(i)));
+    return out;
   }
 
   /**
@@ -311,28 +247,34 @@ export class ReplayBuffer {
   replay(point: ResumePoint): Replay {
     const state = this.#sessions.get(point.session);
     if (!state || state.events.length === 0) {
-      const lost = this.#evicted.get(point.session) ?? state?.evictedHigh;
+      const lost = this.#evicted.get(point.session) ?? (state?.lost ? { epoch: state.lostEpoch, seq: state.lostSeq } : undefined);
       if (lost && comparePositions(point, lost) < 0) return { events: [], exhausted: { epoch: lost.epoch, seq: lost.seq + 1 } };
       return lost ? { events: [] } : { events: [], unanchored: true };
     }
-    const events = state.events.after(point);
-    const first = state.events.first()!.pos;
-    if (state.evictedHigh && comparePositions(point, state.evictedHigh) <= 0) return { events, exhausted: first };
-    let earliest: HeldEvent | undefined;
-    for (let i = 0; i < state.events.length && !earliest; i++) if (state.events.at(i)!.positioned) earliest = state.events.at(i);
-    if (earliest && comparePositions(point, earliest) < 0 && !isSuccessor(point, earliest)) return { events, exhausted: earliest.pos };
+    const columns = state.events;
+    const events = this.#records(state, columns.upperBound(point.epoch, point.seq));
+    const head = columns.slotAt(0);
+    const first = { epoch: columns.epoch(head), seq: columns.seq(head) };
+    if (state.lost && !above(point.epoch, point.seq, state.lostEpoch, state.lostSeq)) return { events, exhausted: first };
+    for (let i = 0; i < columns.length; i++) {
+      const slot = columns.slotAt(i);
+      if (columns.signedOrd(slot) < 0) continue;
+      const earliest = { epoch: columns.epoch(slot), seq: columns.seq(slot) };
+      if (comparePositions(point, earliest) < 0 && !isSuccessor(point, earliest)) return { events, exhausted: earliest };
+      break;
+    }
     return { events };
   }
 
   /** Every held session, each from its earliest held event (replay-all, AEP-0003 §5). */
   replayAll(): Held[] {
-    return [...this.#sessions.values()].flatMap((s) => s.events.toArray());
+    return [...this.#sessions.values()].flatMap((s) => this.#records(s, 0));
   }
 
   /** Whether the event's `(source, id)` is held in its session (a new admit would be a duplicate). */
   has(event: AepEvent): boolean {
     const state = typeof event.session === 'string' ? this.#sessions.get(event.session) : undefined;
-    return state !== undefined && holds(state.keys, event.source, event.id);
+    return state !== undefined && state.events.find(event.source, event.id) >= 0;
   }
 
   /** Counts for `/healthz`. */

@@ -250,6 +250,8 @@ export class Hub implements HubLike {
         }
       }
     } finally {
+      // The held text of the batch no longer refers to the batch body (`ReplayBuffer.settle`).
+      this.buffer.settle();
       // A subscription that takes its selection whole gets it now; the others get the events one
       // by one, interleaved as before grouping (per event, in joining order), so the frames of
       // several subscriptions on one WebSocket keep the order they always had.

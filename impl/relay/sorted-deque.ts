@@ -1,6 +1,7 @@
 /**
  * A sequence kept sorted by key, with cheap appends at the back and cheap removals at the
- * front: the storage of one session in the replay buffer. Pure data structure, no I/O.
+ * front: the storage of one session in the reference replay buffer (`test-utils/buffer-reference.ts`;
+ * the buffer itself holds its sessions by column, `held-columns.ts`). Pure data structure, no I/O.
  *
  * Items live in one array from index `#head` on. Removing the first item only clears its
  * slot and advances `#head`; the dead prefix is cut away once it is at least as long as the

@@ -86,12 +86,19 @@ export function parseEventText(text: string, line: number): { ok: true; rec: Rec
  * still counted for line numbers. More than `maxBatch` events: 413 `too-many-events`.
  */
 export function parseBatch(text: string, kind: BodyKind, maxBatch: number): BatchVerdict {
-  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (kind === 'json') {
-    const one = parseEventText(body, 1);
+    const one = parseEventText(text.startsWith('\uFEFF') ? text.slice(1) : text, 1);
     return one.ok ? { ok: true, events: [one.rec] } : one;
   }
-  const lines = body.split('\n');
+  return parseLines(text.split('\n'), maxBatch);
+}
+
+/**
+ * `parseBatch` of an NDJSON body given as its lines (`text.split('\n')`, as `readBodyLines`
+ * reads them): the same verdict. A byte order mark opening the body is skipped.
+ */
+export function parseLines(lines: string[], maxBatch: number): BatchVerdict {
+  if (lines[0]!.startsWith('\uFEFF')) lines[0] = lines[0]!.slice(1);
   let count = 0;
   for (let i = 0; i < lines.length; i++) if (!isBlank(lines[i]!)) count++;
   if (count > maxBatch) {

@@ -7,7 +7,7 @@ import { issue, renderIssue, type Issue } from '../core/issue.js';
 import { MAX_DEPTH, type JsonTextProblem } from '../core/json-shape.js';
 import { scanJson } from '../core/json-scan.js';
 import { violation } from '../core/rules.js';
-import { admitEvent } from './admission.js';
+import { admitClean, admitEvent } from './admission.js';
 import type { Received } from './buffer.js';
 import { isCommand } from './control.js';
 
@@ -82,6 +82,18 @@ export function parseEventText(text: string, line: number): { ok: true; rec: Rec
 }
 
 /**
+ * `parseEventText`'s record for a text it accepts with a clean envelope, else undefined (it then
+ * decides): no verdict object per event.
+ */
+function acceptedText(text: string): Received | undefined {
+  const scan = scanJson(text, MAX_DEPTH);
+  if (!scan.ok) return undefined;
+  const value = scan.value;
+  const rec = admitClean(value, oneLine(text, value));
+  return rec === undefined || isCommand(rec.event.type) ? undefined : rec;
+}
+
+/**
  * Judge a whole body. `ndjson` bodies carry one event per line; blank lines are skipped but
  * still counted for line numbers. More than `maxBatch` events: 413 `too-many-events`.
  */
@@ -108,6 +120,12 @@ export function parseLines(lines: string[], maxBatch: number): BatchVerdict {
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (isBlank(line)) continue;
+    const rec = acceptedText(line);
+    if (rec !== undefined) {
+      events.push(rec);
+      continue;
+    }
+    // Anything but a clean event takes the reference path, which gives the verdict.
     const one = parseEventText(line, i + 1);
     if (!one.ok) return one;
     events.push(one.rec);

@@ -13,6 +13,7 @@
  * `validateEvent`.
  */
 import { validateEnvelope } from '../core/envelope.js';
+import { isCleanEnvelope } from '../core/envelope-pass.js';
 import { isPlainObject, type AepEvent } from '../core/event.js';
 import { isOverDeclared } from '../core/honesty.js';
 import type { Issue } from '../core/issue.js';
@@ -36,4 +37,16 @@ export function admitEvent(value: unknown, raw: string): { ok: true; rec: Receiv
   if (issues.length > 0) return { ok: false, issues };
   const event = value as AepEvent;
   return { ok: true, rec: isOverDeclared(event) ? { event, raw, overDeclared: true } : { event, raw } };
+}
+
+/**
+ * `admitEvent`'s record when it accepts `value`, else undefined (call `admitEvent` for the
+ * issues): the same verdict and the same record, without the verdict object or the empty issue
+ * list per event. Clean envelopes only: anything `isCleanEnvelope` does not pass clean goes to
+ * `admitEvent`, whose reference checks decide (a command without `seq`, for one).
+ */
+export function admitClean(value: unknown, raw: string): Received | undefined {
+  if (!isCleanEnvelope(value, true)) return undefined;
+  const event = value as AepEvent;
+  return isOverDeclared(event) ? { event, raw, overDeclared: true } : { event, raw };
 }

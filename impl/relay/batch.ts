@@ -7,7 +7,7 @@ import { issue, renderIssue, type Issue } from '../core/issue.js';
 import { MAX_DEPTH, type JsonTextProblem } from '../core/json-shape.js';
 import { scanJson } from '../core/json-scan.js';
 import { violation } from '../core/rules.js';
-import { admitEvent } from './admission.js';
+import { admitClean, admitEvent } from './admission.js';
 import type { Received } from './buffer.js';
 import { isCommand } from './control.js';
 
@@ -82,16 +82,35 @@ export function parseEventText(text: string, line: number): { ok: true; rec: Rec
 }
 
 /**
+ * `parseEventText`'s record for a text it accepts with a clean envelope, else undefined (it then
+ * decides): no verdict object per event.
+ */
+function acceptedText(text: string): Received | undefined {
+  const scan = scanJson(text, MAX_DEPTH);
+  if (!scan.ok) return undefined;
+  const value = scan.value;
+  const rec = admitClean(value, oneLine(text, value));
+  return rec === undefined || isCommand(rec.event.type) ? undefined : rec;
+}
+
+/**
  * Judge a whole body. `ndjson` bodies carry one event per line; blank lines are skipped but
  * still counted for line numbers. More than `maxBatch` events: 413 `too-many-events`.
  */
 export function parseBatch(text: string, kind: BodyKind, maxBatch: number): BatchVerdict {
-  const body = text.startsWith('\uFEFF') ? text.slice(1) : text;
   if (kind === 'json') {
-    const one = parseEventText(body, 1);
+    const one = parseEventText(text.startsWith('\uFEFF') ? text.slice(1) : text, 1);
     return one.ok ? { ok: true, events: [one.rec] } : one;
   }
-  const lines = body.split('\n');
+  return parseLines(text.split('\n'), maxBatch);
+}
+
+/**
+ * `parseBatch` of an NDJSON body given as its lines (`text.split('\n')`, as `readBodyLines`
+ * reads them): the same verdict. A byte order mark opening the body is skipped.
+ */
+export function parseLines(lines: string[], maxBatch: number): BatchVerdict {
+  if (lines[0]!.startsWith('\uFEFF')) lines[0] = lines[0]!.slice(1);
   let count = 0;
   for (let i = 0; i < lines.length; i++) if (!isBlank(lines[i]!)) count++;
   if (count > maxBatch) {
@@ -101,6 +120,12 @@ export function parseBatch(text: string, kind: BodyKind, maxBatch: number): Batc
   for (let i = 0; i < lines.length; i++) {
     const line = lines[i]!;
     if (isBlank(line)) continue;
+    const rec = acceptedText(line);
+    if (rec !== undefined) {
+      events.push(rec);
+      continue;
+    }
+    // Anything but a clean event takes the reference path, which gives the verdict.
     const one = parseEventText(line, i + 1);
     if (!one.ok) return one;
     events.push(one.rec);

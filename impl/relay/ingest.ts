@@ -10,7 +10,8 @@
  * then 202 `{accepted, duplicates}`. Authentication is checked by the router before this.
  */
 import type { IncomingMessage, ServerResponse } from 'node:http';
-import { parseBatch, type BodyKind } from './batch.js';
+import { parseBatch, parseLines, type BodyKind } from './batch.js';
+import { readBodyLines } from './body-lines.js';
 import type { RelayConfig } from './config.js';
 import { VERSIONS } from './discovery.js';
 import { mediaType, readBody, refuseTooLarge, sendJson } from './http-util.js';
@@ -40,7 +41,8 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, co
       detail: `Content-Type ${JSON.stringify(req.headers['content-type'] ?? '')} is not accepted: send application/json (one event) or application/x-ndjson (one event per line)`,
     });
   }
-  const body = await readBody(req, config.maxBody);
+  // NDJSON arrives as its lines, never as one string (`body-lines.ts`).
+  const body = kind === 'ndjson' ? await readBodyLines(req, config.maxBody) : await readBody(req, config.maxBody);
   if (!body.ok) {
     if (body.reason === 'too-large') refuseTooLarge(req, res, config.maxBody);
     if (body.reason === 'encoding') {
@@ -52,7 +54,7 @@ export async function handleIngest(req: IncomingMessage, res: ServerResponse, co
     }
     return;
   }
-  const verdict = parseBatch(body.text, kind, config.maxBatch);
+  const verdict = 'lines' in body ? parseLines(body.lines, config.maxBatch) : parseBatch(body.text, kind, config.maxBatch);
   if (!verdict.ok) return sendJson(res, verdict.refusal.status, verdict.refusal.body);
   const accepted = verdict.events.length;
   const stored = await hub.ingest(verdict.events);

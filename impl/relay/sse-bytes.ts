@@ -64,13 +64,15 @@ export function batchBytes(recs: readonly Received[], ceiling: CaptureLevel | un
       return bytes;
     }
     const starts = new Uint32Array(recs.length + 1);
-    const text = build(recs, ceiling, starts);
-    const bytes = Buffer.from(text, 'utf8');
+    const texts = build(recs, ceiling, starts);
+    const bytes = encode(texts);
+    let chars = 0;
+    for (let i = 0; i < texts.length; i++) chars += texts[i]!.length;
     // Offsets in characters are offsets in bytes only for ASCII text.
-    shared.push(bytes.length === text.length && starts[recs.length] === text.length ? { key, recs, bytes, starts } : { key, recs, bytes });
+    shared.push(bytes.length === chars && starts[recs.length] === chars ? { key, recs, bytes, starts } : { key, recs, bytes });
     return bytes;
   }
-  const bytes = Buffer.from(batchText(recs, ceiling), 'utf8');
+  const bytes = encode(build(recs, ceiling, undefined));
   recent.unshift({ key, recs, bytes });
   if (recent.length > RECENT) recent.pop();
   return bytes;
@@ -83,17 +85,40 @@ export function batchBytes(recs: readonly Received[], ceiling: CaptureLevel | un
  * when the event has a `session` and a `seq` and the session can be carried in an SSE field.
  */
 export function batchText(recs: readonly Received[], ceiling: CaptureLevel | undefined): string {
-  return build(recs, ceiling, undefined);
+  return build(recs, ceiling, undefined).join('');
 }
 
 /**
- * `batchText`; with `starts`, also where each message starts (in characters) and where the last
- * ends, and the text at a ceiling below `full` is rendered afresh (`lowerText`) rather than through
+ * Messages per joined string in `build`: a batch's text is made as strings of a few tens of KiB
+ * rather than one of several hundred (a string over 128 KiB is a large object for V8: its own
+ * pages, mapped and unmapped per batch, measured far slower to make than the same text in
+ * parts), each encoded into the batch's one buffer.
+ */
+const GROUP = 64;
+
+/**
+ * The UTF-8 of `texts` concatenated, in one buffer. Each text ends a message (`\n\n`), so no
+ * boundary splits a character: the encodings of the parts, end to end, are the encoding of the whole.
+ */
+function encode(texts: readonly string[]): Buffer {
+  if (texts.length === 1) return Buffer.from(texts[0]!, 'utf8');
+  let total = 0;
+  for (let i = 0; i < texts.length; i++) total += Buffer.byteLength(texts[i]!, 'utf8');
+  const out = Buffer.allocUnsafe(total);
+  let at = 0;
+  for (let i = 0; i < texts.length; i++) at += out.write(texts[i]!, at, 'utf8');
+  return out;
+}
+
+/**
+ * `batchText` as consecutive parts of at most `GROUP` messages each; with `starts`, also where
+ * each message starts (in characters) and where the last ends, and the text at a ceiling below `full` is rendered afresh (`lowerText`) rather than through
  * `renderAt`'s per-event cache: within a fan-out each record is rendered once per ceiling anyway
  * (larger selections are built first and the others cut from them), and a cache entry per event
  * costs more than it saves there.
  */
-function build(recs: readonly Received[], ceiling: CaptureLevel | undefined, starts: Uint32Array | undefined): string {
+function build(recs: readonly Received[], ceiling: CaptureLevel | undefined, starts: Uint32Array | undefined): string[] {
+  const texts: string[] = [];
   const parts: Array<string | number> = [];
   const lower = ceiling === undefined || ceiling === 'full' ? undefined : ceiling;
   let lastSession: string | undefined;
@@ -120,9 +145,14 @@ function build(recs: readonly Received[], ceiling: CaptureLevel | undefined, sta
     const json = lower === undefined ? rec.raw : starts ? lowerText(rec, lower) : renderAt(rec, lower);
     parts.push('event: ', event.type, '\ndata: ', json, '\n\n');
     if (starts) at += 16 + event.type.length + json.length;
+    if ((i + 1) % GROUP === 0) {
+      texts.push(parts.join(''));
+      parts.length = 0;
+    }
   }
   if (starts) starts[recs.length] = at;
-  return parts.join('');
+  if (parts.length > 0 || texts.length === 0) texts.push(parts.join(''));
+  return texts;
 }
 
 /** The messages of `recs` cut from `b` (built at the same ceiling), or undefined when one of them is not in `b`. */

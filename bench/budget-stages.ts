@@ -16,7 +16,8 @@ import { parseJsonl, validateStream, type StreamEntry } from '../impl/core/strea
 import { validateEvent } from '../impl/core/envelope.js';
 import { readBody } from '../impl/http/body.js';
 import { admitEvent } from '../impl/relay/admission.js';
-import { oneLine, parseBatch } from '../impl/relay/batch.js';
+import { oneLine, parseBatch, parseLines } from '../impl/relay/batch.js';
+import { readBodyLines } from '../impl/relay/body-lines.js';
 import { ReplayBuffer, type Received } from '../impl/relay/buffer.js';
 import { compileFilter } from '../impl/core/filter.js';
 import { Hub } from '../impl/relay/hub.js';
@@ -96,13 +97,27 @@ export const STAGES: readonly Stage[] = [
   {
     name: 'read',
     group: 'ingest',
-    what: 'readBody: the body as 64 KiB chunks, joined and strictly decoded as UTF-8',
+    what: 'readBody: the body as 64 KiB chunks, joined and strictly decoded as UTF-8 (the relay reads a JSON body so; an NDJSON one is read-lines)',
     async prepare(n, sets) {
       const all = bodies(n, sets).map(chunksOf);
       return {
         async run(i) {
           const body = await readBody(fakeRequest(all[i]!) as never, 1 << 30);
           expect(body.ok, 'read failed');
+        },
+      };
+    },
+  },
+  {
+    name: 'read-lines',
+    group: 'ingest',
+    what: 'readBodyLines, the relay\'s NDJSON read: the 64 KiB chunks decoded into lines in pieces of at most 32 KiB (body-lines.ts)',
+    async prepare(n, sets) {
+      const all = bodies(n, sets).map(chunksOf);
+      return {
+        async run(i) {
+          const body = await readBodyLines(fakeRequest(all[i]!) as never, 1 << 30);
+          expect(body.ok && body.lines.length >= n, 'read-lines failed');
         },
       };
     },
@@ -152,13 +167,28 @@ export const STAGES: readonly Stage[] = [
   {
     name: 'parse-batch',
     group: 'ingest',
-    what: 'parseBatch: split, scan and validate together, as the relay calls it',
+    what: 'parseBatch: split, scan and validate the whole body text together (the relay\'s path for a JSON body; NDJSON is parse-lines)',
     async prepare(n, sets) {
       const all = bodies(n, sets);
       return {
         run(i) {
           const verdict = parseBatch(all[i]!, 'ndjson', 1_000_000);
           expect(verdict.ok && verdict.events.length === n, 'parseBatch refused the batch');
+        },
+      };
+    },
+  },
+  {
+    name: 'parse-lines',
+    group: 'ingest',
+    what: 'parseLines: scan and validate the lines readBodyLines gave, as the relay calls it for NDJSON',
+    async prepare(n, sets) {
+      const all = bodies(n, sets).map((b) => b.split('\n'));
+      return {
+        run(i) {
+          // parseLines may drop a byte order mark from the first line: give it its own copy of the array.
+          const verdict = parseLines(all[i]!.slice(), 1_000_000);
+          expect(verdict.ok && verdict.events.length === n, 'parseLines refused the batch');
         },
       };
     },

@@ -15,7 +15,7 @@ describe('budget stages', () => {
 
   it('names every stage of the issue\'s budget, and the limits beside them', () => {
     const names = STAGES.map((s) => s.name);
-    for (const n of ['read', 'split', 'scan', 'validate', 'admit', 'render', 'write', 'validateStream', 'JSON.parse', 'bare write']) expect(names).toContain(n);
+    for (const n of ['read', 'read-lines', 'split', 'scan', 'validate', 'parse-lines', 'admit', 'render', 'write', 'validateStream', 'JSON.parse', 'bare write']) expect(names).toContain(n);
   });
 });
 

@@ -28,18 +28,23 @@ export function firstInvalidUtf8(bytes: Buffer): number {
   return bytes.length;
 }
 
+/** What {@link readChunks} gives: the body's chunks as they arrived, or why there is no body. */
+export type ChunksResult = { readonly ok: true; readonly chunks: readonly Buffer[] } | { readonly ok: false; readonly reason: 'too-large' | 'aborted' };
+
 /**
- * Read a request body of at most `max` bytes. A declared `content-length` over the bound
- * is refused before a byte is read; a chunked upload is refused as soon as it crosses it.
+ * Collect a request body of at most `max` bytes as the socket's chunks, undecoded. A declared
+ * `content-length` over the bound is refused before a byte is read; a chunked upload is refused
+ * as soon as it crosses it. The one bounded reader under {@link readBody} and the relay's
+ * `readBodyLines`, which decode the chunks each their way.
  */
-export function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
+export function readChunks(req: IncomingMessage, max: number): Promise<ChunksResult> {
   const declared = Number(req.headers['content-length']);
   if (Number.isFinite(declared) && declared > max) return Promise.resolve({ ok: false, reason: 'too-large' });
   return new Promise((resolve) => {
     const chunks: Buffer[] = [];
     let size = 0;
     let done = false;
-    const finish = (r: BodyResult): void => {
+    const finish = (r: ChunksResult): void => {
       if (done) return;
       done = true;
       req.removeListener('data', onData);
@@ -51,17 +56,24 @@ export function readBody(req: IncomingMessage, max: number): Promise<BodyResult>
       else chunks.push(chunk);
     };
     req.on('data', onData);
-    req.once('end', () => {
-      // Strict decoding: invalid UTF-8 is refused, never replaced with U+FFFD (AEP-0003 §3.1).
-      const bytes = Buffer.concat(chunks);
-      try {
-        finish({ ok: true, text: UTF8.decode(bytes) });
-      } catch {
-        finish({ ok: false, reason: 'encoding', offset: firstInvalidUtf8(bytes) });
-      }
-    });
+    req.once('end', () => finish({ ok: true, chunks }));
     req.once('error', () => finish({ ok: false, reason: 'aborted' }));
     req.once('close', () => finish({ ok: false, reason: 'aborted' }));
   });
 }
 
+/**
+ * Read a request body of at most `max` bytes (bounded as {@link readChunks} says), strictly
+ * decoded as UTF-8: invalid UTF-8 is refused with the offset of its first bad byte, never
+ * replaced with U+FFFD (AEP-0003 §3.1).
+ */
+export async function readBody(req: IncomingMessage, max: number): Promise<BodyResult> {
+  const read = await readChunks(req, max);
+  if (!read.ok) return read;
+  const bytes = Buffer.concat(read.chunks);
+  try {
+    return { ok: true, text: UTF8.decode(bytes) };
+  } catch {
+    return { ok: false, reason: 'encoding', offset: firstInvalidUtf8(bytes) };
+  }
+}

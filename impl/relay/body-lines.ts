@@ -12,7 +12,7 @@
  */
 import { isAscii } from 'node:buffer';
 import type { IncomingMessage } from 'node:http';
-import { firstInvalidUtf8 } from '../http/body.js';
+import { firstInvalidUtf8, readChunks } from '../http/body.js';
 
 export type LinesResult =
   | { readonly ok: true; readonly lines: string[] }
@@ -80,36 +80,13 @@ export function linesOf(chunks: readonly Buffer[]): string[] | undefined {
 }
 
 /**
- * Read a request body of at most `max` bytes as its lines (`linesOf`). A declared
- * `content-length` over the bound is refused before a byte is read; a chunked upload is refused
- * as soon as it crosses it; invalid UTF-8 names the first bad byte, as `readBody` does.
+ * Read a request body of at most `max` bytes (bounded as `readChunks` says) as its lines
+ * (`linesOf`); invalid UTF-8 names the first bad byte, as `readBody` does.
  */
-export function readBodyLines(req: IncomingMessage, max: number): Promise<LinesResult> {
-  const declared = Number(req.headers['content-length']);
-  if (Number.isFinite(declared) && declared > max) return Promise.resolve({ ok: false, reason: 'too-large' });
-  return new Promise((resolve) => {
-    const chunks: Buffer[] = [];
-    let size = 0;
-    let done = false;
-    const finish = (r: LinesResult): void => {
-      if (done) return;
-      done = true;
-      req.removeListener('data', onData);
-      resolve(r);
-    };
-    const onData = (chunk: Buffer): void => {
-      size += chunk.length;
-      if (size > max) finish({ ok: false, reason: 'too-large' });
-      else chunks.push(chunk);
-    };
-    req.on('data', onData);
-    req.once('end', () => {
-      // Strict decoding: invalid UTF-8 is refused, never replaced with U+FFFD (AEP-0003 §3.1).
-      const lines = linesOf(chunks);
-      if (lines !== undefined) finish({ ok: true, lines });
-      else finish({ ok: false, reason: 'encoding', offset: firstInvalidUtf8(Buffer.concat(chunks)) });
-    });
-    req.once('error', () => finish({ ok: false, reason: 'aborted' }));
-    req.once('close', () => finish({ ok: false, reason: 'aborted' }));
-  });
+export async function readBodyLines(req: IncomingMessage, max: number): Promise<LinesResult> {
+  const read = await readChunks(req, max);
+  if (!read.ok) return read;
+  // Strict decoding: invalid UTF-8 is refused, never replaced with U+FFFD (AEP-0003 §3.1).
+  const lines = linesOf(read.chunks);
+  return lines !== undefined ? { ok: true, lines } : { ok: false, reason: 'encoding', offset: firstInvalidUtf8(Buffer.concat(read.chunks)) };
 }

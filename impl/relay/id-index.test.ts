@@ -42,12 +42,48 @@ describe('IdIndex', () => {
   });
 });
 
+/** Two ids of the form `prefix + n` with one `pairHash` under `source` in this process (its seed is random): a birthday search. */
+function collidingIds(source: string, prefix: string): [string, string] {
+  const seen = new Map<number, string>();
+  const sourceHash = hashText(source);
+  for (let n = 0; n < 2_000_000; n++) {
+    const id = `${prefix}${n}`;
+    const h = pairHash(sourceHash, id);
+    const other = seen.get(h);
+    if (other !== undefined) return [other, id];
+    seen.set(h, id);
+  }
+  throw new Error('no collision among 2,000,000 ids: the hash is not 32 bits wide any more?');
+}
+
+describe('the hash seed and finish', () => {
+  it('is drawn per process, not the plain FNV basis (a chance of 2^-32 that it is)', () => {
+    expect(hashText('src')).not.toBe(hashText('src', 0x811c9dc5));
+  });
+
+  it('spreads ids that differ only in the high bits of their characters over the table', () => {
+    // 4096 ids of 12 characters, each 'a' or 'a' with bit 15 set: FNV-1a alone gives them one value
+    // in the low 15 bits (one run of a 16 384-entry table) under every basis.
+    const ids: string[] = [];
+    for (let m = 0; m < 4096; m++) {
+      let id = '';
+      for (let bit = 0; bit < 12; bit++) id += String.fromCharCode(m & (1 << bit) ? 0x8061 : 0x61);
+      ids.push(id);
+    }
+    const low = new Set(ids.map((id) => hashText(id, 12345) & 0x7fff));
+    expect(low.size).toBe(1); // the weakness the finish removes
+    const homes = new Set(ids.map((id) => pairHash(hashText('src'), id) & 0x3fff));
+    expect(homes.size).toBeGreaterThan(3000);
+  });
+});
+
 describe('pairs whose hashes collide', () => {
   const event = (id: string, seq: number): AepEvent => ({ aep: '0.1', id, type: 'progress.status', time: 't', source: 'src', agent: 'a', session: 's', seq, epoch: 0 }) as AepEvent;
-  // Found by search: each pair has one `pairHash` under source `src` (the second one's ids are
-  // spelled with an escape in the text, so they are compared through the parse).
-  for (const [a, b] of [['c-1039599', 'c-1222382'], ['n\n412789', 'n\n649192']] as const) {
-    it(`holds and dedupes ${JSON.stringify(a)} and ${JSON.stringify(b)} apart`, () => {
+  // Found by search in this process: the second pair's ids are spelled with an escape in the text,
+  // so they are compared through the parse.
+  for (const prefix of ['c-', 'n\n'] as const) {
+    it(`holds and dedupes two ids ${JSON.stringify(prefix)}... of one hash apart`, () => {
+      const [a, b] = collidingIds('src', prefix);
       expect(pairHash(hashText('src'), a)).toBe(pairHash(hashText('src'), b));
       const buffer = new ReplayBuffer(2, 1);
       const first = event(a, 1);

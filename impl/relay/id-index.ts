@@ -7,16 +7,39 @@
  * Memory: 4 bytes per slot for its hash, and a table of at most 4/3 to 8/3 entries of 4 bytes
  * per held event (kept at most 3/4 full).
  */
+import { randomBytes } from 'node:crypto';
 
-/** FNV-1a over the UTF-16 code units of `s`, continuing from `h`. */
-export function hashText(s: string, h = 0x811c9dc5): number {
+/**
+ * The offset basis of this process's hashes, drawn at random when the module loads. The ids and
+ * sources are the emitters' to choose: with a fixed basis, anyone could compute in advance ids that
+ * share one hash (FNV-1a collisions are cheap to find) and make every admission into a session
+ * compare against all of them, a CPU cost quadratic in the session's events. A secret basis
+ * leaves them nothing to compute against, as V8's own string hashes are seeded per process; not a
+ * cryptographic guarantee (FNV-1a is no keyed hash), a bar of the same height as the `Map` it replaced.
+ */
+const SEED = randomBytes(4).readUInt32LE(0);
+
+/** FNV-1a over the UTF-16 code units of `s`, continuing from `h` (by default this process's random basis). */
+export function hashText(s: string, h = SEED): number {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 0x01000193);
   return h >>> 0;
 }
 
-/** The hash of a `(source, id)` pair, from the source's hash (`hashText(source)`, cached by callers). */
+/**
+ * The hash of a `(source, id)` pair, from the source's hash (`hashText(source)`, cached by callers),
+ * finished with MurmurHash3's `fmix32` avalanche. Without it FNV-1a's low bits depend only on the
+ * low bits of the characters (a multiplication carries a difference upwards only), so ids that
+ * differ only in the high bits of their characters would share their low bits, hence one run of
+ * the table, whatever the seed.
+ */
 export function pairHash(sourceHash: number, id: string): number {
-  return hashText(id, Math.imul(sourceHash ^ 0x9e3779b9, 0x85ebca6b) >>> 0);
+  let h = hashText(id, Math.imul(sourceHash ^ 0x9e3779b9, 0x85ebca6b) >>> 0);
+  h ^= h >>> 16;
+  h = Math.imul(h, 0x85ebca6b);
+  h ^= h >>> 13;
+  h = Math.imul(h, 0xc2b2ae35);
+  h ^= h >>> 16;
+  return h >>> 0;
 }
 
 export class IdIndex {

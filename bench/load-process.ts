@@ -56,6 +56,14 @@ export class LoadProcess {
     const timer = setTimeout(() => this.child.kill(), 1000);
     timer.unref();
   }
+
+  /** {@link stop}, resolving once the process has exited (a relay child must be gone before its NATS server). */
+  stopped(): Promise<void> {
+    if (this.exited) return Promise.resolve();
+    const gone = new Promise<void>((resolve) => this.child.once('exit', () => resolve()));
+    this.stop();
+    return gone;
+  }
 }
 
 /**

@@ -9,9 +9,7 @@
  * case fails with that message when it is absent.
  */
 import { randomBytes } from 'node:crypto';
-import { FLEET_DEFAULTS } from '../../impl/relay/fleet/config.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../../impl/relay/fleet/local-nats.js';
-import { startRelay, type RunningRelay } from '../../impl/relay/server.js';
 import type { Benchmark } from '../harness.js';
 import { LoadProcess } from '../load-process.js';
 import { fanoutSubscribers } from './fanout.js';
@@ -26,27 +24,35 @@ export const fleetFanoutBench: Benchmark = {
   async prepare() {
     if (!natsServerBinary()) throw new Error(NATS_MISSING);
     let nats: NatsServer | undefined;
-    const relays: RunningRelay[] = [];
+    const children: LoadProcess[] = [];
     const loads: LoadProcess[] = [];
     const close = async (): Promise<void> => {
       for (const l of loads) l.stop();
-      await Promise.all(relays.map((r) => r.close()));
+      await Promise.all(children.map((c) => c.stopped()));
       await nats?.dispose();
     };
     try {
       nats = await startNats();
       const stream = `B${randomBytes(6).toString('hex')}`;
-      for (const node of ['a', 'b', 'c']) relays.push(await startRelay({ port: 0, drainMs: 1000, fleet: { ...FLEET_DEFAULTS, url: nats.url, stream, node } }));
-      const single = await startRelay({ port: 0, drainMs: 1000 });
-      relays.push(single);
+      // Every relay in a process of its own, as `aep relay` runs: the three nodes never share one
+      // event loop (a fleet's nodes are separate processes, usually on separate machines), and the
+      // single relay is started the same way, so neither side runs in the bench's process.
+      const start = async (fleet?: { url: string; stream: string; node: string }): Promise<string> => {
+        const child = new LoadProcess('relay-child.js', `fleet-fanout relay${fleet ? ` ${fleet.node}` : ''}`);
+        children.push(child);
+        return String((await child.ask({ kind: 'start', ...(fleet ? { fleet } : {}) })).url);
+      };
+      const nodes: string[] = [];
+      for (const node of ['a', 'b', 'c']) nodes.push(await start({ url: nats.url, stream, node }));
+      const single = await start();
       const toFleet = new LoadProcess('fanout-load.js', 'fleet-fanout');
       const toSingle = new LoadProcess('fanout-load.js', 'fleet-fanout');
       loads.push(toFleet, toSingle);
       // `streamUrl` + `query` is the subscriber's URL: an empty `streamUrl` lets each name its node.
-      const spread = fanoutSubscribers('fleet').map((s, i) => ({ ...s, query: `${relays[i % 3]!.url}/stream${s.query}` }));
-      const one = fanoutSubscribers('one').map((s) => ({ ...s, query: `${single.url}/stream${s.query}` }));
-      await toFleet.ask({ kind: 'connect', tag: 'fleet', streamUrl: '', postUrl: `${relays[0]!.url}/events`, subscribers: spread, checkCeilings: true });
-      await toSingle.ask({ kind: 'connect', tag: 'one', streamUrl: '', postUrl: `${single.url}/events`, subscribers: one, checkCeilings: true });
+      const spread = fanoutSubscribers('fleet').map((s, i) => ({ ...s, query: `${nodes[i % 3]!}/stream${s.query}` }));
+      const one = fanoutSubscribers('one').map((s) => ({ ...s, query: `${single}/stream${s.query}` }));
+      await toFleet.ask({ kind: 'connect', tag: 'fleet', streamUrl: '', postUrl: `${nodes[0]!}/events`, subscribers: spread, checkCeilings: true });
+      await toSingle.ask({ kind: 'connect', tag: 'one', streamUrl: '', postUrl: `${single}/events`, subscribers: one, checkCeilings: true });
       const side = (load: LoadProcess) => ({
         async run() {
           return Number((await load.ask({ kind: 'run', batches: BATCHES_PER_RUN })).deliveries);

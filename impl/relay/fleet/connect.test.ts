@@ -8,7 +8,7 @@ import type { NatsConnection } from '@nats-io/transport-node';
 import { sleep } from '../test-utils/testing.js';
 import { NATS_MISSING, natsServerBinary, startNats, type NatsServer } from '../test-utils/nats-server.js';
 import { skipped } from '../../test-utils/skip.js';
-import { connectFleet, serverList } from './connect.js';
+import { clientOptions, connectFleet, serverList } from './connect.js';
 
 const present = natsServerBinary() !== undefined;
 if (!present) console.warn(NATS_MISSING);
@@ -18,6 +18,12 @@ describe('serverList', () => {
   it('splits a comma-separated list, trims each server and drops empty entries', () => {
     expect(serverList(' nats://a:4222, nats://b:4222 ,,nats://c:4222,')).toEqual(['nats://a:4222', 'nats://b:4222', 'nats://c:4222']);
     expect(serverList('127.0.0.1:4222')).toEqual(['127.0.0.1:4222']);
+  });
+});
+
+describe('clientOptions', () => {
+  it('turns off the stack capture the client would make for every request and publish', () => {
+    expect(clientOptions('nats://a:4222', 'node-a', () => false).noAsyncTraces).toBe(true);
   });
 });
 

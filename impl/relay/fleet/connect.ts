@@ -47,6 +47,10 @@ export function clientOptions(url: string, name: string, expired: () => boolean,
     maxPingOut: 2,
     timeout: 5_000,
     noRandomize: inOrder,
+    // The client builds an Error (a stack capture) for every request and publish before it is
+    // sent, only to enrich a later timeout's trace; ingest publishes one per event, and those
+    // captures were about a tenth of a fleet node's CPU time. Failures keep their messages.
+    noAsyncTraces: true,
     // Documented: a throw here rejects the first connection (and closes a later one), so only
     // the first connection's deadline throws.
     reconnectToServer: () => {

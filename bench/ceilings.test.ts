@@ -1,0 +1,60 @@
+import { spawnSync } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { describe, expect, it } from 'vitest';
+import { natsServerBinary } from '../impl/relay/fleet/local-nats.js';
+import { skipped, WHY } from '../impl/test-utils/skip.js';
+import { jetstreamCeiling, threadCeiling } from './ceilings.js';
+import { parseLines } from './ceilings-worker.js';
+
+const built = existsSync(new URL('../dist/bench/ceilings-worker.js', import.meta.url));
+
+describe('parseLines', () => {
+  it('parses every non-empty line and counts them', () => {
+    expect(parseLines('{"a":1}\n\n[2]\n"x"')).toBe(3);
+    expect(parseLines('')).toBe(0);
+  });
+
+  it('throws on a line that is not JSON (the measure cannot pass over broken input)', () => {
+    expect(() => parseLines('{"a":1}\n{nope}\n')).toThrow(SyntaxError);
+  });
+});
+
+describe.skipIf(!built)(`threadCeiling${skipped(!built, WHY.build)}`, () => {
+  it('splits the lines over the workers, every line parsed once, and reports both timings', async () => {
+    const c = await threadCeiling(2, 1, 300);
+    expect(c).toMatchObject({ threads: 2, lines: 300 });
+    expect(c.mainMs).toBeGreaterThan(0);
+    expect(c.workersMs).toBeGreaterThan(0);
+    expect(c.speedup).toBeCloseTo(c.mainMs / c.workersMs, 10);
+  });
+
+  it('uses one worker when asked for one', async () => {
+    expect((await threadCeiling(1, 1, 50)).threads).toBe(1);
+  });
+});
+
+const nats = natsServerBinary() !== undefined;
+describe.skipIf(!nats)(`jetstreamCeiling${skipped(!nats, 'nats-server is not installed (ci.sh installs it)')}`, () => {
+  it('times a batch three ways, each accepted', async () => {
+    const c = await jetstreamCeiling(1, 2);
+    if (typeof c === 'string') throw new Error(c);
+    expect(c.events).toBe(100);
+    for (const ms of [c.jetstreamMs, c.relayMs, c.fleetNodeMs]) {
+      expect(Number.isFinite(ms)).toBe(true);
+      expect(ms).toBeGreaterThan(0);
+    }
+  }, 60_000);
+});
+
+describe.skipIf(!built)(`the command${skipped(!built, WHY.build)}`, () => {
+  const run = (...args: string[]) => spawnSync(process.execPath, [new URL('../dist/bench/ceilings.js', import.meta.url).pathname, ...args], { encoding: 'utf8' });
+
+  it('refuses a bad flag with exit code 2, the reason and the usage', () => {
+    for (const args of [['--rounds', '0'], ['--threads', 'x'], ['--fast'], ['--json']]) {
+      const r = run(...args);
+      expect(r.status, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/^ceilings: .+\nusage: node dist\/bench\/ceilings\.js/);
+      expect(r.stdout).toBe('');
+    }
+  });
+});

@@ -1,0 +1,229 @@
+/**
+ * `node dist/bench/ceilings.js` (after `npm run build`): what this machine allows two rows of
+ * issue 33, measured rather than assumed (docs/performance.md, "What the machine allows").
+ *
+ * - `threads`: `JSON.parse` of every line of the `stream` row's input (10,000 lines) on the main
+ *   thread, against the same lines split evenly over N worker threads (N = the machine's cores
+ *   by default), each decoding its share of the UTF-8 bytes from shared memory (nothing copied),
+ *   timed from the first post to the last reply, the workers already warm. The
+ *   speedup is the most a validation pool could multiply the `stream` row by, were validation
+ *   free: each worker would do more than the baseline's whole work, on fewer cores.
+ * - `jetstream`: a 100-event batch (the `fleet-fanout` row's ~600 B events, five sessions) sent
+ *   three ways, one batch at a time: straight to JetStream on a local `nats-server` (one publish
+ *   per event with its message id, every acknowledgement awaited: what a fleet node must wait
+ *   for before its 202), POSTed to one in-memory relay, and POSTed to a one-node fleet on the same
+ *   server. The acknowledgement wait is a floor under every fleet batch that the single relay
+ *   does not have. Needs `nats-server`; without it the measure is reported as skipped.
+ *
+ * Flags: `--rounds N` (default 7, the median kept), `--threads N`, `--json FILE`. Exit code 0,
+ * 2 on a bad argument.
+ */
+import { randomBytes } from 'node:crypto';
+import { writeFileSync } from 'node:fs';
+import { availableParallelism, loadavg } from 'node:os';
+import { pathToFileURL } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import { jetstream, jetstreamManager } from '@nats-io/jetstream';
+import { connect } from '@nats-io/transport-node';
+import { FLEET_DEFAULTS } from '../impl/relay/fleet/config.js';
+import { NATS_MISSING, natsServerBinary, startNats } from '../impl/relay/fleet/local-nats.js';
+import { fleetNames, messageId } from '../impl/relay/fleet/names.js';
+import { streamConfig } from '../impl/relay/fleet/stream.js';
+import { startRelay } from '../impl/relay/server.js';
+import { parseLines } from './ceilings-worker.js';
+import { FanoutBatches } from './fanout-events.js';
+import { NdjsonPoster } from './http-client.js';
+import { syntheticStream } from './inputs.js';
+import { loadScript } from './load-process.js';
+import { median } from './stats.js';
+
+export const CEILINGS_USAGE = 'usage: node dist/bench/ceilings.js [--rounds N] [--threads N] [--json FILE]\n';
+
+export interface ThreadCeiling {
+  readonly threads: number;
+  readonly lines: number;
+  /** Median ms per pass over the lines on the main thread. */
+  readonly mainMs: number;
+  /** Median ms per pass with the lines split over `threads` workers. */
+  readonly workersMs: number;
+  /** mainMs / workersMs. */
+  readonly speedup: number;
+}
+
+export interface JetStreamCeiling {
+  readonly events: number;
+  /** Median ms per batch: publish every event to JetStream, await every acknowledgement. */
+  readonly jetstreamMs: number;
+  /** Median ms per batch POSTed to one in-memory relay, until its 202. */
+  readonly relayMs: number;
+  /** Median ms per batch POSTed to a one-node fleet, until its 202. */
+  readonly fleetNodeMs: number;
+}
+
+async function timed(rounds: number, passes: number, run: () => Promise<unknown> | unknown): Promise<number> {
+  const perPass: number[] = [];
+  for (let r = 0; r < rounds; r++) {
+    const start = performance.now();
+    for (let i = 0; i < passes; i++) await run();
+    perPass.push((performance.now() - start) / passes);
+  }
+  return median(perPass);
+}
+
+/** The `threads` measure; `lines` lines of the `stream` row's input. */
+export async function threadCeiling(threads: number, rounds: number, lines = 10_000): Promise<ThreadCeiling> {
+  const text = syntheticStream(lines);
+  // The input as UTF-8 in shared memory, cut at line ends into `threads` shares of about equal length.
+  const encoded = new TextEncoder().encode(text);
+  const bytes = new SharedArrayBuffer(encoded.length);
+  new Uint8Array(bytes).set(encoded);
+  const shares: { start: number; end: number }[] = [];
+  for (let start = 0, k = 1; start < encoded.length; k++) {
+    const cut = k === threads ? -1 : encoded.indexOf(0x0a, Math.floor((encoded.length * k) / threads));
+    const end = cut < 0 ? encoded.length : cut + 1;
+    shares.push({ start, end });
+    start = end;
+  }
+  const workers = shares.map((share) => {
+    const w = new Worker(loadScript('ceilings-worker.js'));
+    w.postMessage({ bytes, ...share });
+    return w;
+  });
+  // One reply per worker per pass: each worker's pending pass is resolved by its message handler.
+  const waiting: ({ resolve: (n: number) => void; reject: (err: Error) => void } | undefined)[] = workers.map(() => undefined);
+  workers.forEach((w, i) => {
+    w.on('message', (n: number) => waiting[i]?.resolve(n));
+    w.on('error', (err) => waiting[i]?.reject(err));
+  });
+  try {
+    const pass = async (): Promise<number> => {
+      const counts = await Promise.all(workers.map((w, i) => new Promise<number>((resolve, reject) => {
+        waiting[i] = { resolve, reject };
+        w.postMessage('run');
+      })));
+      const total = counts.reduce((a, b) => a + b, 0);
+      if (total !== lines) throw new Error(`ceilings: the workers parsed ${total} lines of ${lines}`);
+      return total;
+    };
+    const main = (): number => {
+      const n = parseLines(text);
+      if (n !== lines) throw new Error(`ceilings: the main thread parsed ${n} lines of ${lines}`);
+      return n;
+    };
+    for (let i = 0; i < 20; i++) {
+      await pass();
+      main();
+    }
+    // Alternate the two, round by round, so a stall of the machine falls on both.
+    const mains: number[] = [];
+    const pools: number[] = [];
+    for (let r = 0; r < rounds; r++) {
+      pools.push(await timed(1, 10, pass));
+      mains.push(await timed(1, 10, main));
+    }
+    const mainMs = median(mains);
+    const workersMs = median(pools);
+    return { threads: shares.length, lines, mainMs, workersMs, speedup: mainMs / workersMs };
+  } finally {
+    await Promise.all(workers.map((w) => w.terminate()));
+  }
+}
+
+/** The `jetstream` measure, or the reason it cannot be taken here. */
+export async function jetstreamCeiling(rounds: number, batchesPerRound = 20): Promise<JetStreamCeiling | string> {
+  if (!natsServerBinary()) return NATS_MISSING;
+  const nats = await startNats();
+  const closers: (() => Promise<unknown>)[] = [];
+  try {
+    // Straight to JetStream: the stream a fleet node creates, its subjects and message ids.
+    const fleet = { ...FLEET_DEFAULTS, url: nats.url, stream: `C${randomBytes(6).toString('hex')}`, node: 'raw' };
+    const names = fleetNames(fleet.stream);
+    const nc = await connect({ servers: nats.url, noAsyncTraces: true });
+    closers.push(() => nc.close());
+    await (await jetstreamManager(nc)).streams.add(streamConfig(fleet, names, 10_000, 500));
+    const js = jetstream(nc);
+    const rawBatches = new FanoutBatches('raw');
+    const encoder = new TextEncoder();
+    const raw = async (): Promise<void> => {
+      const acks = [];
+      for (const line of rawBatches.next().split('\n')) {
+        if (line === '') continue;
+        const ev = JSON.parse(line) as { source: string; id: string; session: string };
+        acks.push(js.publish(names.eventSubject(ev.session), encoder.encode(line), { msgID: messageId(ev.source, ev.id) }));
+      }
+      await Promise.all(acks);
+    };
+    const relay = await startRelay({ port: 0, drainMs: 100 });
+    closers.push(() => relay.close());
+    const node = await startRelay({ port: 0, drainMs: 100, fleet: { ...FLEET_DEFAULTS, url: nats.url, stream: `F${randomBytes(6).toString('hex')}`, node: 'a' } });
+    closers.push(() => node.close());
+    const poster = (url: string, tag: string) => {
+      const client = new NdjsonPoster(`${url}/events`);
+      const batches = new FanoutBatches(tag);
+      return async (): Promise<void> => {
+        const reply = await client.post(batches.next());
+        if (reply.status !== 202) throw new Error(`ceilings: POST /events answered ${reply.status}: ${reply.body.slice(0, 200)}`);
+      };
+    };
+    const toRelay = poster(relay.url, 'one');
+    const toNode = poster(node.url, 'node');
+    for (let i = 0; i < 10; i++) {
+      await raw();
+      await toRelay();
+      await toNode();
+    }
+    const sides = { jetstream: [] as number[], relay: [] as number[], node: [] as number[] };
+    for (let r = 0; r < rounds; r++) {
+      sides.jetstream.push(await timed(1, batchesPerRound, raw));
+      sides.relay.push(await timed(1, batchesPerRound, toRelay));
+      sides.node.push(await timed(1, batchesPerRound, toNode));
+    }
+    return { events: 100, jetstreamMs: median(sides.jetstream), relayMs: median(sides.relay), fleetNodeMs: median(sides.node) };
+  } finally {
+    for (const close of closers.reverse()) await close();
+    await nats.dispose();
+  }
+}
+
+function flag(argv: readonly string[], name: string, fallback: number): number | string {
+  const at = argv.indexOf(name);
+  if (at < 0) return fallback;
+  const n = Number(argv[at + 1]);
+  return Number.isInteger(n) && n >= 1 ? n : `${name} needs a whole number of at least 1, got ${JSON.stringify(argv[at + 1] ?? '')}`;
+}
+
+async function main(argv: readonly string[]): Promise<number> {
+  const rounds = flag(argv, '--rounds', 7);
+  const threads = flag(argv, '--threads', availableParallelism());
+  const jsonAt = argv.indexOf('--json');
+  const json = jsonAt < 0 ? undefined : argv[jsonAt + 1];
+  const known = new Set(['--rounds', '--threads', '--json']);
+  const unknown = argv.filter((a, i) => a.startsWith('--') && !known.has(a) && !known.has(argv[i - 1] ?? ''));
+  const bad = [rounds, threads].find((v): v is string => typeof v === 'string') ?? (unknown.length > 0 ? `unknown flag ${unknown[0]}` : jsonAt >= 0 && !json ? '--json needs a FILE' : undefined);
+  if (bad !== undefined) {
+    process.stderr.write(`ceilings: ${bad}\n${CEILINGS_USAGE}`);
+    return 2;
+  }
+  const loadAtStart = loadavg()[0]!;
+  const thread = await threadCeiling(threads as number, rounds as number);
+  process.stdout.write(`threads: JSON.parse of ${thread.lines} lines: main thread ${thread.mainMs.toFixed(2)} ms, ${thread.threads} workers ${thread.workersMs.toFixed(2)} ms: speedup ${thread.speedup.toFixed(2)}x\n`);
+  const js = await jetstreamCeiling(rounds as number);
+  if (typeof js === 'string') process.stdout.write(`jetstream: skipped (${js})\n`);
+  else {
+    process.stdout.write(`jetstream: a ${js.events}-event batch, one at a time: JetStream publish + every ack ${js.jetstreamMs.toFixed(2)} ms; one relay's 202 ${js.relayMs.toFixed(2)} ms; a one-node fleet's 202 ${js.fleetNodeMs.toFixed(2)} ms\n`);
+  }
+  const loadAtEnd = loadavg()[0]!;
+  process.stdout.write(`load average ${loadAtStart.toFixed(2)} at start, ${loadAtEnd.toFixed(2)} at end, ${availableParallelism()} cores\n`);
+  if (json) writeFileSync(json, `${JSON.stringify({ cores: availableParallelism(), loadAtStart, loadAtEnd, rounds, threads: thread, jetstream: js }, null, 2)}\n`);
+  return 0;
+}
+
+if (process.argv[1] !== undefined && pathToFileURL(process.argv[1]).href === import.meta.url) {
+  main(process.argv.slice(2)).then(
+    (code) => process.exit(code),
+    (err: unknown) => {
+      process.stderr.write(`ceilings: ${err instanceof Error ? err.message : String(err)}\n`);
+      process.exit(1);
+    },
+  );
+}

@@ -7,7 +7,7 @@
  * set and checks what it produced, so a stage that does less fails instead of measuring well.
  */
 import { EventEmitter } from 'node:events';
-import { createServer, type Server, type ServerResponse } from 'node:http';
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import { createServer as createNetServer, type Server as NetServer, type Socket } from 'node:net';
 import type { AddressInfo } from 'node:net';
 import { scanJson } from '../impl/core/json-scan.js';
@@ -92,36 +92,30 @@ async function drainPeer(kind: 'tcp' | 'http', port: number): Promise<void> {
   child.unref();
 }
 
+/** A stage that reads each set's body from a fake request's 64 KiB chunks; `read` says whether it got the body (`n` events). */
+function readStage(name: string, what: string, read: (req: IncomingMessage, n: number) => Promise<boolean>): Stage {
+  return {
+    name,
+    group: 'ingest',
+    what,
+    async prepare(n, sets) {
+      const all = bodies(n, sets).map(chunksOf);
+      return {
+        async run(i) {
+          expect(await read(fakeRequest(all[i]!) as never, n), `${name} failed`);
+        },
+      };
+    },
+  };
+}
+
 /** The ingest stages, then the `validateStream` ones, then the limits. */
 export const STAGES: readonly Stage[] = [
-  {
-    name: 'read',
-    group: 'ingest',
-    what: 'readBody: the body as 64 KiB chunks, joined and strictly decoded as UTF-8 (the relay reads a JSON body so; an NDJSON one is read-lines)',
-    async prepare(n, sets) {
-      const all = bodies(n, sets).map(chunksOf);
-      return {
-        async run(i) {
-          const body = await readBody(fakeRequest(all[i]!) as never, 1 << 30);
-          expect(body.ok, 'read failed');
-        },
-      };
-    },
-  },
-  {
-    name: 'read-lines',
-    group: 'ingest',
-    what: 'readBodyLines, the relay\'s NDJSON read: the 64 KiB chunks decoded into lines in pieces of at most 32 KiB (body-lines.ts)',
-    async prepare(n, sets) {
-      const all = bodies(n, sets).map(chunksOf);
-      return {
-        async run(i) {
-          const body = await readBodyLines(fakeRequest(all[i]!) as never, 1 << 30);
-          expect(body.ok && body.lines.length >= n, 'read-lines failed');
-        },
-      };
-    },
-  },
+  readStage('read', 'readBody: the body as 64 KiB chunks, joined and strictly decoded as UTF-8 (the relay reads a JSON body so; an NDJSON one is read-lines)', async (req) => (await readBody(req, 1 << 30)).ok),
+  readStage('read-lines', 'readBodyLines, the relay\'s NDJSON read: the 64 KiB chunks decoded into lines in pieces of at most 32 KiB (body-lines.ts)', async (req, n) => {
+    const body = await readBodyLines(req, 1 << 30);
+    return body.ok && body.lines.length >= n;
+  }),
   {
     name: 'split',
     group: 'ingest',

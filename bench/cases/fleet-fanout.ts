@@ -5,7 +5,8 @@
  * filters and 10% metadata ceilings, every delivery checked. Ours: the batches go to node a,
  * the subscribers are spread over nodes a, b and c (every third on each), so each event crosses
  * JetStream (publish, ack, ordered consumer on three nodes) before it is delivered. Baseline: the
- * same subscribers on one in-process `startRelay`. Needs `nats-server` (ci.sh installs it); the
+ * same subscribers on one `startRelay`. Every relay, the three nodes and the single one, runs in
+ * a process of its own (`../relay-child.ts`). Needs `nats-server` (ci.sh installs it); the
  * case fails with that message when it is absent.
  */
 import { randomBytes } from 'node:crypto';

@@ -3,7 +3,7 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { natsServerBinary } from '../impl/relay/fleet/local-nats.js';
 import { skipped, WHY } from '../impl/test-utils/skip.js';
-import { jetstreamCeiling, threadCeiling } from './ceilings.js';
+import { jetstreamCeiling, parseCeilingsArgs, threadCeiling } from './ceilings.js';
 import { parseLines } from './ceilings-worker.js';
 
 const built = existsSync(new URL('../dist/bench/ceilings-worker.js', import.meta.url));
@@ -16,6 +16,23 @@ describe('parseLines', () => {
 
   it('throws on a line that is not JSON (the measure cannot pass over broken input)', () => {
     expect(() => parseLines('{"a":1}\n{nope}\n')).toThrow(SyntaxError);
+  });
+});
+
+describe('parseCeilingsArgs', () => {
+  it('takes the defaults and the flags', () => {
+    expect(parseCeilingsArgs([])).toMatchObject({ rounds: 7, json: undefined });
+    expect(parseCeilingsArgs(['--rounds', '3', '--threads', '4', '--json', 'out.json'])).toEqual({ rounds: 3, threads: 4, json: 'out.json' });
+  });
+
+  it('refuses what it cannot take, saying what', () => {
+    expect(parseCeilingsArgs(['--rounds', '0'])).toMatch(/--rounds needs a whole number of at least 1, got "0"/);
+    expect(parseCeilingsArgs(['--threads', '1.5'])).toMatch(/--threads needs a whole number/);
+    expect(parseCeilingsArgs(['--fast'])).toMatch(/--fast/);
+    expect(parseCeilingsArgs(['stray'])).toMatch(/stray/);
+    expect(parseCeilingsArgs(['--json'])).toMatch(/--json/);
+    expect(parseCeilingsArgs(['--json', '--rounds'])).toMatch(/'--json' argument is ambiguous/);
+    expect(parseCeilingsArgs(['--json='])).toMatch(/--json needs a FILE, got ""/);
   });
 });
 
@@ -50,7 +67,7 @@ describe.skipIf(!built)(`the command${skipped(!built, WHY.build)}`, () => {
   const run = (...args: string[]) => spawnSync(process.execPath, [new URL('../dist/bench/ceilings.js', import.meta.url).pathname, ...args], { encoding: 'utf8' });
 
   it('refuses a bad flag with exit code 2, the reason and the usage', () => {
-    for (const args of [['--rounds', '0'], ['--threads', 'x'], ['--fast'], ['--json']]) {
+    for (const args of [['--rounds', '0'], ['--threads', 'x'], ['--fast'], ['--json'], ['stray']]) {
       const r = run(...args);
       expect(r.status, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/^ceilings: .+\nusage: node dist\/bench\/ceilings\.js/);

@@ -22,6 +22,7 @@ import { randomBytes } from 'node:crypto';
 import { writeFileSync } from 'node:fs';
 import { availableParallelism, loadavg } from 'node:os';
 import { pathToFileURL } from 'node:url';
+import { parseArgs } from 'node:util';
 import { Worker } from 'node:worker_threads';
 import { jetstream, jetstreamManager } from '@nats-io/jetstream';
 import { connect } from '@nats-io/transport-node';
@@ -129,6 +130,12 @@ export async function threadCeiling(threads: number, rounds: number, lines = 10_
   }
 }
 
+/** `count` of `fanout`'s 100-event batches, the ids unique under `tag`. */
+function batchesOf(tag: string, count: number): string[] {
+  const batches = new FanoutBatches(tag);
+  return Array.from({ length: count }, () => batches.next());
+}
+
 /** The `jetstream` measure, or the reason it cannot be taken here. */
 export async function jetstreamCeiling(rounds: number, batchesPerRound = 20): Promise<JetStreamCeiling | string> {
   if (!natsServerBinary()) return NATS_MISSING;
@@ -142,16 +149,17 @@ export async function jetstreamCeiling(rounds: number, batchesPerRound = 20): Pr
     closers.push(() => nc.close());
     await (await jetstreamManager(nc)).streams.add(streamConfig(fleet, names, 10_000, 500));
     const js = jetstream(nc);
-    const rawBatches = new FanoutBatches('raw');
+    // Every batch is made before the clock starts, so each side times its sends alone.
+    const total = 10 + rounds * batchesPerRound;
     const encoder = new TextEncoder();
-    const raw = async (): Promise<void> => {
-      const acks = [];
-      for (const line of rawBatches.next().split('\n')) {
-        if (line === '') continue;
+    const rawBatches = batchesOf('raw', total).map((body) =>
+      body.split('\n').filter((line) => line !== '').map((line) => {
         const ev = JSON.parse(line) as { source: string; id: string; session: string };
-        acks.push(js.publish(names.eventSubject(ev.session), encoder.encode(line), { msgID: messageId(ev.source, ev.id) }));
-      }
-      await Promise.all(acks);
+        return { subject: names.eventSubject(ev.session), data: encoder.encode(line), msgID: messageId(ev.source, ev.id) };
+      }),
+    );
+    const raw = async (): Promise<void> => {
+      await Promise.all(rawBatches.shift()!.map((m) => js.publish(m.subject, m.data, { msgID: m.msgID })));
     };
     const relay = await startRelay({ port: 0, drainMs: 100 });
     closers.push(() => relay.close());
@@ -159,9 +167,9 @@ export async function jetstreamCeiling(rounds: number, batchesPerRound = 20): Pr
     closers.push(() => node.close());
     const poster = (url: string, tag: string) => {
       const client = new NdjsonPoster(`${url}/events`);
-      const batches = new FanoutBatches(tag);
+      const bodies = batchesOf(tag, total);
       return async (): Promise<void> => {
-        const reply = await client.post(batches.next());
+        const reply = await client.post(bodies.shift()!);
         if (reply.status !== 202) throw new Error(`ceilings: POST /events answered ${reply.status}: ${reply.body.slice(0, 200)}`);
       };
     };
@@ -185,29 +193,38 @@ export async function jetstreamCeiling(rounds: number, batchesPerRound = 20): Pr
   }
 }
 
-function flag(argv: readonly string[], name: string, fallback: number): number | string {
-  const at = argv.indexOf(name);
-  if (at < 0) return fallback;
-  const n = Number(argv[at + 1]);
-  return Number.isInteger(n) && n >= 1 ? n : `${name} needs a whole number of at least 1, got ${JSON.stringify(argv[at + 1] ?? '')}`;
+/** The flags, or what is wrong with them. */
+export function parseCeilingsArgs(argv: readonly string[]): { rounds: number; threads: number; json: string | undefined } | string {
+  let values: { rounds?: string; threads?: string; json?: string };
+  try {
+    ({ values } = parseArgs({ args: [...argv], options: { rounds: { type: 'string' }, threads: { type: 'string' }, json: { type: 'string' } }, strict: true, allowPositionals: false }));
+  } catch (err) {
+    return (err as Error).message;
+  }
+  const whole = (name: string, v: string | undefined, fallback: number): number | string => {
+    if (v === undefined) return fallback;
+    const n = Number(v);
+    return Number.isInteger(n) && n >= 1 ? n : `--${name} needs a whole number of at least 1, got ${JSON.stringify(v)}`;
+  };
+  const rounds = whole('rounds', values.rounds, 7);
+  const threads = whole('threads', values.threads, availableParallelism());
+  if (typeof rounds === 'string') return rounds;
+  if (typeof threads === 'string') return threads;
+  if (values.json === '') return `--json needs a FILE, got ${JSON.stringify(values.json)}`;
+  return { rounds, threads, json: values.json };
 }
 
 async function main(argv: readonly string[]): Promise<number> {
-  const rounds = flag(argv, '--rounds', 7);
-  const threads = flag(argv, '--threads', availableParallelism());
-  const jsonAt = argv.indexOf('--json');
-  const json = jsonAt < 0 ? undefined : argv[jsonAt + 1];
-  const known = new Set(['--rounds', '--threads', '--json']);
-  const unknown = argv.filter((a, i) => a.startsWith('--') && !known.has(a) && !known.has(argv[i - 1] ?? ''));
-  const bad = [rounds, threads].find((v): v is string => typeof v === 'string') ?? (unknown.length > 0 ? `unknown flag ${unknown[0]}` : jsonAt >= 0 && !json ? '--json needs a FILE' : undefined);
-  if (bad !== undefined) {
-    process.stderr.write(`ceilings: ${bad}\n${CEILINGS_USAGE}`);
+  const args = parseCeilingsArgs(argv);
+  if (typeof args === 'string') {
+    process.stderr.write(`ceilings: ${args}\n${CEILINGS_USAGE}`);
     return 2;
   }
+  const { rounds, threads, json } = args;
   const loadAtStart = loadavg()[0]!;
-  const thread = await threadCeiling(threads as number, rounds as number);
+  const thread = await threadCeiling(threads, rounds);
   process.stdout.write(`threads: JSON.parse of ${thread.lines} lines: main thread ${thread.mainMs.toFixed(2)} ms, ${thread.threads} workers ${thread.workersMs.toFixed(2)} ms: speedup ${thread.speedup.toFixed(2)}x\n`);
-  const js = await jetstreamCeiling(rounds as number);
+  const js = await jetstreamCeiling(rounds);
   if (typeof js === 'string') process.stdout.write(`jetstream: skipped (${js})\n`);
   else {
     process.stdout.write(`jetstream: a ${js.events}-event batch, one at a time: JetStream publish + every ack ${js.jetstreamMs.toFixed(2)} ms; one relay's 202 ${js.relayMs.toFixed(2)} ms; a one-node fleet's 202 ${js.fleetNodeMs.toFixed(2)} ms\n`);

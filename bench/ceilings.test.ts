@@ -3,7 +3,8 @@ import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { natsServerBinary } from '../impl/relay/fleet/local-nats.js';
 import { skipped, WHY } from '../impl/test-utils/skip.js';
-import { jetstreamCeiling, parseCeilingsArgs, threadCeiling } from './ceilings.js';
+import { fleetCpuCeiling, jetstreamCeiling, parseCeilingsArgs, threadCeiling } from './ceilings.js';
+import { procAvailable } from './proc-cpu.js';
 import { parseLines } from './ceilings-worker.js';
 
 const built = existsSync(new URL('../dist/bench/ceilings-worker.js', import.meta.url));
@@ -61,6 +62,27 @@ describe.skipIf(!nats)(`jetstreamCeiling${skipped(!nats, 'nats-server is not ins
       expect(ms).toBeGreaterThan(0);
     }
   }, 60_000);
+});
+
+const proc = procAvailable();
+describe.skipIf(!nats || !built || !proc)(`fleetCpuCeiling${skipped(!nats, 'nats-server is not installed (ci.sh installs it)')}${skipped(nats && !built, WHY.build)}${skipped(nats && built && !proc, WHY.linux)}`, () => {
+  it("measures both sides of fleet-fanout, the fleet's processes named, and the bound from them", async () => {
+    const c = await fleetCpuCeiling(1, 1);
+    if (typeof c === 'string') throw new Error(c);
+    for (const side of [c.one, c.fleet]) {
+      for (const n of [side.wallMs, side.cpuMs, side.processesMs, side.perSecond]) {
+        expect(Number.isFinite(n)).toBe(true);
+        expect(n).toBeGreaterThan(0);
+      }
+    }
+    expect(c.cores).toBeGreaterThanOrEqual(1);
+    expect(Number.isFinite(c.bound)).toBe(true);
+    expect(c.bound).toBe(c.one.wallMs / (c.fleet.cpuMs / c.cores));
+    const labels = c.fleet.processes.map((p) => p.label);
+    expect(labels).toContain('nats-server');
+    expect(labels).toContain('relay-child.js');
+    for (const p of c.fleet.processes) expect(p.ms).toBeGreaterThan(0);
+  }, 120_000);
 });
 
 describe.skipIf(!built)(`the command${skipped(!built, WHY.build)}`, () => {

@@ -14,6 +14,14 @@
  *   for before its 202), POSTed to one in-memory relay, and POSTed to a one-node fleet on the same
  *   server. The acknowledgement wait is a floor under every fleet batch that the single relay
  *   does not have. Needs `nats-server`; without it the measure is reported as skipped.
+ * - `fleet-cpu`: the `fleet-fanout` row's own two sides (its `prepare`, every relay and load
+ *   generator a process of its own), each timed over runs of 100-event batches, with the CPU they
+ *   cost read from Linux's `/proc` (`proc-cpu.ts`): the machine's busy time per batch, and each of
+ *   the bench's descendant processes' own (nats-server, each relay-child.js, fanout-load.js). The
+ *   `bound` is the highest `fleet-fanout` ratio this machine's cores allow the fleet at its present
+ *   CPU per batch: were every core busy with the fleet alone, a batch would take its machine CPU
+ *   divided by the cores, so bound = one relay's wall ms per batch / (the fleet's machine CPU ms
+ *   per batch / cores). Needs `nats-server` and `/proc`; without either, reported as skipped.
  *
  * Flags: `--rounds N` (default 7, the median kept), `--threads N`, `--json FILE`. Exit code 0,
  * 2 on a bad argument.
@@ -31,11 +39,13 @@ import { NATS_MISSING, natsServerBinary, startNats } from '../impl/relay/fleet/l
 import { fleetNames, messageId } from '../impl/relay/fleet/names.js';
 import { streamConfig } from '../impl/relay/fleet/stream.js';
 import { startRelay } from '../impl/relay/server.js';
+import { BATCHES_PER_RUN, fleetFanoutBench } from './cases/fleet-fanout.js';
 import { parseLines } from './ceilings-worker.js';
 import { FanoutBatches } from './fanout-events.js';
 import { NdjsonPoster } from './http-client.js';
 import { syntheticStream } from './inputs.js';
 import { loadScript } from './load-process.js';
+import { cpuWindow, perUnit, PROC_MISSING, procAvailable, type CpuPerUnit, type CpuWindow } from './proc-cpu.js';
 import { median } from './stats.js';
 
 export const CEILINGS_USAGE = 'usage: node dist/bench/ceilings.js [--rounds N] [--threads N] [--json FILE]\n';
@@ -193,6 +203,42 @@ export async function jetstreamCeiling(rounds: number, batchesPerRound = 20): Pr
   }
 }
 
+export interface FleetCpuCeiling {
+  readonly cores: number;
+  /** Per 100-event batch; `perSecond` counts deliveries. */
+  readonly one: CpuPerUnit;
+  readonly fleet: CpuPerUnit;
+  /** one.wallMs / (fleet.cpuMs / cores): the highest `fleet-fanout` ratio these cores allow at the fleet's present CPU per batch. */
+  readonly bound: number;
+}
+
+/** The `fleet-cpu` measure, or the reason it cannot be taken here. */
+export async function fleetCpuCeiling(rounds: number, runsPerRound = 10): Promise<FleetCpuCeiling | string> {
+  if (!natsServerBinary()) return NATS_MISSING;
+  if (!procAvailable()) return PROC_MISSING;
+  const bench = await fleetFanoutBench.prepare();
+  try {
+    for (const side of [bench.baseline, bench.ours]) for (let i = 0; i < 2; i++) await side.run();
+    const windows = { baseline: [] as CpuWindow[], ours: [] as CpuWindow[] };
+    for (let r = 0; r < rounds; r++) {
+      // The order alternates round by round, so neither side always follows the other.
+      for (const name of r % 2 === 0 ? (['baseline', 'ours'] as const) : (['ours', 'baseline'] as const)) {
+        windows[name].push(await cpuWindow(process.pid, async () => {
+          let deliveries = 0;
+          for (let i = 0; i < runsPerRound; i++) deliveries += await bench[name].run();
+          return deliveries;
+        }));
+      }
+    }
+    const one = perUnit(windows.baseline, runsPerRound * BATCHES_PER_RUN);
+    const fleet = perUnit(windows.ours, runsPerRound * BATCHES_PER_RUN);
+    const cores = availableParallelism();
+    return { cores, one, fleet, bound: one.wallMs / (fleet.cpuMs / cores) };
+  } finally {
+    await bench.close?.();
+  }
+}
+
 /** The flags, or what is wrong with them. */
 export function parseCeilingsArgs(argv: readonly string[]): { rounds: number; threads: number; json: string | undefined } | string {
   let values: { rounds?: string; threads?: string; json?: string };
@@ -229,9 +275,16 @@ async function main(argv: readonly string[]): Promise<number> {
   else {
     process.stdout.write(`jetstream: a ${js.events}-event batch, one at a time: JetStream publish + every ack ${js.jetstreamMs.toFixed(2)} ms; one relay's 202 ${js.relayMs.toFixed(2)} ms; a one-node fleet's 202 ${js.fleetNodeMs.toFixed(2)} ms\n`);
   }
+  const fc = await fleetCpuCeiling(rounds);
+  if (typeof fc === 'string') process.stdout.write(`fleet-cpu: skipped (${fc})\n`);
+  else {
+    const side = (s: CpuPerUnit) => `${s.wallMs.toFixed(2)} ms wall / ${s.cpuMs.toFixed(2)} ms CPU`;
+    const each = fc.fleet.processes.map((p) => `${p.label} ${p.ms.toFixed(2)}`).join(', ');
+    process.stdout.write(`fleet-cpu: per 100-event batch, one relay ${side(fc.one)}; the three-node fleet ${side(fc.fleet)} (${each}); at most ${fc.bound.toFixed(2)} of the fleet-fanout ratio on ${fc.cores} cores\n`);
+  }
   const loadAtEnd = loadavg()[0]!;
   process.stdout.write(`load average ${loadAtStart.toFixed(2)} at start, ${loadAtEnd.toFixed(2)} at end, ${availableParallelism()} cores\n`);
-  if (json) writeFileSync(json, `${JSON.stringify({ cores: availableParallelism(), loadAtStart, loadAtEnd, rounds, threads: thread, jetstream: js }, null, 2)}\n`);
+  if (json) writeFileSync(json, `${JSON.stringify({ cores: availableParallelism(), loadAtStart, loadAtEnd, rounds, threads: thread, jetstream: js, fleetCpu: fc }, null, 2)}\n`);
   return 0;
 }
 

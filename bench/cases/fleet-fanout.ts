@@ -15,7 +15,7 @@ import type { Benchmark } from '../harness.js';
 import { LoadProcess } from '../load-process.js';
 import { fanoutSubscribers } from './fanout.js';
 
-const BATCHES_PER_RUN = 10;
+export const BATCHES_PER_RUN = 10;
 
 export const fleetFanoutBench: Benchmark = {
   name: 'fleet-fanout',
